@@ -1,0 +1,47 @@
+//! The CLI's errors and their exit codes.
+
+use std::path::PathBuf;
+
+use inbetween::sample::SampleError;
+use inbetween::LoadError;
+
+/// Everything that can stop a command.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An input file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The document was refused.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// Sampling failed (a non-finite expression value).
+    #[error("{0}")]
+    Sample(#[from] SampleError),
+    /// The arguments make no sense together.
+    #[error("{0}")]
+    Usage(String),
+    /// An output file could not be written; any previous file is intact.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl CliError {
+    /// 1: input refused; 2: usage; 3: output not written.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Read { .. } | CliError::Load(_) | CliError::Sample(_) => 1,
+            CliError::Usage(_) => 2,
+            CliError::Write { .. } => 3,
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! What the compiler needs to know about a curve: its spans, their shape, and exact evaluation.
+
+use alloc::vec::Vec;
+
+/// The largest number of components a track value has (vec4, color and quat have 4).
+pub const MAX_COMPONENTS: usize = 4;
+
+/// A curve the compiler can turn into a forward-difference stream.
+///
+/// Frames are the document's frame numbers (fractional allowed). The curve is defined on
+/// `[first_frame, last_frame]`; a frame `f` with `span.start <= f < span.end` belongs to that span,
+/// and `last_frame` itself gets the curve's final value (`eval(last_frame)`).
+pub trait CurveSource {
+    /// Number of components of each value (1..=4).
+    fn components(&self) -> usize;
+    /// The spans, in order, contiguous (`spans[k].end == spans[k + 1].start`), covering
+    /// `[first_frame, last_frame)`. Empty for a constant curve of one key (then
+    /// `first_frame == last_frame`).
+    fn spans(&self) -> Vec<SourceSpan>;
+    /// Frame of the first key.
+    fn first_frame(&self) -> f64;
+    /// Frame of the last key.
+    fn last_frame(&self) -> f64;
+    /// Exact value at `frame` (any frame in `[first_frame, last_frame]`, fractional allowed),
+    /// written to `out[..components()]`. Errors are non-finite values (an expression that is not
+    /// finite there).
+    fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue>;
+    /// The formula of `span` evaluated at `frame` in the closed range `[span.start, span.end]`:
+    /// at `span.end` this is the limit from inside the span (not the next span's value), so a
+    /// fit over the closed span sees a continuous function.
+    fn eval_in_span(
+        &self,
+        span: &SourceSpan,
+        frame: f64,
+        out: &mut [f64],
+    ) -> Result<(), NonFiniteValue>;
+    /// The track's scale (the spec's: the largest absolute component of its keys' values, at
+    /// least 1), which sets the default tolerance `1e-6 × scale`. The default evaluates the
+    /// curve at every span start and at the last frame; a document track should return the
+    /// scale of its key values directly.
+    fn scale(&self) -> f64 {
+        let mut out = [0.0; MAX_COMPONENTS];
+        let components = self.components().min(MAX_COMPONENTS);
+        let mut scale: f64 = 1.0;
+        let frames = self
+            .spans()
+            .iter()
+            .map(|s| s.start)
+            .chain(core::iter::once(self.last_frame()))
+            .collect::<Vec<_>>();
+        for frame in frames {
+            if self.eval(frame, &mut out).is_ok() {
+                for v in out.iter().take(components) {
+                    if v.is_finite() {
+                        scale = scale.max(crate::math::abs(*v));
+                    }
+                }
+            }
+        }
+        scale
+    }
+}
+
+/// An exact value that is not finite (an expression such as `ln(u)` at u = 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NonFiniteValue {
+    /// The frame where it happened.
+    pub frame: f64,
+    /// Index of the key that starts the segment.
+    pub key: usize,
+}
+
+/// One stretch of a curve with one formula.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceSpan {
+    /// First frame of the span (included).
+    pub start: f64,
+    /// Frame where the span ends (excluded).
+    pub end: f64,
+    /// Index of the key whose segment this span belongs to.
+    pub key: usize,
+    /// What the curve is on this span.
+    pub shape: SpanShape,
+}
+
+/// The curve's form on one span.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SpanShape {
+    /// Exactly a polynomial in `v = (frame - start) / (end - start)`, `v` in [0, 1):
+    /// component `c` is `Σ_k coeffs[k][c] · v^k`. Degree `coeffs.len() - 1` (may exceed the
+    /// compiler's maximum degree, in which case it is fitted like `Smooth`). A constant
+    /// span (a `step` segment, a step of a `steps` ease) has one coefficient.
+    Polynomial {
+        /// Power-basis coefficients, lowest order first.
+        coeffs: Vec<[f64; MAX_COMPONENTS]>,
+    },
+    /// Smooth (analytic) on `[start, end]` but not a polynomial: fit it through `eval`.
+    Smooth,
+}

@@ -1,0 +1,576 @@
+//! Loading animation documents from JSON text, with errors that name the track, key and field.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value as Json};
+
+use crate::document::{build_document, Document};
+use crate::ease::{CubicBezierEase, Ease, StepJump, Steps};
+use crate::error::{DocumentError, ErrorKind, LoadError, Location};
+use crate::track::{Interp, RawInterp, RawKey, TrackBuilder, Wrap, DEFAULT_FPS};
+use crate::value::ValueType;
+
+impl Document {
+    /// Parses and validates a JSON document. `file` names the source in errors.
+    pub fn from_json_str(text: &str, file: &str) -> Result<Document, LoadError> {
+        parse_document(text).map_err(|error| LoadError {
+            file: file.to_string(),
+            error,
+        })
+    }
+
+    /// Parses and validates a JSON document from bytes (must be UTF-8).
+    pub fn from_json_slice(bytes: &[u8], file: &str) -> Result<Document, LoadError> {
+        match core::str::from_utf8(bytes) {
+            Ok(text) => Document::from_json_str(text, file),
+            Err(e) => {
+                let (line, column) = line_column(bytes, e.valid_up_to());
+                Err(LoadError {
+                    file: file.to_string(),
+                    error: DocumentError::new(
+                        Location::document(),
+                        ErrorKind::Syntax {
+                            line,
+                            column,
+                            message: "the file is not valid UTF-8".into(),
+                        },
+                    ),
+                })
+            }
+        }
+    }
+}
+
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+    let column = before.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+    (line, column)
+}
+
+/// Parses JSON text into a validated document.
+pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
+    let json: Json = serde_json::from_str(text).map_err(|e| {
+        DocumentError::new(
+            Location::document(),
+            ErrorKind::Syntax {
+                line: e.line(),
+                column: e.column(),
+                message: strip_position(&e.to_string()),
+            },
+        )
+    })?;
+    document_from_json(&json)
+}
+
+/// serde_json appends " at line L column C"; we print the position ourselves.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+/// Describes a JSON value for "found ..." in messages.
+pub(crate) fn describe(v: &Json) -> String {
+    match v {
+        Json::Null => "null".into(),
+        Json::Bool(b) => format!("{b}"),
+        Json::Number(n) => format!("the number {n}"),
+        Json::String(s) => {
+            let short: String = s.chars().take(40).collect();
+            if short.len() < s.len() {
+                format!("the string \"{short}...\"")
+            } else {
+                format!("the string \"{short}\"")
+            }
+        }
+        Json::Array(a) => {
+            if !a.is_empty() && a.iter().all(Json::is_number) {
+                if a.len() == 1 {
+                    "an array of 1 number".into()
+                } else {
+                    format!("an array of {} numbers", a.len())
+                }
+            } else {
+                format!("an array of {} elements", a.len())
+            }
+        }
+        Json::Object(_) => "an object".into(),
+    }
+}
+
+fn invalid(loc: Location, expected: impl Into<String>, found: &Json) -> DocumentError {
+    DocumentError::new(
+        loc,
+        ErrorKind::Invalid {
+            expected: expected.into(),
+            found: describe(found),
+        },
+    )
+}
+
+fn object<'a>(
+    v: &'a Json,
+    loc: &Location,
+    what: &str,
+) -> Result<&'a Map<String, Json>, DocumentError> {
+    v.as_object()
+        .ok_or_else(|| invalid(loc.clone(), format!("{what} (a JSON object)"), v))
+}
+
+fn number(v: &Json, loc: Location) -> Result<f64, DocumentError> {
+    match v.as_f64() {
+        Some(x) if x.is_finite() => Ok(x),
+        _ => Err(invalid(loc, "a finite number", v)),
+    }
+}
+
+fn string<'a>(v: &'a Json, loc: Location, expected: &str) -> Result<&'a str, DocumentError> {
+    v.as_str()
+        .ok_or_else(|| invalid(loc, expected.to_string(), v))
+}
+
+fn document_from_json(json: &Json) -> Result<Document, DocumentError> {
+    let top = object(json, &Location::document(), "an animation document")?;
+    match top.get("inbetween") {
+        None => {
+            return Err(DocumentError::new(
+                Location::top("inbetween"),
+                ErrorKind::Missing {
+                    expected: "the format version, the integer 1",
+                },
+            ))
+        }
+        Some(v) if v.as_f64() == Some(1.0) => {}
+        Some(v @ Json::Number(_)) => {
+            return Err(DocumentError::new(
+                Location::top("inbetween"),
+                ErrorKind::UnsupportedVersion {
+                    found: v.to_string(),
+                },
+            ))
+        }
+        Some(v) => {
+            return Err(invalid(
+                Location::top("inbetween"),
+                "the format version, the integer 1",
+                v,
+            ))
+        }
+    }
+    let fps = match top.get("fps") {
+        None => DEFAULT_FPS,
+        Some(v) => match v.as_f64() {
+            Some(x) if x.is_finite() && x > 0.0 => x,
+            _ => return Err(invalid(Location::top("fps"), "a positive number", v)),
+        },
+    };
+    let tracks_json = top.get("tracks").ok_or_else(|| {
+        DocumentError::new(
+            Location::top("tracks"),
+            ErrorKind::Missing {
+                expected: "an array of one or more tracks",
+            },
+        )
+    })?;
+    let list = tracks_json.as_array().ok_or_else(|| {
+        invalid(
+            Location::top("tracks"),
+            "an array of one or more tracks",
+            tracks_json,
+        )
+    })?;
+    let mut builders = Vec::with_capacity(list.len());
+    for (index, t) in list.iter().enumerate() {
+        builders.push(track_from_json(t, index)?);
+    }
+    build_document(fps, builders)
+}
+
+fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentError> {
+    let mut loc = Location {
+        track_index: Some(index),
+        ..Location::default()
+    };
+    let obj = object(json, &loc, "a track")?;
+    let name = match obj.get("name") {
+        None => {
+            return Err(DocumentError::new(
+                loc.with_field("name"),
+                ErrorKind::Missing {
+                    expected: "the track's name, a string",
+                },
+            ))
+        }
+        Some(v) => string(v, loc.with_field("name"), "a string")?,
+    };
+    loc.track_name = Some(name.to_string());
+    let type_expected = "one of \"scalar\", \"vec2\", \"vec3\", \"vec4\", \"color\", \"quat\"";
+    let value_type = match obj.get("type") {
+        None => {
+            return Err(DocumentError::new(
+                loc.with_field("type"),
+                ErrorKind::Missing {
+                    expected: "the value type: one of \"scalar\", \"vec2\", \"vec3\", \"vec4\", \"color\", \"quat\"",
+                },
+            ))
+        }
+        Some(v) => v
+            .as_str()
+            .and_then(ValueType::from_name)
+            .ok_or_else(|| invalid(loc.with_field("type"), type_expected, v))?,
+    };
+    let mut builder = TrackBuilder::new(name, value_type);
+    if let Some(v) = obj.get("wrap") {
+        builder = builder.wrap(v.as_str().and_then(Wrap::from_name).ok_or_else(|| {
+            invalid(
+                loc.with_field("wrap"),
+                "one of \"clamp\", \"loop\", \"ping_pong\"",
+                v,
+            )
+        })?);
+    }
+    let arclength = match obj.get("path") {
+        None => false,
+        Some(v) => match v.as_str() {
+            Some("keys") => false,
+            Some("arclength") => true,
+            _ => {
+                return Err(invalid(
+                    loc.with_field("path"),
+                    "\"keys\" or \"arclength\"",
+                    v,
+                ))
+            }
+        },
+    };
+    builder.arclength = arclength;
+    if let Some(v) = obj.get("ease") {
+        builder.track_ease = Some(ease_from_json(v, &loc.with_field("ease"))?);
+    }
+    let keys = match obj.get("keys") {
+        None => {
+            return Err(DocumentError::new(
+                loc.with_field("keys"),
+                ErrorKind::Missing {
+                    expected: "an array of one or more keys",
+                },
+            ))
+        }
+        Some(v) => v
+            .as_array()
+            .ok_or_else(|| invalid(loc.with_field("keys"), "an array of one or more keys", v))?,
+    };
+    for (k, key) in keys.iter().enumerate() {
+        builder
+            .keys
+            .push(key_from_json(key, &loc.with_key(k), value_type)?);
+    }
+    Ok(builder)
+}
+
+fn numbers(
+    v: &Json,
+    loc: &Location,
+    field: &str,
+    value_type: ValueType,
+) -> Result<Vec<f64>, DocumentError> {
+    let want = value_type.components();
+    let expected = if want == 1 {
+        format!("a number for a {value_type} track")
+    } else {
+        format!("an array of {want} numbers for a {value_type} track")
+    };
+    if want == 1 {
+        return match v.as_f64() {
+            Some(x) if x.is_finite() => Ok(alloc::vec![x]),
+            Some(_) => Err(invalid(loc.with_field(field), "a finite number", v)),
+            None => Err(invalid(loc.with_field(field), expected, v)),
+        };
+    }
+    let arr = v
+        .as_array()
+        .ok_or_else(|| invalid(loc.with_field(field), expected.clone(), v))?;
+    if arr.len() != want {
+        return Err(invalid(loc.with_field(field), expected, v));
+    }
+    let mut out = Vec::with_capacity(want);
+    for (c, x) in arr.iter().enumerate() {
+        out.push(number(x, loc.with_field(format!("{field}[{c}]")))?);
+    }
+    Ok(out)
+}
+
+fn key_from_json(
+    json: &Json,
+    loc: &Location,
+    value_type: ValueType,
+) -> Result<RawKey, DocumentError> {
+    let obj = object(json, loc, "a key")?;
+    let frame = match obj.get("frame") {
+        None => {
+            return Err(DocumentError::new(
+                loc.with_field("frame"),
+                ErrorKind::Missing {
+                    expected: "the key's frame, a finite number",
+                },
+            ))
+        }
+        Some(v) => number(v, loc.with_field("frame"))?,
+    };
+    let value = match obj.get("value") {
+        None => {
+            return Err(DocumentError::new(
+                loc.with_field("value"),
+                ErrorKind::Missing {
+                    expected: "the key's value",
+                },
+            ))
+        }
+        Some(v) => numbers(v, loc, "value", value_type)?,
+    };
+    let interp = match obj.get("interp") {
+        None => RawInterp::Plain(Interp::Linear),
+        Some(v) => interp_from_json(v, loc, value_type)?,
+    };
+    let ease = match obj.get("ease") {
+        None => Ease::Linear,
+        Some(v) => ease_from_json(v, &loc.with_field("ease"))?,
+    };
+    let tcb = match obj.get("tcb") {
+        None => [0.0; 3],
+        Some(v) => {
+            let arr = v.as_array().filter(|a| a.len() == 3).ok_or_else(|| {
+                invalid(
+                    loc.with_field("tcb"),
+                    "an array of 3 numbers [tension, continuity, bias]",
+                    v,
+                )
+            })?;
+            [
+                number(&arr[0], loc.with_field("tcb[0]"))?,
+                number(&arr[1], loc.with_field("tcb[1]"))?,
+                number(&arr[2], loc.with_field("tcb[2]"))?,
+            ]
+        }
+    };
+    Ok(RawKey {
+        frame,
+        value,
+        interp,
+        ease,
+        tcb,
+    })
+}
+
+const INTERP_EXPECTED: &str = "one of \"step\", \"linear\", \"slerp\", \"catmull_rom\", \"tcb\", or an object {\"hermite\": ...}, {\"bezier\": ...}, {\"polynomial\": ...}, {\"expr\": ...}";
+
+fn interp_from_json(
+    v: &Json,
+    loc: &Location,
+    value_type: ValueType,
+) -> Result<RawInterp, DocumentError> {
+    let field = loc.with_field("interp");
+    if let Some(name) = v.as_str() {
+        let interp = match name {
+            "step" => Interp::Step,
+            "linear" => Interp::Linear,
+            "slerp" => Interp::Slerp,
+            "catmull_rom" => Interp::CatmullRom,
+            "tcb" => Interp::Tcb,
+            _ => return Err(invalid(field, INTERP_EXPECTED, v)),
+        };
+        return Ok(RawInterp::Plain(interp));
+    }
+    let obj = v
+        .as_object()
+        .ok_or_else(|| invalid(field.clone(), INTERP_EXPECTED, v))?;
+    if obj.len() != 1 {
+        return Err(DocumentError::new(
+            field,
+            ErrorKind::Invalid {
+                expected: "an object with exactly one of the keys \"hermite\", \"bezier\", \"polynomial\", \"expr\"".into(),
+                found: format!("an object with {} keys", obj.len()),
+            },
+        ));
+    }
+    let Some((kind, body)) = obj.iter().next() else {
+        return Err(invalid(field, INTERP_EXPECTED, v));
+    };
+    match kind.as_str() {
+        "hermite" | "bezier" => {
+            let sub = loc.with_field(format!("interp.{kind}"));
+            let inner = body
+                .as_object()
+                .ok_or_else(|| invalid(sub.clone(), "an object {\"out\": V, \"in\": V}", body))?;
+            let get = |name: &str| -> Result<Vec<f64>, DocumentError> {
+                let f = format!("interp.{kind}.{name}");
+                match inner.get(name) {
+                    None => Err(DocumentError::new(
+                        loc.with_field(f),
+                        ErrorKind::Missing {
+                            expected: "a value of the track's type",
+                        },
+                    )),
+                    Some(x) => numbers(x, loc, &f, value_type),
+                }
+            };
+            let out = get("out")?;
+            let r#in = get("in")?;
+            Ok(if kind == "hermite" {
+                RawInterp::Hermite { out, r#in }
+            } else {
+                RawInterp::Bezier { out, r#in }
+            })
+        }
+        "polynomial" => {
+            let sub = loc.with_field("interp.polynomial");
+            let inner = body
+                .as_object()
+                .ok_or_else(|| invalid(sub.clone(), "an object {\"keys\": K}", body))?;
+            let kf = loc.with_field("interp.polynomial.keys");
+            let k = inner.get("keys").ok_or_else(|| {
+                DocumentError::new(
+                    kf.clone(),
+                    ErrorKind::Missing {
+                        expected: "the number of keys K, an integer ≥ 2",
+                    },
+                )
+            })?;
+            let count = match k.as_f64() {
+                Some(x)
+                    if x.is_finite()
+                        && x == crate::math::floor(x)
+                        && (2.0..=1.0e9).contains(&x) =>
+                {
+                    x as usize
+                }
+                _ => return Err(invalid(kf, "an integer K ≥ 2", k)),
+            };
+            Ok(RawInterp::Plain(Interp::Polynomial { keys: count }))
+        }
+        "expr" => {
+            let sub = loc.with_field("interp.expr");
+            let want = value_type.components();
+            let sources: Vec<String> = if want == 1 {
+                match body.as_str() {
+                    Some(s) => alloc::vec![s.to_string()],
+                    None => {
+                        return Err(invalid(
+                            sub,
+                            "an expression string for a scalar track",
+                            body,
+                        ))
+                    }
+                }
+            } else {
+                let expected =
+                    format!("an array of {want} expression strings for a {value_type} track");
+                let arr = body
+                    .as_array()
+                    .filter(|a| a.len() == want)
+                    .ok_or_else(|| invalid(sub.clone(), expected.clone(), body))?;
+                let mut out = Vec::with_capacity(want);
+                for (c, e) in arr.iter().enumerate() {
+                    out.push(
+                        string(
+                            e,
+                            loc.with_field(format!("interp.expr[{c}]")),
+                            "an expression string",
+                        )?
+                        .to_string(),
+                    );
+                }
+                out
+            };
+            Ok(RawInterp::Plain(Interp::Expr(sources)))
+        }
+        _ => Err(invalid(field, INTERP_EXPECTED, v)),
+    }
+}
+
+const EASE_EXPECTED: &str = "an ease name (\"linear\", \"smoothstep\", \"smootherstep\", \"in_quad\" ... \"in_out_bounce\"), {\"cubic_bezier\": [x1, y1, x2, y2]} or {\"steps\": [n, \"jump_end\"]}";
+
+pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentError> {
+    if let Some(name) = v.as_str() {
+        return Ease::from_name(name).ok_or_else(|| invalid(loc.clone(), EASE_EXPECTED, v));
+    }
+    let obj = v
+        .as_object()
+        .ok_or_else(|| invalid(loc.clone(), EASE_EXPECTED, v))?;
+    if obj.len() != 1 {
+        return Err(DocumentError::new(
+            loc.clone(),
+            ErrorKind::Invalid {
+                expected: "an object with exactly one key, \"cubic_bezier\" or \"steps\"".into(),
+                found: format!("an object with {} keys", obj.len()),
+            },
+        ));
+    }
+    let Some((kind, body)) = obj.iter().next() else {
+        return Err(invalid(loc.clone(), EASE_EXPECTED, v));
+    };
+    let field = loc.field.clone().unwrap_or_else(|| "ease".into());
+    match kind.as_str() {
+        "cubic_bezier" => {
+            let sub = loc.with_field(format!("{field}.cubic_bezier"));
+            let arr = body.as_array().filter(|a| a.len() == 4).ok_or_else(|| {
+                invalid(sub.clone(), "an array of 4 numbers [x1, y1, x2, y2]", body)
+            })?;
+            let mut p = [0.0; 4];
+            for (i, x) in arr.iter().enumerate() {
+                p[i] = number(x, loc.with_field(format!("{field}.cubic_bezier[{i}]")))?;
+            }
+            CubicBezierEase::new(p[0], p[1], p[2], p[3])
+                .map(Ease::CubicBezier)
+                .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
+        }
+        "steps" => {
+            let sub = loc.with_field(format!("{field}.steps"));
+            let expected = "an array [n, jump] with a positive integer n and jump one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"";
+            let arr = body
+                .as_array()
+                .filter(|a| a.len() == 1 || a.len() == 2)
+                .ok_or_else(|| invalid(sub.clone(), expected, body))?;
+            let count = match arr[0].as_f64() {
+                Some(x)
+                    if x.is_finite()
+                        && x == crate::math::floor(x)
+                        && (1.0..=1.0e9).contains(&x) =>
+                {
+                    x as u32
+                }
+                _ => {
+                    return Err(invalid(
+                        loc.with_field(format!("{field}.steps[0]")),
+                        "a positive integer number of steps",
+                        &arr[0],
+                    ))
+                }
+            };
+            let jump = match arr.get(1) {
+                None => StepJump::JumpEnd,
+                Some(j) => match j.as_str() {
+                    Some("jump_start") | Some("start") => StepJump::JumpStart,
+                    Some("jump_end") | Some("end") => StepJump::JumpEnd,
+                    Some("jump_none") => StepJump::JumpNone,
+                    Some("jump_both") => StepJump::JumpBoth,
+                    _ => {
+                        return Err(invalid(
+                            loc.with_field(format!("{field}.steps[1]")),
+                            "one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"",
+                            j,
+                        ))
+                    }
+                },
+            };
+            Steps::new(count, jump)
+                .map(Ease::Steps)
+                .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
+        }
+        _ => Err(invalid(loc.clone(), EASE_EXPECTED, v)),
+    }
+}

@@ -1,0 +1,30 @@
+//! inbetween: keyframe animation — exact evaluation of every interpolation kind, compiled to forward-difference streams.
+//!
+//! An animator sets keys; inbetween draws everything between them. Load a document
+//! ([`Document::from_json_str`]) or build tracks in code ([`Track::vec2`] and friends), validate
+//! once, then evaluate any track at any fractional frame ([`Track::eval`]) with no failure path
+//! left.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+pub mod curve;
+pub mod document;
+pub mod ease;
+pub mod error;
+pub mod expr;
+#[cfg(feature = "json")]
+pub mod json;
+pub mod math;
+pub mod quat;
+pub mod sample;
+pub mod track;
+mod validate;
+pub mod value;
+
+pub use document::{Document, DocumentBuilder};
+pub use ease::Ease;
+pub use error::{DocumentError, ErrorKind, EvalError, LoadError, Location};
+pub use track::{Interp, Key, PathMode, Tcb, Track, TrackBuilder, Wrap};
+pub use value::{Value, ValueType};

@@ -1,0 +1,567 @@
+//! Quaternion helpers for rotation tracks: products, normalization, nlerp and Shoemake's shortest-arc slerp on `[x, y, z, w]` arrays.
+//!
+//! A quaternion is `[f64; 4]` in glTF order [x, y, z, w], w being the scalar part; a rotation by
+//! angle θ about the unit axis n is [n·sin(θ/2), cos(θ/2)]. q and −q are the same rotation, so the
+//! interpolations here take the shortest arc: they negate the second quaternion when the two have
+//! a negative dot product.
+
+use crate::math;
+
+/// A quaternion [x, y, z, w] (glTF order, w is the scalar part).
+pub type Quat = [f64; 4];
+
+/// The identity rotation [0, 0, 0, 1].
+pub const IDENTITY: Quat = [0.0, 0.0, 0.0, 1.0];
+
+/// Below this angle (radians) `sinc` uses its Taylor series; the first omitted term is then
+/// under 1e-27.
+const SINC_SERIES_BELOW: f64 = 1e-4;
+
+/// Squared norms at least this large are free of underflow in `dot(q, q)`.
+const SAFE_SQUARED_NORM: f64 = 1e-290;
+
+/// The 4D dot product a·b = ax·bx + ay·by + az·bz + aw·bw. For unit quaternions it is cos(φ/2)
+/// with φ the rotation from a to b (up to sign).
+#[inline]
+#[must_use]
+pub fn dot(a: Quat, b: Quat) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+}
+
+/// The Euclidean norm |q| = √(q·q), computed with scaling when q·q would overflow or underflow.
+/// NaN for a quaternion with a NaN component.
+#[must_use]
+pub fn norm(q: Quat) -> f64 {
+    let squared = dot(q, q);
+    if squared.is_finite() && squared >= SAFE_SQUARED_NORM {
+        return math::sqrt(squared);
+    }
+    let largest = q.iter().fold(0.0_f64, |acc, &c| {
+        if math::abs(c) > acc {
+            math::abs(c)
+        } else {
+            acc
+        }
+    });
+    if q.iter().any(|c| c.is_nan()) {
+        return f64::NAN;
+    }
+    if largest == 0.0 || largest.is_infinite() {
+        return largest;
+    }
+    let scaled = q.map(|c| c / largest);
+    largest * math::sqrt(dot(scaled, scaled))
+}
+
+/// q / |q|, or `None` when |q| is zero or not finite (a zero quaternion, or one with a NaN or
+/// infinite component).
+#[must_use]
+pub fn normalize(q: Quat) -> Option<Quat> {
+    let length = norm(q);
+    if length > 0.0 && length.is_finite() {
+        Some(q.map(|c| c / length))
+    } else {
+        None
+    }
+}
+
+/// −q, the same rotation as q.
+#[inline]
+#[must_use]
+pub fn negate(q: Quat) -> Quat {
+    q.map(|c| -c)
+}
+
+/// The conjugate [−x, −y, −z, w]: the inverse rotation for a unit quaternion.
+#[inline]
+#[must_use]
+pub fn conjugate(q: Quat) -> Quat {
+    [-q[0], -q[1], -q[2], q[3]]
+}
+
+/// The Hamilton product a·b: the rotation b followed by the rotation a (for unit quaternions).
+/// With a = [v_a, w_a] and b = [v_b, w_b]:
+/// a·b = [w_a·v_b + w_b·v_a + v_a × v_b, w_a·w_b − v_a·v_b].
+#[inline]
+#[must_use]
+pub fn mul(a: Quat, b: Quat) -> Quat {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+/// The rotation by `angle` radians about `axis` (right-handed; the axis need not be unit length):
+/// [n·sin(angle/2), cos(angle/2)] with n = axis/|axis|. A zero or non-finite axis gives
+/// [`IDENTITY`] (there is no direction to turn about); a non-finite angle gives NaN components.
+#[must_use]
+pub fn from_axis_angle(axis: [f64; 3], angle: f64) -> Quat {
+    let Some([x, y, z, _]) = normalize([axis[0], axis[1], axis[2], 0.0]) else {
+        return IDENTITY;
+    };
+    let half = 0.5 * angle;
+    let s = math::sin(half);
+    [x * s, y * s, z * s, math::cos(half)]
+}
+
+/// `v` rotated by the unit quaternion `q` (q·v·q*), as v + 2w(u × v) + 2u × (u × v) with
+/// u = [x, y, z].
+#[must_use]
+pub fn rotate_vector(q: Quat, v: [f64; 3]) -> [f64; 3] {
+    let u = [q[0], q[1], q[2]];
+    let w = q[3];
+    let uv = cross(u, v);
+    let uuv = cross(u, uv);
+    [
+        v[0] + 2.0 * (w * uv[0] + uuv[0]),
+        v[1] + 2.0 * (w * uv[1] + uuv[1]),
+        v[2] + 2.0 * (w * uv[2] + uuv[2]),
+    ]
+}
+
+/// The 3D cross product.
+#[inline]
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// The angle φ in [0, π] of the rotation that takes orientation a to orientation b, insensitive
+/// to the sign of either quaternion: with b negated when a·b < 0 and both normalized, the 4D angle
+/// between them is Ω = 2·atan2(|a − b|, |a + b|), accurate also for tiny angles (unlike
+/// acos(a·b)), and φ = 2Ω. NaN when a or b cannot be normalized.
+#[must_use]
+pub fn angle_between(a: Quat, b: Quat) -> f64 {
+    let (Some(a), Some(b)) = (normalize(a), normalize(b)) else {
+        return f64::NAN;
+    };
+    2.0 * half_arc(a, shortest_arc_partner(a, b))
+}
+
+/// `b`, negated when a·b < 0 so that a and the result lie on the same hemisphere.
+#[inline]
+fn shortest_arc_partner(a: Quat, b: Quat) -> Quat {
+    if dot(a, b) < 0.0 {
+        negate(b)
+    } else {
+        b
+    }
+}
+
+/// The 4D angle between unit quaternions a and b, Ω = 2·atan2(|a − b|, |a + b|), in [0, π].
+#[inline]
+fn half_arc(a: Quat, b: Quat) -> f64 {
+    let difference = norm([a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]);
+    let sum = norm([a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]);
+    2.0 * math::atan2(difference, sum)
+}
+
+/// sin(x)/x, with the limit 1 at x = 0 (Taylor series 1 − x²/6 + x⁴/120 for tiny x).
+#[inline]
+fn sinc(x: f64) -> f64 {
+    if math::abs(x) < SINC_SERIES_BELOW {
+        let x2 = x * x;
+        1.0 - x2 / 6.0 * (1.0 - x2 / 20.0)
+    } else {
+        math::sin(x) / x
+    }
+}
+
+/// Normalized linear interpolation along the shortest arc: (1 − t)·a + t·b′ normalized, with
+/// b′ = −b when a·b < 0, else b. Cheaper than [`slerp`] and on the same great arc, but not at
+/// constant angular speed.
+///
+/// `a` and `b` are expected to be unit quaternions. At t = 0 the result is `a` exactly and at
+/// t = 1 it is b′ exactly. Antipodal inputs (b = −a) are the same rotation and give a. If the
+/// blend cannot be normalized (only possible for non-unit inputs or t outside [0, 1]), it is
+/// returned as it is.
+#[must_use]
+pub fn nlerp(a: Quat, b: Quat, t: f64) -> Quat {
+    let b = shortest_arc_partner(a, b);
+    if t == 0.0 {
+        return a;
+    }
+    if t == 1.0 {
+        return b;
+    }
+    let blend = [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+        a[3] + (b[3] - a[3]) * t,
+    ];
+    normalize(blend).unwrap_or(blend)
+}
+
+/// Spherical linear interpolation along the shortest arc (Shoemake, "Animating rotation with
+/// quaternion curves", SIGGRAPH 1985): with b′ = −b when a·b < 0, else b, and Ω the 4D angle
+/// between a and b′,
+///
+/// slerp(a, b, t) = sin((1 − t)Ω)/sin Ω · a + sin(tΩ)/sin Ω · b′,
+///
+/// which turns at constant angular velocity, by t times the rotation from a to b.
+///
+/// `a` and `b` are expected to be unit quaternions; the result is normalized. At t = 0 the
+/// result is `a` exactly and at t = 1 it is b′ exactly (so −b when the arc flipped it); t outside
+/// [0, 1] extrapolates along the same great circle.
+///
+/// Numerically: Ω = 2·atan2(|a − b′|, |a + b′|) is accurate for tiny angles, and the weights
+/// are evaluated as sin(tΩ)/sin Ω = t·sinc(tΩ)/sinc(Ω), with a series for sinc near 0, so equal
+/// and nearly equal inputs never divide 0 by 0 (Ω = 0 gives (1 − t)·a + t·b′). After the flip
+/// Ω ≤ π/2, so sin Ω never vanishes otherwise: antipodal inputs (a·b = −1) become equal ones
+/// and give a, and a·b = 0 (a 180° rotation between them) has Ω = π/2 and is interpolated
+/// normally (through the sign-independent choice b′ = b).
+#[must_use]
+pub fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
+    let b = shortest_arc_partner(a, b);
+    if t == 0.0 {
+        return a;
+    }
+    if t == 1.0 {
+        return b;
+    }
+    let omega = half_arc(a, b);
+    let denominator = sinc(omega);
+    let weight_a = (1.0 - t) * sinc((1.0 - t) * omega) / denominator;
+    let weight_b = t * sinc(t * omega) / denominator;
+    let blend = [
+        weight_a * a[0] + weight_b * b[0],
+        weight_a * a[1] + weight_b * b[1],
+        weight_a * a[2] + weight_b * b[2],
+        weight_a * a[3] + weight_b * b[3],
+    ];
+    normalize(blend).unwrap_or(blend)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+    use core::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, FRAC_PI_4, PI};
+    use proptest::prelude::*;
+
+    fn max_difference(a: Quat, b: Quat) -> f64 {
+        (0..4).fold(0.0, |acc: f64, k| acc.max(math::abs(a[k] - b[k])))
+    }
+
+    macro_rules! assert_close {
+        ($left:expr, $right:expr, $tol:expr) => {{
+            let (left, right, tol): (Quat, Quat, f64) = ($left, $right, $tol);
+            let difference = max_difference(left, right);
+            assert!(
+                difference <= tol,
+                "left = {left:?}, right = {right:?}, difference = {difference:e} > {tol:e}"
+            );
+        }};
+    }
+
+    fn assert_unit(q: Quat) {
+        assert!(q.iter().all(|c| c.is_finite()), "{q:?} is not finite");
+        assert!(
+            math::abs(norm(q) - 1.0) <= 1e-15,
+            "{q:?} has norm {}",
+            norm(q)
+        );
+    }
+
+    /// The textbook form with Ω = acos(a·b′) and sin Ω in the denominator.
+    fn textbook_slerp(a: Quat, b: Quat, t: f64) -> Quat {
+        let b = if dot(a, b) < 0.0 { negate(b) } else { b };
+        let omega = math::acos(dot(a, b));
+        let wa = math::sin((1.0 - t) * omega) / math::sin(omega);
+        let wb = math::sin(t * omega) / math::sin(omega);
+        [0, 1, 2, 3].map(|k| wa * a[k] + wb * b[k])
+    }
+
+    fn unit(q: Quat) -> Quat {
+        normalize(q).unwrap_or_else(|| panic!("{q:?} is not normalizable"))
+    }
+
+    fn sample_quats() -> Vec<Quat> {
+        vec![
+            IDENTITY,
+            from_axis_angle([0.0, 0.0, 1.0], FRAC_PI_2),
+            from_axis_angle([1.0, 2.0, 3.0], 1.0),
+            from_axis_angle([-1.0, 0.5, 0.0], 2.5),
+            from_axis_angle([0.3, -0.7, 0.2], -3.0),
+            unit([0.5, -0.5, 0.5, -0.5]),
+            unit([0.1, 0.2, 0.3, -0.9]),
+        ]
+    }
+
+    #[test]
+    fn slerp_halfway_to_a_quarter_turn_is_an_eighth_turn() {
+        let quarter = from_axis_angle([0.0, 0.0, 1.0], FRAC_PI_2);
+        let eighth = from_axis_angle([0.0, 0.0, 1.0], FRAC_PI_4);
+        assert_close!(slerp(IDENTITY, quarter, 0.5), eighth, 4e-16);
+        let expected = [0.0, 0.0, math::sin(PI / 8.0), math::cos(PI / 8.0)];
+        assert_close!(slerp(IDENTITY, quarter, 0.5), expected, 4e-16);
+    }
+
+    #[test]
+    fn slerp_endpoints_are_exact() {
+        for a in sample_quats() {
+            for b in sample_quats() {
+                assert_eq!(slerp(a, b, 0.0), a);
+                assert_eq!(nlerp(a, b, 0.0), a);
+                let chosen = if dot(a, b) < 0.0 { negate(b) } else { b };
+                assert_eq!(slerp(a, b, 1.0), chosen);
+                assert_eq!(nlerp(a, b, 1.0), chosen);
+            }
+        }
+    }
+
+    #[test]
+    fn slerp_turns_at_constant_angular_velocity() {
+        for a in sample_quats() {
+            for b in sample_quats() {
+                let total = angle_between(a, b);
+                let ts = [0.0, 0.1, 0.25, 0.3, 0.5, 0.8, 0.95, 1.0];
+                for &t1 in &ts {
+                    for &t2 in &ts {
+                        let angle = angle_between(slerp(a, b, t1), slerp(a, b, t2));
+                        let expected = math::abs(t1 - t2) * total;
+                        assert!(
+                            math::abs(angle - expected) <= 1e-13,
+                            "{a:?} → {b:?}: angle {angle} between t = {t1} and {t2}, expected {expected}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn slerp_results_are_normalized() {
+        for a in sample_quats() {
+            for b in sample_quats() {
+                for i in 0..=20 {
+                    let t = f64::from(i) / 20.0;
+                    assert_unit(slerp(a, b, t));
+                    assert_unit(nlerp(a, b, t));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn slerp_of_identical_inputs_is_that_input() {
+        for q in sample_quats() {
+            for t in [0.0, 1e-300, 0.3, 0.5, 0.9, 1.0] {
+                let result = slerp(q, q, t);
+                assert_unit(result);
+                assert_close!(result, q, 4e-16);
+                // Antipodal inputs are the same rotation.
+                let result = slerp(q, negate(q), t);
+                assert_unit(result);
+                assert_close!(result, q, 4e-16);
+            }
+        }
+    }
+
+    #[test]
+    fn slerp_of_nearly_identical_inputs() {
+        let axis = [0.48, -0.6, 0.64];
+        for base_angle in [0.0, 1.0, 3.0] {
+            let tiny = 1e-12;
+            let a = from_axis_angle(axis, base_angle);
+            let b = from_axis_angle(axis, base_angle + tiny);
+            assert!(math::abs(angle_between(a, b) - tiny) <= 1e-15);
+            for i in 0..=10 {
+                let t = f64::from(i) / 10.0;
+                let result = slerp(a, b, t);
+                assert_unit(result);
+                let expected = from_axis_angle(axis, base_angle + t * tiny);
+                assert_close!(result, expected, 1e-15);
+                assert!(math::abs(angle_between(a, result) - t * tiny) <= 1e-15);
+            }
+        }
+        // Differing in the last bit only.
+        let a = IDENTITY;
+        let b = [0.0, 0.0, f64::MIN_POSITIVE, 1.0];
+        assert_unit(slerp(a, b, 0.5));
+        assert_close!(slerp(a, b, 0.5), IDENTITY, 1e-300);
+    }
+
+    #[test]
+    fn slerp_takes_the_shortest_arc() {
+        for a in sample_quats() {
+            for b in sample_quats() {
+                for t in [0.2, 0.5, 0.7] {
+                    assert_close!(slerp(a, negate(b), t), slerp(a, b, t), 1e-15);
+                    assert_close!(nlerp(a, negate(b), t), nlerp(a, b, t), 1e-15);
+                }
+            }
+        }
+        // A 350° turn about Z is a −10° turn: slerp goes the 10° way.
+        let a = IDENTITY;
+        let b = from_axis_angle([0.0, 0.0, 1.0], 350f64.to_radians());
+        assert!(dot(a, b) < 0.0);
+        let half = slerp(a, b, 0.5);
+        assert_close!(
+            half,
+            from_axis_angle([0.0, 0.0, 1.0], -5f64.to_radians()),
+            1e-15
+        );
+    }
+
+    #[test]
+    fn slerp_across_a_half_turn() {
+        // a·b = 0: a 180° rotation apart, interpolated without any flip.
+        let half_turn = [0.0, 0.0, 1.0, 0.0];
+        assert_eq!(dot(IDENTITY, half_turn), 0.0);
+        assert_close!(
+            slerp(IDENTITY, half_turn, 0.5),
+            from_axis_angle([0.0, 0.0, 1.0], FRAC_PI_2),
+            4e-16
+        );
+        assert!(math::abs(angle_between(IDENTITY, half_turn) - PI) <= 1e-15);
+    }
+
+    #[test]
+    fn slerp_matches_the_textbook_formula() {
+        for a in sample_quats() {
+            for b in sample_quats() {
+                let angle = angle_between(a, b);
+                if !(0.1..=3.0).contains(&angle) {
+                    continue;
+                }
+                for i in 0..=20 {
+                    let t = f64::from(i) / 20.0;
+                    assert_close!(slerp(a, b, t), textbook_slerp(a, b, t), 1e-14);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nlerp_is_on_the_arc_and_agrees_at_the_middle() {
+        for a in sample_quats() {
+            for b in sample_quats() {
+                assert_close!(nlerp(a, b, 0.5), slerp(a, b, 0.5), 1e-15);
+                let total = angle_between(a, b);
+                for i in 0..=10 {
+                    let t = f64::from(i) / 10.0;
+                    let q = nlerp(a, b, t);
+                    let sum = angle_between(a, q) + angle_between(q, b);
+                    assert!(math::abs(sum - total) <= 1e-13, "{a:?} {b:?} {t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn normalize_refuses_what_has_no_direction() {
+        assert_eq!(normalize([0.0; 4]), None);
+        assert_eq!(normalize([f64::NAN, 0.0, 0.0, 1.0]), None);
+        assert_eq!(normalize([f64::INFINITY, 0.0, 0.0, 1.0]), None);
+        assert_eq!(normalize([0.0, 0.0, 0.0, 2.0]), Some(IDENTITY));
+        assert_eq!(normalize([0.0, 0.0, 0.0, -1e-300]), Some(negate(IDENTITY)));
+        assert_close!(
+            unit([1e-200, 0.0, 0.0, 1e-200]),
+            [FRAC_1_SQRT_2, 0.0, 0.0, FRAC_1_SQRT_2],
+            4e-16
+        );
+        assert_close!(
+            unit([1e200, 0.0, 0.0, 1e200]),
+            [FRAC_1_SQRT_2, 0.0, 0.0, FRAC_1_SQRT_2],
+            4e-16
+        );
+        assert_eq!(norm([3.0, 0.0, 4.0, 0.0]), 5.0);
+        assert!(math::abs(norm([3e-200, 0.0, 4e-200, 0.0]) / 5e-200 - 1.0) <= 4e-16);
+        assert!(math::abs(norm([3e200, 0.0, 4e200, 0.0]) / 5e200 - 1.0) <= 4e-16);
+        assert_eq!(norm([f64::INFINITY, 0.0, 0.0, 0.0]), f64::INFINITY);
+        assert!(norm([f64::NAN, f64::INFINITY, 0.0, 0.0]).is_nan());
+    }
+
+    #[test]
+    fn products_and_axis_angle() {
+        let i = [1.0, 0.0, 0.0, 0.0];
+        let j = [0.0, 1.0, 0.0, 0.0];
+        let k = [0.0, 0.0, 1.0, 0.0];
+        assert_eq!(mul(i, j), k);
+        assert_eq!(mul(j, k), i);
+        assert_eq!(mul(k, i), j);
+        assert_eq!(mul(j, i), negate(k));
+        assert_eq!(mul(i, i), negate(IDENTITY));
+        for q in sample_quats() {
+            assert_eq!(mul(q, IDENTITY), q);
+            assert_eq!(mul(IDENTITY, q), q);
+            assert_close!(mul(q, conjugate(q)), IDENTITY, 1e-15);
+        }
+        let axis = [1.0, -2.0, 2.0];
+        assert_close!(
+            mul(from_axis_angle(axis, 0.4), from_axis_angle(axis, 0.7)),
+            from_axis_angle(axis, 1.1),
+            1e-15
+        );
+        assert_eq!(from_axis_angle([0.0; 3], 1.0), IDENTITY);
+        assert_eq!(from_axis_angle([f64::NAN, 0.0, 0.0], 1.0), IDENTITY);
+        // Unnormalized axes are normalized.
+        assert_close!(
+            from_axis_angle([0.0, 0.0, 5.0], 1.0),
+            from_axis_angle([0.0, 0.0, 1.0], 1.0),
+            4e-16
+        );
+    }
+
+    #[test]
+    fn rotating_vectors() {
+        let quarter_z = from_axis_angle([0.0, 0.0, 1.0], FRAC_PI_2);
+        let rotated = rotate_vector(quarter_z, [1.0, 0.0, 0.0]);
+        assert_close!(
+            [rotated[0], rotated[1], rotated[2], 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            1e-15
+        );
+        // rotate_vector agrees with q·v·q*.
+        for q in sample_quats() {
+            let v = [0.3, -1.2, 2.0];
+            let r = rotate_vector(q, v);
+            let product = mul(mul(q, [v[0], v[1], v[2], 0.0]), conjugate(q));
+            assert_close!([r[0], r[1], r[2], 0.0], product, 1e-14);
+        }
+    }
+
+    #[test]
+    fn angle_between_rotations() {
+        let axis = [2.0, 1.0, -2.0];
+        for i in 0..=36 {
+            let angle = f64::from(i) * 10f64.to_radians();
+            let q = from_axis_angle(axis, angle);
+            let expected = if angle <= PI { angle } else { 2.0 * PI - angle };
+            assert!(
+                math::abs(angle_between(IDENTITY, q) - expected) <= 1e-14,
+                "{angle}"
+            );
+            assert!(math::abs(angle_between(negate(q), IDENTITY) - expected) <= 1e-14);
+        }
+        assert!(angle_between([0.0; 4], IDENTITY).is_nan());
+        assert_eq!(angle_between(IDENTITY, IDENTITY), 0.0);
+    }
+
+    fn unit_quat() -> impl Strategy<Value = Quat> {
+        prop::array::uniform4(-1.0..1.0_f64)
+            .prop_filter("needs a direction", |q| norm(*q) > 1e-3)
+            .prop_map(unit)
+    }
+
+    proptest! {
+        #[test]
+        fn slerp_is_normalized_and_uniform(a in unit_quat(), b in unit_quat(), t in 0.0..=1.0_f64) {
+            let q = slerp(a, b, t);
+            prop_assert!(math::abs(norm(q) - 1.0) <= 1e-15);
+            let total = angle_between(a, b);
+            prop_assert!(math::abs(angle_between(a, q) - t * total) <= 1e-12);
+            prop_assert!(math::abs(angle_between(q, b) - (1.0 - t) * total) <= 1e-12);
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Validation: raw tracks and documents become runtime types that cannot fail.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::ease::Ease;
+use crate::error::{DocumentError, ErrorKind, Location};
+use crate::expr::Expr;
+use crate::quat;
+use crate::track::{assemble, Interp, Key, PathMode, RawInterp, Tcb, Track, TrackBuilder};
+use crate::value::{Value, ValueType};
+
+fn invalid(loc: Location, expected: impl Into<String>, found: impl Into<String>) -> DocumentError {
+    DocumentError::new(
+        loc,
+        ErrorKind::Invalid {
+            expected: expected.into(),
+            found: found.into(),
+        },
+    )
+}
+
+/// Describes a list of numbers for messages: `a number` / `an array of 3 numbers`.
+pub(crate) fn describe_numbers(n: usize) -> String {
+    if n == 1 {
+        "a number".to_string()
+    } else {
+        format!("an array of {n} numbers")
+    }
+}
+
+fn check_value(
+    loc: &Location,
+    field: &str,
+    value: &[f64],
+    value_type: ValueType,
+) -> Result<Value, DocumentError> {
+    let want = value_type.components();
+    if value.len() != want {
+        return Err(invalid(
+            loc.with_field(field),
+            format!("{} for a {} track", describe_numbers(want), value_type),
+            describe_numbers(value.len()),
+        ));
+    }
+    for (c, x) in value.iter().enumerate() {
+        if !x.is_finite() {
+            let f = if want == 1 {
+                field.to_string()
+            } else {
+                format!("{field}[{c}]")
+            };
+            return Err(invalid(
+                loc.with_field(f),
+                "a finite number",
+                format!("{x}"),
+            ));
+        }
+    }
+    Value::from_slice(value).ok_or_else(|| {
+        invalid(
+            loc.with_field(field),
+            describe_numbers(want),
+            describe_numbers(value.len()),
+        )
+    })
+}
+
+pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track, DocumentError> {
+    let value_type = raw.value_type;
+    if !(raw.fps.is_finite() && raw.fps > 0.0) {
+        return Err(invalid(
+            Location::top("fps"),
+            "a positive number",
+            format!("{}", raw.fps),
+        ));
+    }
+    let path = if raw.arclength {
+        if !value_type.is_spatial() {
+            return Err(DocumentError::new(
+                loc.with_field("path"),
+                ErrorKind::ArclengthType {
+                    found: value_type.name(),
+                },
+            ));
+        }
+        PathMode::Arclength {
+            ease: raw.track_ease.unwrap_or(Ease::Linear),
+        }
+    } else {
+        if raw.track_ease.is_some() {
+            return Err(DocumentError::new(
+                loc.with_field("ease"),
+                ErrorKind::TrackEaseWithoutArclength,
+            ));
+        }
+        PathMode::Keys
+    };
+    if raw.keys.is_empty() {
+        return Err(DocumentError::new(
+            loc.with_field("keys"),
+            ErrorKind::NoKeys,
+        ));
+    }
+    let n = raw.keys.len();
+    let mut keys = Vec::with_capacity(n);
+    let mut exprs = Vec::with_capacity(n);
+    let mut previous: Option<f64> = None;
+    for (i, rk) in raw.keys.into_iter().enumerate() {
+        let kloc = loc.with_key(i);
+        if !rk.frame.is_finite() {
+            return Err(invalid(
+                kloc.with_field("frame"),
+                "a finite number",
+                format!("{}", rk.frame),
+            ));
+        }
+        if let Some(prev) = previous {
+            if rk.frame <= prev {
+                return Err(DocumentError::new(
+                    kloc.with_field("frame"),
+                    ErrorKind::UnsortedKeys {
+                        previous: prev,
+                        found: rk.frame,
+                    },
+                ));
+            }
+        }
+        previous = Some(rk.frame);
+        let mut value = check_value(&kloc, "value", &rk.value, value_type)?;
+        if value_type == ValueType::Quat {
+            match quat::normalize(value.to_array()) {
+                Some(q) => value = Value::new(q),
+                None => {
+                    return Err(DocumentError::new(
+                        kloc.with_field("value"),
+                        ErrorKind::ZeroQuaternion,
+                    ))
+                }
+            }
+        }
+        for (c, x) in rk.tcb.iter().enumerate() {
+            if !x.is_finite() {
+                return Err(invalid(
+                    kloc.with_field(format!("tcb[{c}]")),
+                    "a finite number",
+                    format!("{x}"),
+                ));
+            }
+        }
+        let tcb = Tcb::new(rk.tcb[0], rk.tcb[1], rk.tcb[2]);
+        let mut parsed = Vec::new();
+        let interp = match rk.interp {
+            RawInterp::Hermite { out, r#in } => Interp::Hermite {
+                out: check_value(&kloc, "interp.hermite.out", &out, value_type)?,
+                r#in: check_value(&kloc, "interp.hermite.in", &r#in, value_type)?,
+            },
+            RawInterp::Bezier { out, r#in } => Interp::Bezier {
+                out: check_value(&kloc, "interp.bezier.out", &out, value_type)?,
+                r#in: check_value(&kloc, "interp.bezier.in", &r#in, value_type)?,
+            },
+            RawInterp::Plain(Interp::Hermite { out, r#in }) => Interp::Hermite {
+                out: check_value(&kloc, "interp.hermite.out", &out, value_type)?,
+                r#in: check_value(&kloc, "interp.hermite.in", &r#in, value_type)?,
+            },
+            RawInterp::Plain(Interp::Bezier { out, r#in }) => Interp::Bezier {
+                out: check_value(&kloc, "interp.bezier.out", &out, value_type)?,
+                r#in: check_value(&kloc, "interp.bezier.in", &r#in, value_type)?,
+            },
+            RawInterp::Plain(Interp::Slerp) => {
+                if value_type != ValueType::Quat {
+                    return Err(invalid(
+                        kloc.with_field("interp"),
+                        format!("an interp allowed on a {value_type} track (slerp is for quat tracks only)"),
+                        "\"slerp\"",
+                    ));
+                }
+                Interp::Slerp
+            }
+            RawInterp::Plain(Interp::Polynomial { keys: count }) => {
+                if count < 2 || count > n {
+                    if n < 2 {
+                        return Err(DocumentError::new(
+                            kloc.with_field("interp.polynomial.keys"),
+                            ErrorKind::TooFewKeys {
+                                kind: "polynomial",
+                                needed: 2,
+                                got: n,
+                            },
+                        ));
+                    }
+                    return Err(invalid(
+                        kloc.with_field("interp.polynomial.keys"),
+                        format!("an integer from 2 to the number of keys ({n})"),
+                        format!("{count}"),
+                    ));
+                }
+                Interp::Polynomial { keys: count }
+            }
+            RawInterp::Plain(Interp::Expr(sources)) => {
+                let want = value_type.components();
+                if sources.len() != want {
+                    let expected = if want == 1 {
+                        "a string (one expression) for a scalar track".to_string()
+                    } else {
+                        format!("an array of {want} expression strings for a {value_type} track")
+                    };
+                    return Err(invalid(
+                        kloc.with_field("interp.expr"),
+                        expected,
+                        format!("{} expressions", sources.len()),
+                    ));
+                }
+                for (c, src) in sources.iter().enumerate() {
+                    let field = if want == 1 {
+                        "interp.expr".to_string()
+                    } else {
+                        format!("interp.expr[{c}]")
+                    };
+                    match Expr::parse(src) {
+                        Ok(e) => parsed.push(e),
+                        Err(error) => {
+                            return Err(DocumentError::new(
+                                kloc.with_field(field),
+                                ErrorKind::Expr {
+                                    source_text: src.clone(),
+                                    error,
+                                },
+                            ))
+                        }
+                    }
+                }
+                Interp::Expr(sources)
+            }
+            RawInterp::Plain(other) => other,
+        };
+        exprs.push(parsed);
+        keys.push(Key {
+            frame: rk.frame,
+            value,
+            interp,
+            ease: rk.ease,
+            tcb,
+        });
+    }
+    if matches!(path, PathMode::Arclength { .. }) {
+        return Err(DocumentError::new(
+            loc.with_field("path"),
+            ErrorKind::Unsupported {
+                what: "\"path\": \"arclength\" (arc-length re-timing is planned; use \"keys\")",
+            },
+        ));
+    }
+    Ok(assemble(
+        raw.name, value_type, raw.wrap, path, raw.fps, keys, exprs,
+    ))
+}
