@@ -31,7 +31,7 @@ pub const BACK_OVERSHOOT: f64 = 1.70158;
 /// with ω = 2π/3.
 const ELASTIC_OMEGA: f64 = 2.0 * PI / 3.0;
 
-/// The bounce curve's scale, 7.5625 = (2.75)², so each arc of B peaks exactly where the next starts.
+/// The bounce curve's scale, 7.5625 = 2.75², which makes neighbouring arcs of B meet at B = 1.
 const BOUNCE_SCALE: f64 = 7.5625;
 
 /// The bounce curve's breakpoint divisor.
@@ -360,7 +360,7 @@ impl StepJump {
     }
 }
 
-/// CSS's `cubic-bezier(x1, y1, x2, y2)` timing function (CSS Easing Functions Level 1, §2.2): the
+/// CSS's `cubic-bezier(x1, y1, x2, y2)` timing function (CSS Easing Functions Level 1): the
 /// cubic Bezier from (0, 0) to (1, 1) with control points (x1, y1) and (x2, y2), read as y over x.
 ///
 /// In the curve parameter t: x(t) = 3(1 − t)²t·x1 + 3(1 − t)t²·x2 + t³ and likewise y(t). With x1
@@ -597,7 +597,7 @@ fn clamp_unit(u: f64) -> f64 {
     u.clamp(0.0, 1.0)
 }
 
-/// CSS's `steps(n, jump)` timing function (CSS Easing Functions Level 1, §2.3) with the step index
+/// CSS's `steps(n, jump)` timing function (CSS Easing Functions Level 1) with the step index
 /// taken from frames as the spec says: ⌊(f − f_i)·n / N_i⌋, multiplied and divided in that order so
 /// that integer frames land exactly on steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -656,8 +656,8 @@ impl Steps {
     /// Inside the segment (offset < length) the index is ⌊offset·n / length⌋, computed in that
     /// order and clamped to [0, n − 1], plus 1 for `jump_start` and `jump_both`. At or past the end
     /// (offset ≥ length) the ease is complete and the index is the divisor, so the value is 1 as
-    /// in CSS (e(1) = 1 for every jump kind). A negative offset counts as 0, a NaN offset or
-    /// length as the start.
+    /// in CSS (e(1) = 1 for every jump kind). `length_frames` should be positive; a negative
+    /// offset counts as 0, and a NaN offset or length as the start.
     #[must_use]
     pub fn index_at(&self, offset_frames: f64, length_frames: f64) -> u64 {
         if offset_frames >= length_frames {
@@ -1470,6 +1470,18 @@ mod tests {
             }
         );
         assert_eq!(message, "cubic_bezier x1 must be in [0, 1], found 1.5");
+        let message = format!(
+            "{}",
+            EaseError::NonFiniteControl {
+                parameter: "y2",
+                found: f64::NAN
+            }
+        );
+        assert_eq!(message, "cubic_bezier y2 must be finite, found NaN");
+        assert_eq!(
+            format!("{}", EaseError::ZeroSteps),
+            "steps count must be at least 1, found 0"
+        );
     }
 
     #[test]
@@ -1629,7 +1641,7 @@ mod tests {
             let ease = bezier(x1, y1, x2, y2);
             let t = ease.t_at_x(x);
             prop_assert!((0.0..=1.0).contains(&t));
-            prop_assert!(math::abs(ease.x_at_t(t) - x) <= 1e-12);
+            prop_assert!(math::abs(ease.x_at_t(t) - x) <= BEZIER_X_TOLERANCE);
             prop_assert_eq!(ease.y_at_x(x), ease.y_at_t(t));
         }
 
@@ -1642,7 +1654,7 @@ mod tests {
             let ease = bezier(x1, 0.3, x2, 0.7);
             let t = ease.t_at_x(x);
             let target = x.clamp(0.0, 1.0);
-            prop_assert!(math::abs(ease.x_at_t(t) - target) <= 1e-12);
+            prop_assert!(math::abs(ease.x_at_t(t) - target) <= BEZIER_X_TOLERANCE);
             prop_assert!(ease.y_at_x(x).is_finite());
         }
 

@@ -20,8 +20,8 @@ const SINC_SERIES_BELOW: f64 = 1e-4;
 /// Squared norms at least this large are free of underflow in `dot(q, q)`.
 const SAFE_SQUARED_NORM: f64 = 1e-290;
 
-/// The 4D dot product a·b = ax·bx + ay·by + az·bz + aw·bw. For unit quaternions it is cos(φ/2)
-/// with φ the rotation from a to b (up to sign).
+/// The 4D dot product a·b = ax·bx + ay·by + az·bz + aw·bw. For unit quaternions it is
+/// ±cos(φ/2), with φ the angle of the rotation from a to b.
 #[inline]
 #[must_use]
 pub fn dot(a: Quat, b: Quat) -> f64 {
@@ -36,16 +36,10 @@ pub fn norm(q: Quat) -> f64 {
     if squared.is_finite() && squared >= SAFE_SQUARED_NORM {
         return math::sqrt(squared);
     }
-    let largest = q.iter().fold(0.0_f64, |acc, &c| {
-        if math::abs(c) > acc {
-            math::abs(c)
-        } else {
-            acc
-        }
-    });
     if q.iter().any(|c| c.is_nan()) {
         return f64::NAN;
     }
+    let largest = largest_magnitude(q);
     if largest == 0.0 || largest.is_infinite() {
         return largest;
     }
@@ -54,15 +48,38 @@ pub fn norm(q: Quat) -> f64 {
 }
 
 /// q / |q|, or `None` when |q| is zero or not finite (a zero quaternion, or one with a NaN or
-/// infinite component).
+/// infinite component). Every other quaternion normalizes, however tiny or huge its components.
 #[must_use]
 pub fn normalize(q: Quat) -> Option<Quat> {
-    let length = norm(q);
-    if length > 0.0 && length.is_finite() {
-        Some(q.map(|c| c / length))
-    } else {
-        None
+    let squared = dot(q, q);
+    if squared.is_finite() && squared >= SAFE_SQUARED_NORM {
+        let length = math::sqrt(squared);
+        return Some(q.map(|c| c / length));
     }
+    if q.iter().any(|c| !c.is_finite()) {
+        return None;
+    }
+    let largest = largest_magnitude(q);
+    if largest == 0.0 {
+        return None;
+    }
+    // Scale the largest component to ±1 first so that q·q neither overflows nor underflows.
+    let scaled = q.map(|c| c / largest);
+    let length = math::sqrt(dot(scaled, scaled));
+    Some(scaled.map(|c| c / length))
+}
+
+/// The largest |component| of q (NaN components are skipped).
+#[inline]
+fn largest_magnitude(q: Quat) -> f64 {
+    q.iter().fold(0.0_f64, |acc, &c| {
+        let magnitude = math::abs(c);
+        if magnitude > acc {
+            magnitude
+        } else {
+            acc
+        }
+    })
 }
 
 /// −q, the same rotation as q.
@@ -155,7 +172,8 @@ fn shortest_arc_partner(a: Quat, b: Quat) -> Quat {
     }
 }
 
-/// The 4D angle between unit quaternions a and b, Ω = 2·atan2(|a − b|, |a + b|), in [0, π].
+/// The 4D angle between unit quaternions a and b, Ω = 2·atan2(|a − b|, |a + b|), in [0, π]:
+/// half the angle of the rotation from a to b. (|a − b| = 2 sin(Ω/2) and |a + b| = 2 cos(Ω/2).)
 #[inline]
 fn half_arc(a: Quat, b: Quat) -> f64 {
     let difference = norm([a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]);
@@ -215,9 +233,9 @@ pub fn nlerp(a: Quat, b: Quat, t: f64) -> Quat {
 /// Numerically: Ω = 2·atan2(|a − b′|, |a + b′|) is accurate for tiny angles, and the weights
 /// are evaluated as sin(tΩ)/sin Ω = t·sinc(tΩ)/sinc(Ω), with a series for sinc near 0, so equal
 /// and nearly equal inputs never divide 0 by 0 (Ω = 0 gives (1 − t)·a + t·b′). After the flip
-/// Ω ≤ π/2, so sin Ω never vanishes otherwise: antipodal inputs (a·b = −1) become equal ones
-/// and give a, and a·b = 0 (a 180° rotation between them) has Ω = π/2 and is interpolated
-/// normally (through the sign-independent choice b′ = b).
+/// Ω ≤ π/2, so sin Ω never vanishes otherwise: antipodal inputs (a·b = −1, the same rotation)
+/// become equal ones and give a for every t, and a·b = 0 (orientations a 180° rotation apart,
+/// where both arcs are equally long) keeps b′ = b, has Ω = π/2 and interpolates normally.
 #[must_use]
 pub fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
     let b = shortest_arc_partner(a, b);
@@ -479,6 +497,16 @@ mod tests {
         assert!(math::abs(norm([3e-200, 0.0, 4e-200, 0.0]) / 5e-200 - 1.0) <= 4e-16);
         assert!(math::abs(norm([3e200, 0.0, 4e200, 0.0]) / 5e200 - 1.0) <= 4e-16);
         assert_eq!(norm([f64::INFINITY, 0.0, 0.0, 0.0]), f64::INFINITY);
+        assert_close!(
+            unit([f64::MAX, 0.0, f64::MAX, 0.0]),
+            [FRAC_1_SQRT_2, 0.0, FRAC_1_SQRT_2, 0.0],
+            4e-16
+        );
+        assert_eq!(norm([f64::MAX, 0.0, f64::MAX, 0.0]), f64::INFINITY);
+        assert_eq!(
+            normalize([0.0, -5e-324, 0.0, 0.0]),
+            Some([0.0, -1.0, 0.0, 0.0])
+        );
         assert!(norm([f64::NAN, f64::INFINITY, 0.0, 0.0]).is_nan());
     }
 

@@ -372,7 +372,11 @@ impl Track {
     /// before the first.
     #[must_use]
     pub fn segment_index(&self, frame: f64) -> Option<usize> {
-        if self.keys.len() < 2 || frame.is_nan() || frame < self.first_frame() || frame >= self.last_frame() {
+        if self.keys.len() < 2
+            || frame.is_nan()
+            || frame < self.first_frame()
+            || frame >= self.last_frame()
+        {
             return None;
         }
         // First key with a frame above `frame`, minus one.
@@ -429,6 +433,18 @@ impl Track {
     /// Never; an out-of-range `index` gives the nearest key's value.
     #[must_use]
     pub fn eval_segment(&self, index: usize, frame: f64) -> Value {
+        let (Some(k0), Some(k1)) = (self.keys.get(index), self.keys.get(index + 1)) else {
+            return self.keys.last().map_or(Value::scalar(0.0), |k| k.value);
+        };
+        let u = k0.ease.at_offset(frame - k0.frame, k1.frame - k0.frame);
+        self.eval_segment_at(index, u)
+    }
+
+    /// Segment `index`'s shape at the (already eased) parameter `u`: 0 gives the segment's start,
+    /// 1 its end (the limit from inside). No ease, no wrap; out-of-range `index` gives the last
+    /// key's value.
+    #[must_use]
+    pub fn eval_segment_at(&self, index: usize, u: f64) -> Value {
         let (Some(segment), Some(k0), Some(k1)) = (
             self.segments.get(index),
             self.keys.get(index),
@@ -437,8 +453,6 @@ impl Track {
             return self.keys.last().map_or(Value::scalar(0.0), |k| k.value);
         };
         let length = k1.frame - k0.frame;
-        let offset = frame - k0.frame;
-        let u = k0.ease.at_offset(offset, length);
         let p0 = &k0.value;
         let p1 = &k1.value;
         let dims = p0.len();
@@ -515,12 +529,107 @@ impl Track {
         }
     }
 
+    /// d/du of segment `index`'s shape at `u` (no ease), for the component-wise kinds of
+    /// vector tracks: exact for the polynomial kinds, forward-mode automatic differentiation for
+    /// expressions, zero for `step`. (Rotation kinds are not spatial curves; they give zero.)
+    #[must_use]
+    pub fn segment_derivative_at(&self, index: usize, u: f64) -> Value {
+        let (Some(segment), Some(k0), Some(k1)) = (
+            self.segments.get(index),
+            self.keys.get(index),
+            self.keys.get(index + 1),
+        ) else {
+            return Value::zeros(self.components());
+        };
+        let length = k1.frame - k0.frame;
+        let p0 = &k0.value;
+        let p1 = &k1.value;
+        let dims = p0.len();
+        let mut out = Value::zeros(dims);
+        if segment.normalize {
+            return out;
+        }
+        match &segment.form {
+            SegmentForm::Hold | SegmentForm::Slerp => {}
+            SegmentForm::Lerp => {
+                for c in 0..dims {
+                    out.as_mut_slice()[c] = p1[c] - p0[c];
+                }
+            }
+            SegmentForm::Hermite { m0, m1 } => {
+                let u2 = u * u;
+                let (d00, d10, d01, d11) = (
+                    6.0 * u2 - 6.0 * u,
+                    3.0 * u2 - 4.0 * u + 1.0,
+                    -6.0 * u2 + 6.0 * u,
+                    3.0 * u2 - 2.0 * u,
+                );
+                for c in 0..dims {
+                    out.as_mut_slice()[c] = d00 * p0[c] + d10 * m0[c] + d01 * p1[c] + d11 * m1[c];
+                }
+            }
+            SegmentForm::Bezier { c1, c2 } => {
+                let v = 1.0 - u;
+                for c in 0..dims {
+                    out.as_mut_slice()[c] = 3.0 * v * v * (c1[c] - p0[c])
+                        + 6.0 * v * u * (c2[c] - c1[c])
+                        + 3.0 * u * u * (p1[c] - c2[c]);
+                }
+            }
+            SegmentForm::Lagrange { start, count } => {
+                // d/du = N · Σ_j p_j · L_j'(x), L_j'(x) = Σ_{k≠j} 1/(x_j − x_k) Π_{m≠j,k} (x − x_m)/(x_j − x_m).
+                let x = k0.frame + u * length;
+                let window = &self.keys[*start..*start + *count];
+                for (j, kj) in window.iter().enumerate() {
+                    let mut basis_derivative = 0.0;
+                    for (k, kk) in window.iter().enumerate() {
+                        if k == j {
+                            continue;
+                        }
+                        let mut term = 1.0 / (kj.frame - kk.frame);
+                        for (m, km) in window.iter().enumerate() {
+                            if m != j && m != k {
+                                term *= (x - km.frame) / (kj.frame - km.frame);
+                            }
+                        }
+                        basis_derivative += term;
+                    }
+                    for c in 0..dims {
+                        out.as_mut_slice()[c] += length * basis_derivative * kj.value[c];
+                    }
+                }
+            }
+            SegmentForm::Expr(exprs) => {
+                let frame_at = k0.frame + u * length;
+                let vars = ExprVars {
+                    u,
+                    frame: frame_at,
+                    time: frame_at / self.fps,
+                };
+                let rates = ExprVars {
+                    u: 1.0,
+                    frame: length,
+                    time: length / self.fps,
+                };
+                for (c, e) in exprs.iter().enumerate().take(dims) {
+                    out.as_mut_slice()[c] = e.eval_with_derivative(&vars, &rates).1;
+                }
+            }
+        }
+        out
+    }
+
     /// Writes the value at `frame` into `out[..components()]` (see [`Track::eval`]).
     pub fn eval_into(&self, frame: f64, out: &mut [f64]) {
         let v = self.eval(frame);
         for (o, c) in out.iter_mut().zip(v.iter()) {
             *o = *c;
         }
+    }
+
+    #[allow(dead_code)] // used by the compiler input (track_source), wired in with the stream
+    pub(crate) fn segment(&self, index: usize) -> Option<&Segment> {
+        self.segments.get(index)
     }
 
     /// The segment kinds this track uses (each name once, in order of first use).

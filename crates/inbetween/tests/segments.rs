@@ -488,3 +488,48 @@ fn fractional_key_frames_belong_to_the_right_segment() {
     assert_eq!(t.eval(3.0)[0], 1.0);
     assert_eq!(t.eval(3.75)[0], 2.0);
 }
+
+#[test]
+fn segment_derivatives_match_finite_differences() {
+    let kinds = [
+        Interp::Linear,
+        Interp::CatmullRom,
+        Interp::Tcb,
+        Interp::hermite([1.0, -2.0], [0.5, 3.0]),
+        Interp::bezier([10.0, 5.0], [-3.0, 8.0]),
+        Interp::Polynomial { keys: 4 },
+        Interp::expr(["120*sin(3*2*pi*u + pi/2)", "frame^2/100 + time"]),
+    ];
+    for interp in kinds {
+        let t = Track::vec2("d")
+            .key(0.0, [0.0, 1.0])
+            .interp(interp.clone())
+            .tcb(0.2, 0.4, -0.3)
+            .key(7.5, [4.0, -2.0])
+            .interp(interp.clone())
+            .tcb(-0.5, 0.0, 0.5)
+            .key(20.0, [-1.0, 6.0])
+            .interp(interp.clone())
+            .key(31.0, [2.0, 2.0])
+            .build()
+            .unwrap();
+        for seg in 0..3 {
+            for i in 1..10 {
+                let u = f64::from(i) / 10.0;
+                let h = 1e-6;
+                let d = t.segment_derivative_at(seg, u);
+                let (a, b) = (t.eval_segment_at(seg, u + h), t.eval_segment_at(seg, u - h));
+                for c in 0..2 {
+                    let numeric = (a[c] - b[c]) / (2.0 * h);
+                    assert_close!(
+                        d[c],
+                        numeric,
+                        1e-5 * (1.0 + numeric.abs()),
+                        "{} segment {seg} u {u} component {c}",
+                        interp.name()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! The `inbetween` command as a user runs it: output, files, errors and exit codes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn inbetween() -> Command {
+    Command::cargo_bin("inbetween").expect("the binary is built")
+}
+
+fn showcase() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/showcase.json")
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, text).unwrap();
+    p
+}
+
+const SIMPLE: &str = r#"{"inbetween": 1, "fps": 30, "tracks": [
+  {"name": "x", "type": "scalar", "keys": [{"frame": 0.5, "value": 0}, {"frame": 4, "value": 7}]},
+  {"name": "c", "type": "color", "wrap": "loop", "keys": [{"frame": 1, "value": [0, 0, 0, 1], "interp": "step"}, {"frame": 3, "value": [1, 1, 1, 1]}]}
+]}"#;
+
+#[test]
+fn sample_prints_the_spec_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "a.json", SIMPLE);
+    let out = inbetween()
+        .arg("sample")
+        .arg(&input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "frame,x,c.r,c.g,c.b,c.a");
+    // ⌈0.5⌉ = 1 to ⌊4⌋ = 4. x = 2·(f − 0.5); c holds black on [1, 3), loops after 3.
+    assert_eq!(lines[1], "1,1,0,0,0,1");
+    assert_eq!(lines[2], "2,3,0,0,0,1");
+    assert_eq!(lines[3], "3,5,1,1,1,1");
+    assert_eq!(lines[4], "4,7,0,0,0,1");
+    assert_eq!(lines.len(), 5);
+}
+
+#[test]
+fn sample_range_and_json_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "a.json", SIMPLE);
+    inbetween()
+        .args(["sample", "--from", "-1", "--to", "0"])
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout("frame,x,c.r,c.g,c.b,c.a\n-1,0,0,0,0,1\n0,0,0,0,0,1\n");
+    // Loop: f₀ = 1, S = 2, so −1 → 1 and 0 → 2 (both black). An empty range prints only the header.
+    inbetween()
+        .args(["sample", "--from", "5", "--to", "2"])
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout("frame,x,c.r,c.g,c.b,c.a\n");
+    let out = inbetween()
+        .args(["sample", "--format", "json", "--to", "2"])
+        .arg(&input)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["frames"], serde_json::json!([1, 2]));
+    let numbers = |x: &serde_json::Value| -> Vec<f64> {
+        x.as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_f64().unwrap())
+            .collect()
+    };
+    assert_eq!(numbers(&v["tracks"][0]["values"]), [1.0, 3.0]);
+    assert_eq!(numbers(&v["tracks"][1]["values"][0]), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(v["tracks"][1]["type"], "color");
+}
+
+#[test]
+fn sample_writes_the_output_file_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "a.json", SIMPLE);
+    let out = dir.path().join("out.csv");
+    inbetween()
+        .arg("sample")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout("");
+    let first = fs::read_to_string(&out).unwrap();
+    assert!(first.starts_with("frame,x,"));
+    // A refused document leaves the previous output untouched and no temporary file behind.
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        r#"{"inbetween": 1, "tracks": [{"name": "x", "type": "scalar", "keys": []}]}"#,
+    );
+    inbetween()
+        .arg("sample")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(1);
+    assert_eq!(fs::read_to_string(&out).unwrap(), first);
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+#[test]
+fn refused_documents_name_file_track_key_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        r#"{"inbetween": 1, "tracks": [{"name": "ball", "type": "vec2", "keys": [{"frame": 0, "value": [1, 2, 3]}]}]}"#,
+    );
+    inbetween().arg("sample").arg(&bad).assert().code(1).stderr(
+        predicate::str::contains("bad.json")
+            .and(predicate::str::contains(
+                "track \"ball\" (#0), key 0, field \"value\"",
+            ))
+            .and(predicate::str::contains(
+                "expected an array of 2 numbers for a vec2 track, found an array of 3 numbers",
+            )),
+    );
+    let syntax = write(
+        dir.path(),
+        "syntax.json",
+        "{\n  \"inbetween\": 1,\n  \"tracks\": [,]\n}",
+    );
+    inbetween()
+        .arg("sample")
+        .arg(&syntax)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("line 3, column 14"));
+    inbetween()
+        .arg("sample")
+        .arg(dir.path().join("missing.json"))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot read"));
+}
+
+#[test]
+fn non_finite_expression_values_are_errors_naming_the_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(
+        dir.path(),
+        "e.json",
+        r#"{"inbetween": 1, "tracks": [{"name": "e", "type": "scalar", "keys": [
+            {"frame": 0, "value": 0, "interp": {"expr": "1/(u - 0.5)"}}, {"frame": 10, "value": 0}]}]}"#,
+    );
+    let out = dir.path().join("e.csv");
+    inbetween()
+        .arg("sample")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(
+            predicate::str::contains("track \"e\", key 0").and(predicate::str::contains("frame 5")),
+        );
+    assert!(!out.exists(), "nothing is written when sampling fails");
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    inbetween().args(["sample"]).assert().code(2);
+    inbetween().args(["frobnicate"]).assert().code(2);
+    inbetween()
+        .arg("sample")
+        .arg(showcase())
+        .args(["--format", "xml"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn demo_prints_its_table_and_writes_the_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = inbetween()
+        .arg("demo")
+        .arg("--out-dir")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for kind in [
+        "tcb",
+        "expr",
+        "slerp",
+        "catmull_rom",
+        "hermite",
+        "bezier",
+        "polynomial",
+        "step",
+        "linear",
+    ] {
+        assert!(text.contains(kind), "demo table lacks {kind}:\n{text}");
+    }
+    let csv = fs::read_to_string(dir.path().join("showcase.csv")).unwrap();
+    assert!(text.contains(&dir.path().join("showcase.csv").display().to_string()));
+    assert_eq!(csv.lines().count(), 122);
+}
+
+#[test]
+fn showcase_sample_matches_the_library() {
+    let out = inbetween()
+        .arg("sample")
+        .arg(showcase())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let doc = inbetween::Document::from_json_str(
+        &fs::read_to_string(showcase()).unwrap(),
+        "showcase.json",
+    )
+    .unwrap();
+    for line in text.lines().skip(1) {
+        let cells: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
+        let frame = cells[0];
+        let mut col = 1;
+        for t in doc.tracks() {
+            let v = t.eval(frame);
+            for c in v.iter() {
+                // Printed values read back to the same f64.
+                assert_eq!(
+                    cells[col].to_bits(),
+                    c.to_bits(),
+                    "track {} frame {frame}",
+                    t.name()
+                );
+                col += 1;
+            }
+        }
+    }
+}
