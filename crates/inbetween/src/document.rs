@@ -58,7 +58,12 @@ impl Document {
             .fold(f64::NEG_INFINITY, f64::max);
         let from = math::ceil(first);
         let to = math::floor(last);
-        if from > to || from.is_nan() || to.is_nan() || from < i64::MIN as f64 || to > i64::MAX as f64 {
+        if from > to
+            || from.is_nan()
+            || to.is_nan()
+            || from < i64::MIN as f64
+            || to > i64::MAX as f64
+        {
             return None;
         }
         Some((from as i64, to as i64))
