@@ -2,8 +2,12 @@
 
 use std::path::Path;
 
+use inbetween::compile::CompileOptions;
+use inbetween::player::TrackPlayer;
+use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
 
+use crate::compile::compile_document;
 use crate::error::CliError;
 use crate::output::write_atomic;
 use crate::sample::{frame_range, render};
@@ -11,6 +15,87 @@ use crate::Format;
 
 /// The bundled example: every segment kind and several eases in one document.
 pub const SHOWCASE: &str = include_str!("../../../examples/showcase.json");
+
+/// Largest |played − exact| over the track's integer frames, and where, playing `stream`'s
+/// track `index` frame by frame from its first integer frame.
+pub fn measure_playback(doc: &Document, stream: &Stream<'_>, index: usize) -> (f64, i64) {
+    let (Some(track), Some(compiled)) = (doc.tracks().get(index), stream.track(index)) else {
+        return (f64::NAN, 0);
+    };
+    let (from, to) = (
+        track.first_frame().ceil() as i64,
+        track.last_frame().floor() as i64,
+    );
+    let mut player = TrackPlayer::new(compiled);
+    let mut worst = (0.0_f64, from);
+    if player.seek(from as f64).is_err() {
+        return (f64::NAN, from);
+    }
+    let mut played = [0.0; 4];
+    for frame in from..=to {
+        if frame > from {
+            player.advance();
+        }
+        player.write(&mut played);
+        let exact = track.eval(frame as f64);
+        for (p, e) in played.iter().zip(exact.iter()) {
+            let err = (p - e).abs();
+            if err > worst.0 || err.is_nan() {
+                worst = (err, frame);
+            }
+        }
+    }
+    worst
+}
+
+/// Spread (largest / smallest) of the distance moved per frame, for the tracks that move in
+/// space: key timing against arc-length timing.
+fn print_spacing(doc: &Document) {
+    println!("\nspacing along the path (distance travelled per frame):");
+    println!(
+        "{:<12} {:<22} {:>10} {:>10} {:>10}",
+        "track", "timing", "min", "max", "max/min"
+    );
+    for t in doc
+        .tracks()
+        .iter()
+        .filter(|t| t.name().starts_with("glide"))
+    {
+        let (from, to) = (t.first_frame().ceil() as i64, t.last_frame().floor() as i64);
+        // Distance along the path from frame f to f + 1: chords over 64 substeps.
+        let steps: Vec<f64> = (from..to)
+            .map(|f| {
+                (0..64)
+                    .map(|k| {
+                        let (a, b) = (
+                            t.eval(f as f64 + f64::from(k) / 64.0),
+                            t.eval(f as f64 + f64::from(k + 1) / 64.0),
+                        );
+                        a.iter()
+                            .zip(b.iter())
+                            .map(|(x, y)| (x - y) * (x - y))
+                            .sum::<f64>()
+                            .sqrt()
+                    })
+                    .sum()
+            })
+            .collect();
+        let min = steps.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = steps.iter().copied().fold(0.0, f64::max);
+        let timing = match t.path() {
+            inbetween::PathMode::Keys => "keys".to_string(),
+            inbetween::PathMode::Arclength { ease } => format!("arclength, {}", ease.name()),
+        };
+        println!(
+            "{:<12} {:<22} {:>10.4} {:>10.4} {:>10.3}",
+            t.name(),
+            timing,
+            min,
+            max,
+            max / min
+        );
+    }
+}
 
 /// Runs the demo, writing into `out_dir`.
 pub fn run(out_dir: &Path) -> Result<(), CliError> {
@@ -21,12 +106,12 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         doc.fps()
     );
     println!(
-        "{:<10} {:<7} {:<5} {:<10} {:<44} eases",
+        "{:<10} {:<7} {:<5} {:<10} {:<36} eases",
         "track", "type", "keys", "frames", "kinds"
     );
     for t in doc.tracks() {
         println!(
-            "{:<10} {:<7} {:<5} {:<10} {:<44} {}",
+            "{:<10} {:<7} {:<5} {:<10} {:<36} {}",
             t.name(),
             t.value_type().name(),
             t.keys().len(),
@@ -35,12 +120,12 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
             t.eases_used().join(", ")
         );
     }
-    let range = frame_range(&doc, None, None)?;
-    let csv = render(&doc, range, Format::Csv)?;
     std::fs::create_dir_all(out_dir).map_err(|source| CliError::Write {
         path: out_dir.to_path_buf(),
         source,
     })?;
+    let range = frame_range(&doc, None, None)?;
+    let csv = render(&doc, range, Format::Csv)?;
     let csv_path = out_dir.join("showcase.csv");
     write_atomic(&csv_path, csv.as_bytes())?;
     let rows = csv.lines().count().saturating_sub(1);
@@ -49,5 +134,54 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         doc.columns(),
         csv_path.display()
     );
+
+    print_spacing(&doc);
+
+    for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+        let options = CompileOptions {
+            precision,
+            ..CompileOptions::default()
+        };
+        let compiled = compile_document(&doc, &options)?;
+        let stream = Stream::from_bytes(&compiled.bytes).map_err(|error| CliError::Stream {
+            path: "<showcase>".into(),
+            error,
+        })?;
+        println!(
+            "\ncompiled to {precision} forward differences (tolerance 1e-6 × scale): {} bytes",
+            compiled.bytes.len()
+        );
+        println!(
+            "{:<10} {:<32} {:>6} {:>4} {:>7} {:>10} {:>11} {:>7} {:>8}",
+            "track",
+            "kinds",
+            "pieces",
+            "deg",
+            "bytes",
+            "tolerance",
+            "played err",
+            "@frame",
+            "adds/fr"
+        );
+        for (i, (track, report)) in doc.tracks().iter().zip(&compiled.reports).enumerate() {
+            let s = &report.summary;
+            let (error, at) = measure_playback(&doc, &stream, i);
+            println!(
+                "{:<10} {:<32} {:>6} {:>4} {:>7} {:>10.1e} {:>11.2e} {:>7} {:>8.2}",
+                track.name(),
+                track.kinds_used().join(","),
+                s.pieces,
+                s.max_degree,
+                s.bytes,
+                s.tolerance,
+                error,
+                at,
+                s.additions_per_frame
+            );
+        }
+        let path = out_dir.join(format!("showcase-{}.ibs", precision.name()));
+        write_atomic(&path, &compiled.bytes)?;
+        println!("→ {}", path.display());
+    }
     Ok(())
 }

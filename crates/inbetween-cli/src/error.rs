@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use inbetween::compile::CompileError;
 use inbetween::sample::SampleError;
+use inbetween::stream::StreamError;
 use inbetween::LoadError;
 
 /// Everything that can stop a command.
@@ -22,6 +24,17 @@ pub enum CliError {
     /// Sampling failed (a non-finite expression value).
     #[error("{0}")]
     Sample(#[from] SampleError),
+    /// The compiler refused (a value beyond tolerance, a non-finite value, a bad option).
+    #[error("cannot compile: {0}")]
+    Compile(CompileError),
+    /// A stream file was refused.
+    #[error("{path}: not a valid stream: {error}")]
+    Stream {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: StreamError,
+    },
     /// The arguments make no sense together.
     #[error("{0}")]
     Usage(String),
@@ -39,7 +52,11 @@ impl CliError {
     /// 1: input refused; 2: usage; 3: output not written.
     pub fn exit_code(&self) -> u8 {
         match self {
-            CliError::Read { .. } | CliError::Load(_) | CliError::Sample(_) => 1,
+            CliError::Read { .. }
+            | CliError::Load(_)
+            | CliError::Sample(_)
+            | CliError::Compile(_)
+            | CliError::Stream { .. } => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,
         }

@@ -261,3 +261,163 @@ fn showcase_sample_matches_the_library() {
         }
     }
 }
+
+#[test]
+fn compile_play_and_inspect_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let ibs = dir.path().join("show.ibs");
+    for precision in ["f32", "f64", "fixed"] {
+        inbetween()
+            .arg("compile")
+            .arg(showcase())
+            .arg("-o")
+            .arg(&ibs)
+            .args(["--precision", precision])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("max error").and(predicate::str::contains("bytes →")));
+        let played = inbetween()
+            .arg("play")
+            .arg(&ibs)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let sampled = inbetween()
+            .arg("sample")
+            .arg(showcase())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let (played, sampled) = (
+            String::from_utf8(played).unwrap(),
+            String::from_utf8(sampled).unwrap(),
+        );
+        let doc =
+            inbetween::Document::from_json_str(&fs::read_to_string(showcase()).unwrap(), "s.json")
+                .unwrap();
+        let tolerances: Vec<f64> = doc
+            .tracks()
+            .iter()
+            .flat_map(|t| std::iter::repeat(1e-6 * t.scale()).take(t.components()))
+            .collect();
+        assert_eq!(played.lines().next(), sampled.lines().next(), "same header");
+        assert_eq!(played.lines().count(), sampled.lines().count());
+        for (p, s) in played.lines().zip(sampled.lines()).skip(1) {
+            let p: Vec<f64> = p.split(',').map(|c| c.parse().unwrap()).collect();
+            let s: Vec<f64> = s.split(',').map(|c| c.parse().unwrap()).collect();
+            assert_eq!(p[0], s[0]);
+            for (col, ((a, b), tol)) in p[1..].iter().zip(&s[1..]).zip(&tolerances).enumerate() {
+                assert!(
+                    (a - b).abs() <= *tol,
+                    "{precision} frame {} column {col}: {a} vs {b}",
+                    p[0]
+                );
+            }
+        }
+        inbetween()
+            .arg("inspect")
+            .arg(&ibs)
+            .arg("--pieces")
+            .assert()
+            .success()
+            .stdout(
+                predicate::str::contains("lissajous")
+                    .and(predicate::str::contains("piece"))
+                    .and(predicate::str::contains(precision)),
+            );
+    }
+    // Reverse play prints the same rows backward.
+    let fwd = inbetween()
+        .arg("play")
+        .arg(&ibs)
+        .args(["--from", "10", "--to", "20"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let back = inbetween()
+        .arg("play")
+        .arg(&ibs)
+        .args(["--from", "10", "--to", "20", "--reverse"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let fwd: Vec<String> = String::from_utf8(fwd)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    let mut back: Vec<String> = String::from_utf8(back)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    back.reverse();
+    assert_eq!(fwd.len(), 11);
+    for (f, b) in fwd.iter().zip(&back) {
+        let f: Vec<f64> = f.split(',').map(|c| c.parse().unwrap()).collect();
+        let b: Vec<f64> = b.split(',').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(f[0], b[0]);
+        for (x, y) in f.iter().zip(&b) {
+            assert!(
+                (x - y).abs() <= 1e-6 * x.abs().max(1.0) * 10.0,
+                "{x} vs {y}"
+            );
+        }
+    }
+    // Half rate: 21 rows from 10 to 20, at fractional frames.
+    let half = inbetween()
+        .arg("play")
+        .arg(&ibs)
+        .args(["--from", "10", "--to", "20", "--rate", "0.5"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let half = String::from_utf8(half).unwrap();
+    assert_eq!(half.lines().count(), 22);
+    assert!(half.lines().nth(2).unwrap().starts_with("10.5,"));
+}
+
+#[test]
+fn corrupt_streams_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ibs = dir.path().join("s.ibs");
+    inbetween()
+        .arg("compile")
+        .arg(showcase())
+        .arg("-o")
+        .arg(&ibs)
+        .arg("-q")
+        .assert()
+        .success()
+        .stdout("");
+    let mut bytes = fs::read(&ibs).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x55;
+    let bad = dir.path().join("bad.ibs");
+    fs::write(&bad, &bytes).unwrap();
+    inbetween()
+        .arg("play")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a valid stream"));
+    fs::write(&bad, &bytes[..100]).unwrap();
+    inbetween()
+        .arg("inspect")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a valid stream"));
+}

@@ -11,6 +11,8 @@
 
 use core::array;
 
+use crate::arclength::{self, ArcLengthError, ParamCurve};
+
 /// `f(a[k], b[k])` for every component k.
 #[inline]
 fn zip<const D: usize>(a: [f64; D], b: [f64; D], f: impl Fn(f64, f64) -> f64) -> [f64; D] {
@@ -149,6 +151,32 @@ impl<const D: usize> CubicBezier<D> {
         }
     }
 
+    /// Arc length of the segment over t in [0, 1], within `accuracy · L` of the true length L
+    /// (`accuracy` relative to the length; [`arclength::DEFAULT_ACCURACY`] is the spec's 1e-9).
+    /// Adaptive Gauss–Legendre quadrature of |B′(t)|, see [`arclength::arclen`]; a segment whose
+    /// control points coincide has length exactly 0.
+    ///
+    /// # Errors
+    ///
+    /// [`ArcLengthError`] for an invalid accuracy, non-finite control points, D outside 1..=4, or
+    /// an accuracy the capped quadrature cannot reach.
+    #[inline]
+    pub fn arclen(&self, accuracy: f64) -> Result<f64, ArcLengthError> {
+        arclength::arclen(self, 0.0, 1.0, accuracy)
+    }
+
+    /// The parameter t in [0, 1] at arc length `s` from B(0), within `accuracy · L` in length
+    /// (`accuracy` relative to the whole length L). `s` is clamped to [0, L]: 0 gives t = 0, L
+    /// gives t = 1, a zero-length segment gives 0. See [`arclength::inv_arclen`].
+    ///
+    /// # Errors
+    ///
+    /// As [`arclen`](Self::arclen).
+    #[inline]
+    pub fn inv_arclen(&self, s: f64, accuracy: f64) -> Result<f64, ArcLengthError> {
+        arclength::inv_arclen(self, s, accuracy)
+    }
+
     /// Power-basis coefficients [a0, a1, a2, a3] with B(t) = a0 + a1·t + a2·t² + a3·t³:
     /// a0 = p0, a1 = 3(p1 − p0), a2 = 3(p0 − 2p1 + p2), a3 = p3 − p0 + 3(p1 − p2).
     #[inline]
@@ -284,6 +312,32 @@ impl<const D: usize> CubicHermite<D> {
         }
     }
 
+    /// Arc length of the segment over t in [0, 1], within `accuracy · L` of the true length L
+    /// (`accuracy` relative to the length; [`arclength::DEFAULT_ACCURACY`] is the spec's 1e-9).
+    /// Adaptive Gauss–Legendre quadrature of |H′(t)|, see [`arclength::arclen`]; a segment with
+    /// p0 = p1 and zero tangents has length exactly 0.
+    ///
+    /// # Errors
+    ///
+    /// [`ArcLengthError`] for an invalid accuracy, non-finite points or tangents, D outside 1..=4, or
+    /// an accuracy the capped quadrature cannot reach.
+    #[inline]
+    pub fn arclen(&self, accuracy: f64) -> Result<f64, ArcLengthError> {
+        arclength::arclen(self, 0.0, 1.0, accuracy)
+    }
+
+    /// The parameter t in [0, 1] at arc length `s` from H(0), within `accuracy · L` in length
+    /// (`accuracy` relative to the whole length L). `s` is clamped to [0, L]: 0 gives t = 0, L
+    /// gives t = 1, a zero-length segment gives 0. See [`arclength::inv_arclen`].
+    ///
+    /// # Errors
+    ///
+    /// As [`arclen`](Self::arclen).
+    #[inline]
+    pub fn inv_arclen(&self, s: f64, accuracy: f64) -> Result<f64, ArcLengthError> {
+        arclength::inv_arclen(self, s, accuracy)
+    }
+
     /// Power-basis coefficients [a0, a1, a2, a3] with H(t) = a0 + a1·t + a2·t² + a3·t³:
     /// a0 = p0, a1 = m0, a2 = 3(p1 − p0) − 2m0 − m1, a3 = 2(p0 − p1) + m0 + m1.
     #[inline]
@@ -310,6 +364,50 @@ impl<const D: usize> From<CubicHermite<D>> for CubicBezier<D> {
     #[inline]
     fn from(hermite: CubicHermite<D>) -> Self {
         hermite.to_bezier()
+    }
+}
+
+/// Copies the components of `point` into `out` (as many as both hold).
+#[inline]
+fn write_point<const D: usize>(point: [f64; D], out: &mut [f64]) {
+    for (slot, value) in out.iter_mut().zip(point) {
+        *slot = value;
+    }
+}
+
+/// A Bezier segment as a curve on u = t in [0, 1] with its exact derivative (D components).
+impl<const D: usize> ParamCurve for CubicBezier<D> {
+    #[inline]
+    fn dims(&self) -> usize {
+        D
+    }
+
+    #[inline]
+    fn eval(&self, u: f64, out: &mut [f64]) {
+        write_point(CubicBezier::eval(self, u), out);
+    }
+
+    #[inline]
+    fn derivative(&self, u: f64, out: &mut [f64]) {
+        write_point(CubicBezier::derivative(self, u), out);
+    }
+}
+
+/// A Hermite segment as a curve on u = t in [0, 1] with its exact derivative (D components).
+impl<const D: usize> ParamCurve for CubicHermite<D> {
+    #[inline]
+    fn dims(&self) -> usize {
+        D
+    }
+
+    #[inline]
+    fn eval(&self, u: f64, out: &mut [f64]) {
+        write_point(CubicHermite::eval(self, u), out);
+    }
+
+    #[inline]
+    fn derivative(&self, u: f64, out: &mut [f64]) {
+        write_point(CubicHermite::derivative(self, u), out);
     }
 }
 

@@ -1,5 +1,6 @@
 //! Documents: a frame rate and named tracks, validated together.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -122,14 +123,14 @@ pub(crate) fn build_document(fps: f64, raw: Vec<TrackBuilder>) -> Result<Documen
         ));
     }
     let mut tracks: Vec<Track> = Vec::with_capacity(raw.len());
-    let mut names: Vec<(String, usize)> = Vec::with_capacity(raw.len());
+    let mut names: BTreeMap<String, usize> = BTreeMap::new();
     for (index, builder) in raw.into_iter().enumerate() {
         let loc = Location {
             track_index: Some(index),
             track_name: Some(builder.name.clone()),
             ..Location::default()
         };
-        if let Some((_, first)) = names.iter().find(|(n, _)| *n == builder.name) {
+        if let Some(first) = names.get(&builder.name) {
             return Err(DocumentError::new(
                 loc.with_field("name"),
                 ErrorKind::DuplicateTrackName {
@@ -138,7 +139,7 @@ pub(crate) fn build_document(fps: f64, raw: Vec<TrackBuilder>) -> Result<Documen
                 },
             ));
         }
-        names.push((builder.name.clone(), index));
+        names.insert(builder.name.clone(), index);
         tracks.push(builder.fps(fps).build_at(&loc)?);
     }
     Ok(Document { fps, tracks })

@@ -195,6 +195,9 @@ pub enum ErrorKind {
     /// A track `ease` without `path: arclength`.
     #[error("a track ease is only allowed with \"path\": \"arclength\"; found path \"keys\"")]
     TrackEaseWithoutArclength,
+    /// The curve's arc length could not be measured to the required accuracy.
+    #[error("arc length: {0}")]
+    ArcLength(crate::arclength::ArcLengthError),
     /// A feature of the format this build does not implement yet.
     #[error("not supported yet: {what}")]
     Unsupported {

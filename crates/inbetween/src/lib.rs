@@ -9,6 +9,8 @@
 
 extern crate alloc;
 
+pub mod arclength;
+pub mod compile;
 pub mod curve;
 pub mod document;
 pub mod ease;
@@ -17,11 +19,15 @@ pub mod expr;
 #[cfg(feature = "json")]
 pub mod json;
 pub mod math;
+pub mod player;
 pub mod quat;
 pub mod sample;
+pub mod stream;
 pub mod track;
+mod track_source;
 mod validate;
 pub mod value;
+pub use track_source::{stream_value_type, stream_wrap};
 
 pub use document::{Document, DocumentBuilder};
 pub use ease::Ease;

@@ -3,6 +3,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::arclength::{ArcLengthTable, ParamCurve};
 use crate::ease::Ease;
 use crate::error::{DocumentError, EvalError, Location};
 use crate::expr::{Expr, ExprVars};
@@ -281,6 +282,36 @@ pub struct Track {
     keys: Vec<Key>,
     segments: Vec<Segment>,
     scale: f64,
+    /// The cumulative arc-length table of a `path: arclength` track.
+    arc: Option<ArcLengthTable>,
+}
+
+/// Relative accuracy of arc-length tables and lookups: points are placed within this fraction of
+/// the curve's length (the spec asks 1e-9; the margin covers the independent evaluator's own).
+pub const ARCLENGTH_ACCURACY: f64 = 1e-10;
+
+/// One segment's shape as a parametric curve (no ease): what arc length is measured on.
+pub(crate) struct SegmentCurve<'a> {
+    pub(crate) track: &'a Track,
+    pub(crate) index: usize,
+}
+
+impl ParamCurve for SegmentCurve<'_> {
+    fn dims(&self) -> usize {
+        self.track.components()
+    }
+    fn eval(&self, u: f64, out: &mut [f64]) {
+        let v = self.track.eval_segment_at(self.index, u);
+        for (o, c) in out.iter_mut().zip(v.iter()) {
+            *o = *c;
+        }
+    }
+    fn derivative(&self, u: f64, out: &mut [f64]) {
+        let v = self.track.segment_derivative_at(self.index, u);
+        for (o, c) in out.iter_mut().zip(v.iter()) {
+            *o = *c;
+        }
+    }
 }
 
 impl Track {
@@ -395,6 +426,9 @@ impl Track {
             self.first_frame(),
             self.last_frame() - self.first_frame(),
         );
+        if let Some(table) = &self.arc {
+            return self.eval_arclength(local, table);
+        }
         match self.segment_index(local) {
             Some(i) => self.eval_segment(i, local),
             None => {
@@ -404,6 +438,84 @@ impl Track {
                     self.keys[self.keys.len() - 1].value
                 }
             }
+        }
+    }
+
+    /// The arc length s at a frame inside the keyed range (`path: arclength` tracks):
+    /// s = L · e((f − f_first)/(f_last − f_first)), clamped to [0, L].
+    #[must_use]
+    pub fn arclength_at(&self, local: f64) -> Option<f64> {
+        let (PathMode::Arclength { ease }, Some(table)) = (self.path, &self.arc) else {
+            return None;
+        };
+        let span = self.last_frame() - self.first_frame();
+        let total = table.total_length();
+        if span <= 0.0 {
+            return Some(0.0);
+        }
+        let e = ease.at_offset(local - self.first_frame(), span);
+        Some((total * e).clamp(0.0, total))
+    }
+
+    /// The curve's arc length L (`path: arclength` tracks only).
+    #[must_use]
+    pub fn arclength(&self) -> Option<f64> {
+        self.arc.as_ref().map(ArcLengthTable::total_length)
+    }
+
+    /// The point at arc length `s` along the curve of a `path: arclength` track, whatever the
+    /// timing: drive it with your own distance-over-time function. `s` is clamped to [0, L];
+    /// 0 gives the start of the first segment, L the last key's value, and at a jump the later
+    /// point (the spec's rules). `None` for tracks timed by their keys.
+    #[must_use]
+    pub fn at_distance(&self, s: f64) -> Option<Value> {
+        let table = self.arc.as_ref()?;
+        if self.keys.len() < 2 {
+            return Some(self.keys[0].value);
+        }
+        let s = if s.is_nan() {
+            0.0
+        } else {
+            s.clamp(0.0, table.total_length())
+        };
+        Some(match self.locate_arclength(table, s) {
+            Some((index, u)) => self.eval_segment_at(index, u),
+            None => self.keys[self.keys.len() - 1].value,
+        })
+    }
+
+    /// The arc-length table of a `path: arclength` track.
+    #[must_use]
+    pub fn arclength_table(&self) -> Option<&ArcLengthTable> {
+        self.arc.as_ref()
+    }
+
+    /// The segment and (un-eased) u at arc length `s`, by the spec's rules: s ≤ 0 is the start
+    /// of the first segment, s ≥ L the end (`None`: the last key's value), and at a jump the
+    /// later point.
+    pub(crate) fn locate_arclength(&self, table: &ArcLengthTable, s: f64) -> Option<(usize, f64)> {
+        let total = table.total_length();
+        if total <= 0.0 || s <= 0.0 {
+            return Some((0, 0.0));
+        }
+        if s >= total {
+            return None;
+        }
+        let curves: Vec<SegmentCurve<'_>> = (0..self.segments.len())
+            .map(|index| SegmentCurve { track: self, index })
+            .collect();
+        let refs: Vec<&dyn ParamCurve> = curves.iter().map(|c| c as &dyn ParamCurve).collect();
+        Some(table.locate(&refs, s, ARCLENGTH_ACCURACY))
+    }
+
+    fn eval_arclength(&self, local: f64, table: &ArcLengthTable) -> Value {
+        if self.keys.len() < 2 {
+            return self.keys[0].value;
+        }
+        let s = self.arclength_at(local).unwrap_or(0.0);
+        match self.locate_arclength(table, s) {
+            Some((index, u)) => self.eval_segment_at(index, u),
+            None => self.keys[self.keys.len() - 1].value,
         }
     }
 
@@ -908,7 +1020,26 @@ pub(crate) fn assemble(
         keys,
         segments,
         scale,
+        arc: None,
     }
+}
+
+/// Measures an arclength track's curve once; other tracks are returned unchanged.
+pub(crate) fn with_arclength(mut track: Track) -> Result<Track, crate::arclength::ArcLengthError> {
+    if let PathMode::Arclength { .. } = track.path {
+        let table = {
+            let curves: Vec<SegmentCurve<'_>> = (0..track.segments.len())
+                .map(|index| SegmentCurve {
+                    track: &track,
+                    index,
+                })
+                .collect();
+            let refs: Vec<&dyn ParamCurve> = curves.iter().map(|c| c as &dyn ParamCurve).collect();
+            ArcLengthTable::build(&refs, ARCLENGTH_ACCURACY)?
+        };
+        track.arc = Some(table);
+    }
+    Ok(track)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,9 @@ use crate::ease::Ease;
 use crate::error::{DocumentError, ErrorKind, Location};
 use crate::expr::Expr;
 use crate::quat;
-use crate::track::{assemble, Interp, Key, PathMode, RawInterp, Tcb, Track, TrackBuilder};
+use crate::track::{
+    assemble, with_arclength, Interp, Key, PathMode, RawInterp, Tcb, Track, TrackBuilder,
+};
 use crate::value::{Value, ValueType};
 
 fn invalid(loc: Location, expected: impl Into<String>, found: impl Into<String>) -> DocumentError {
@@ -244,15 +246,7 @@ pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track,
             tcb,
         });
     }
-    if matches!(path, PathMode::Arclength { .. }) {
-        return Err(DocumentError::new(
-            loc.with_field("path"),
-            ErrorKind::Unsupported {
-                what: "\"path\": \"arclength\" (arc-length re-timing is planned; use \"keys\")",
-            },
-        ));
-    }
-    Ok(assemble(
-        raw.name, value_type, raw.wrap, path, raw.fps, keys, exprs,
-    ))
+    let track = assemble(raw.name, value_type, raw.wrap, path, raw.fps, keys, exprs);
+    with_arclength(track)
+        .map_err(|e| DocumentError::new(loc.with_field("path"), ErrorKind::ArcLength(e)))
 }

@@ -8,6 +8,9 @@ use serde_json::{json, Value as Json};
 
 use inbetween::Document;
 
+mod common;
+use common::random_documents::document_strategy;
+
 // ---------- an independent evaluator of the spec ----------
 
 fn in_x(family: &str, u: f64) -> f64 {
@@ -61,6 +64,14 @@ fn bounce(x: f64) -> f64 {
 fn ease_ref(e: &Json, offset: f64, len: f64) -> f64 {
     let u = offset / len;
     if let Some(name) = e.as_str() {
+        // The spec: every named ease has e(0) = 0 and e(1) = 1 (the formulas can miss by an ulp,
+        // e.g. 1 − cos(π/2), which matters where a path ends in a jump).
+        if u == 0.0 {
+            return 0.0;
+        }
+        if u == 1.0 {
+            return 1.0;
+        }
         return match name {
             "linear" => u,
             "smoothstep" => 3.0 * u * u - 2.0 * u * u * u,
@@ -83,6 +94,9 @@ fn ease_ref(e: &Json, offset: f64, len: f64) -> f64 {
         };
     }
     if let Some(p) = e.get("cubic_bezier") {
+        if u == 0.0 || u == 1.0 {
+            return u;
+        }
         let p: Vec<f64> = p
             .as_array()
             .unwrap()
@@ -109,7 +123,8 @@ fn ease_ref(e: &Json, offset: f64, len: f64) -> f64 {
     if let Some(s) = e.get("steps") {
         let n = s[0].as_f64().unwrap();
         let jump = s[1].as_str().unwrap();
-        let mut idx = (offset * n / len).floor().min(n - 1.0);
+        // The spec's formula as written (no clamp): at the end of the span, ⌊n⌋ = n.
+        let mut idx = (offset * n / len).floor();
         if jump == "jump_start" || jump == "jump_both" {
             idx += 1.0;
         }
@@ -162,6 +177,64 @@ struct RefTrack {
     quat: bool,
     wrap: String,
     fps: f64,
+    arc: Option<RefArc>,
+}
+
+/// Arc-length timing by brute force: cumulative chord lengths on a fine grid of every segment.
+struct RefArc {
+    /// (segment, u, cumulative length) at every grid point.
+    grid: Vec<(usize, f64, f64)>,
+    total: f64,
+    ease: Json,
+}
+
+impl RefArc {
+    const PER_SEGMENT: usize = 100_000;
+
+    fn new(t: &RefTrack, ease: Json) -> RefArc {
+        let mut grid = Vec::new();
+        let mut total = 0.0;
+        for i in 0..t.frames.len() - 1 {
+            let mut prev = t.shape(i, 0.0);
+            grid.push((i, 0.0, total));
+            for k in 1..=Self::PER_SEGMENT {
+                let u = k as f64 / Self::PER_SEGMENT as f64;
+                let p = t.shape(i, u);
+                total += p
+                    .iter()
+                    .zip(&prev)
+                    .map(|(a, b)| (a - b) * (a - b))
+                    .sum::<f64>()
+                    .sqrt();
+                grid.push((i, u, total));
+                prev = p;
+            }
+        }
+        RefArc { grid, total, ease }
+    }
+
+    fn eval(&self, t: &RefTrack, f: f64) -> Vec<f64> {
+        let n = t.frames.len();
+        let (first, last) = (t.frames[0], t.frames[n - 1]);
+        let s = (self.total * ease_ref(&self.ease, f - first, last - first)).clamp(0.0, self.total);
+        // L = 0 gives the start of the first segment (this wins over "s = L is the last key").
+        if s <= 0.0 || self.total == 0.0 {
+            return t.shape(0, 0.0);
+        }
+        if s >= self.total {
+            return t.values[n - 1].clone();
+        }
+        // The last grid point at or below s (the later point at a jump), then linear in u.
+        let k = self.grid.partition_point(|g| g.2 <= s) - 1;
+        let (i, u0, s0) = self.grid[k];
+        let (i1, u1, s1) = self.grid[k + 1];
+        let u = if i1 == i && s1 > s0 {
+            u0 + (u1 - u0) * (s - s0) / (s1 - s0)
+        } else {
+            u0
+        };
+        t.shape(i, u)
+    }
 }
 
 impl RefTrack {
@@ -180,7 +253,7 @@ impl RefTrack {
                 }
             })
             .collect();
-        RefTrack {
+        let mut r = RefTrack {
             frames,
             values,
             keys,
@@ -191,7 +264,13 @@ impl RefTrack {
                 .unwrap_or("clamp")
                 .to_string(),
             fps,
+            arc: None,
+        };
+        if t.get("path").and_then(Json::as_str) == Some("arclength") && r.frames.len() > 1 {
+            let ease = t.get("ease").cloned().unwrap_or(json!("linear"));
+            r.arc = Some(RefArc::new(&r, ease));
         }
+        r
     }
 
     fn tcb(&self, i: usize) -> (f64, f64, f64) {
@@ -284,6 +363,9 @@ impl RefTrack {
                 }
             };
         }
+        if let Some(arc) = &self.arc {
+            return arc.eval(self, f);
+        }
         if f >= self.frames[n - 1] {
             return self.values[n - 1].clone();
         }
@@ -291,6 +373,14 @@ impl RefTrack {
         let (fi, len) = (self.frames[i], self.frames[i + 1] - self.frames[i]);
         let key = &self.keys[i];
         let u = ease_ref(key.get("ease").unwrap_or(&json!("linear")), f - fi, len);
+        self.shape(i, u)
+    }
+
+    /// Segment i's curve at the (eased) parameter u.
+    fn shape(&self, i: usize, u: f64) -> Vec<f64> {
+        let n = self.frames.len();
+        let (fi, len) = (self.frames[i], self.frames[i + 1] - self.frames[i]);
+        let key = &self.keys[i];
         let (p0, p1) = (&self.values[i], &self.values[i + 1]);
         let interp = key.get("interp").cloned().unwrap_or(json!("linear"));
         let hermite = |m0: &[f64], m1: &[f64]| -> Vec<f64> {
@@ -360,125 +450,6 @@ impl RefTrack {
             out
         }
     }
-}
-
-// ---------- random documents ----------
-
-const EASES: &[&str] = &[
-    "linear",
-    "smoothstep",
-    "smootherstep",
-    "in_quad",
-    "out_quad",
-    "in_out_quad",
-    "in_cubic",
-    "out_cubic",
-    "in_out_cubic",
-    "in_quart",
-    "out_quart",
-    "in_out_quart",
-    "in_quint",
-    "out_quint",
-    "in_out_quint",
-    "in_sine",
-    "out_sine",
-    "in_out_sine",
-    "in_expo",
-    "out_expo",
-    "in_out_expo",
-    "in_circ",
-    "out_circ",
-    "in_out_circ",
-    "in_back",
-    "out_back",
-    "in_out_back",
-    "in_elastic",
-    "out_elastic",
-    "in_out_elastic",
-    "in_bounce",
-    "out_bounce",
-    "in_out_bounce",
-];
-
-fn ease_strategy() -> impl Strategy<Value = Json> {
-    prop_oneof![
-        6 => (0..EASES.len()).prop_map(|i| json!(EASES[i])),
-        1 => (0.0..=1.0f64, -1.0..2.0f64, 0.0..=1.0f64, -1.0..2.0f64)
-            .prop_map(|(a, b, c, d)| json!({"cubic_bezier": [a, b, c, d]})),
-        1 => (2u32..7, 0usize..4).prop_map(|(n, j)| {
-            {
-            let jump = ["jump_start", "jump_end", "jump_none", "jump_both"][j];
-            json!({"steps": [n, jump]})
-        }
-        }),
-    ]
-}
-
-fn value_json(dims: usize, v: &[f64]) -> Json {
-    if dims == 1 {
-        json!(v[0])
-    } else {
-        json!(v[..dims].to_vec())
-    }
-}
-
-fn track_strategy(index: usize) -> impl Strategy<Value = Json> {
-    (0usize..6, 1usize..7, 0usize..3).prop_flat_map(move |(ty, n, wrap)| {
-        let types = ["scalar", "vec2", "vec3", "vec4", "color", "quat"];
-        let dims = [1, 2, 3, 4, 4, 4][ty];
-        let key = (
-            0.25f64..30.0,
-            prop::collection::vec(-100.0f64..100.0, 4),
-            0usize..8,
-            ease_strategy(),
-            prop::collection::vec(-1.0f64..1.0, 3),
-            prop::collection::vec(-5.0f64..5.0, 8),
-            2usize..6,
-        );
-        prop::collection::vec(key, n).prop_map(move |keys| {
-            let mut frame = -7.5;
-            let count = keys.len();
-            let quat = types[ty] == "quat";
-            let list: Vec<Json> = keys
-                .into_iter()
-                .map(|(gap, mut value, kind, ease, tcb, extra, pk)| {
-                    frame += gap;
-                    if quat && value[..4].iter().all(|c| c.abs() < 1e-3) {
-                        value[3] = 1.0;
-                    }
-                    let interp = match kind {
-                        0 => json!("step"),
-                        1 => json!("linear"),
-                        2 if quat => json!("slerp"),
-                        2 => json!("catmull_rom"),
-                        3 => json!({"hermite": {"out": value_json(dims, &extra[..4]), "in": value_json(dims, &extra[4..])}}),
-                        4 => json!({"bezier": {"out": value_json(dims, &extra[..4].iter().map(|x| x * 20.0).collect::<Vec<_>>()), "in": value_json(dims, &extra[4..].iter().map(|x| x * 20.0).collect::<Vec<_>>())}}),
-                        5 => json!("catmull_rom"),
-                        6 => json!("tcb"),
-                        _ if count >= 2 => json!({"polynomial": {"keys": pk.min(count)}}),
-                        _ => json!("linear"),
-                    };
-                    json!({"frame": (frame * 4.0_f64).round() / 4.0, "value": value_json(dims, &value), "interp": interp, "ease": ease, "tcb": tcb})
-                })
-                .collect();
-            let wrap_name = ["clamp", "loop", "ping_pong"][wrap];
-            json!({"name": format!("t{index}"), "type": types[ty], "wrap": wrap_name, "keys": list})
-        })
-    })
-}
-
-fn document_strategy() -> impl Strategy<Value = Json> {
-    (
-        track_strategy(0),
-        track_strategy(1),
-        track_strategy(2),
-        1usize..4,
-        prop_oneof![Just(24.0), Just(60.0), Just(29.97)],
-    )
-        .prop_map(|(a, b, c, n, fps)| {
-            let tracks: Vec<Json> = [a, b, c].into_iter().take(n).collect();
-            json!({"inbetween": 1, "fps": fps, "tracks": tracks})
-        })
 }
 
 fn scale(r: &RefTrack) -> f64 {
@@ -560,6 +531,42 @@ proptest! {
         if let Ok(d) = Document::from_json_slice(&bytes, "fuzz.json") {
             for t in d.tracks() {
                 let _ = t.eval(t.first_frame() + 0.5);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Arc-length tracks (vec2/vec3 of the spatial kinds, with track eases) agree with a
+    /// brute-force chord-length reference to 1e-9 of the curve's length (plus the reference's
+    /// own grid error).
+    #[test]
+    fn arclength_tracks_match_independent_reference(doc in document_strategy(), ease in common::random_documents::ease_strategy(), probes in prop::collection::vec(-20.0f64..120.0, 12)) {
+        let mut doc = doc;
+        for t in doc["tracks"].as_array_mut().unwrap() {
+            if t["type"] == "vec2" || t["type"] == "vec3" {
+                t["path"] = json!("arclength");
+                t["ease"] = ease.clone();
+            }
+        }
+        let text = doc.to_string();
+        let loaded = Document::from_json_str(&text, "random.json").map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        for (t, tj) in loaded.tracks().iter().zip(doc["tracks"].as_array().unwrap()) {
+            if tj.get("path").is_none() { continue; }
+            let r = RefTrack::new(tj, 60.0);
+            let length = r.arc.as_ref().map_or(0.0, |a| a.total);
+            // The chord grid is short of the arc by ~(hκ)²/24 and interpolates linearly inside a
+            // cell: allow 1e-9·L plus that grid error.
+            let tol = 1e-9 * length.max(1.0) + 1e-7 * scale(&r);
+            let mut frames = probes.clone();
+            frames.extend(r.frames.iter().copied());
+            for f in frames {
+                let got = t.eval(f);
+                let want = r.eval(f);
+                prop_assert!(close_up_to_sign(&got, &want, tol, false),
+                    "track {} frame {f}: library {:?} vs reference {:?} (L = {length})\n{text}", t.name(), got.as_slice(), want);
             }
         }
     }

@@ -32,3 +32,6 @@ macro_rules! assert_all_close {
         }
     }};
 }
+
+#[allow(dead_code)]
+pub mod random_documents;

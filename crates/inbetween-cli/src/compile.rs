@@ -1,0 +1,89 @@
+//! `inbetween compile`: a document to a verified forward-difference stream (`.ibs`).
+
+use std::path::{Path, PathBuf};
+
+use inbetween::compile::{CompileOptions, CompiledStream};
+use inbetween::stream::Precision;
+use inbetween::Document;
+
+use crate::error::CliError;
+use crate::input::load_document;
+use crate::output::write_atomic;
+
+/// Options of `compile` as given on the command line.
+pub struct CompileArgs<'a> {
+    /// The document.
+    pub input: &'a Path,
+    /// Where to write the stream (default: the input with `.ibs`).
+    pub output: Option<&'a Path>,
+    /// Absolute tolerance in value units (default 1e-6 × each track's scale).
+    pub tolerance: Option<f64>,
+    /// Stored and played precision.
+    pub precision: Precision,
+    /// Highest piece degree.
+    pub max_degree: u8,
+    /// Print nothing on success.
+    pub quiet: bool,
+}
+
+/// Compiles `doc` with the options, mapping errors to the CLI's.
+pub fn compile_document(
+    doc: &Document,
+    options: &CompileOptions,
+) -> Result<CompiledStream, CliError> {
+    doc.compile(options).map_err(CliError::Compile)
+}
+
+/// Prints the per-track table: kinds → pieces, degrees, bytes, measured error, additions/frame.
+pub fn print_report(doc: &Document, compiled: &CompiledStream, precision: Precision) {
+    println!(
+        "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10} {:>10} {:>7} {:>8}",
+        "track",
+        "prec",
+        "kinds",
+        "pieces",
+        "deg",
+        "bytes",
+        "tolerance",
+        "max error",
+        "@frame",
+        "adds/fr"
+    );
+    for (track, report) in doc.tracks().iter().zip(&compiled.reports) {
+        let s = &report.summary;
+        println!(
+            "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10.2e} {:>10.2e} {:>7} {:>8.2}",
+            track.name(),
+            precision.name(),
+            track.kinds_used().join(","),
+            s.pieces,
+            s.max_degree,
+            s.bytes,
+            s.tolerance,
+            s.max_error,
+            s.max_error_frame,
+            s.additions_per_frame
+        );
+    }
+}
+
+/// Runs `inbetween compile`.
+pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
+    let doc = load_document(args.input)?;
+    let options = CompileOptions {
+        tolerance: args.tolerance,
+        precision: args.precision,
+        max_degree: args.max_degree,
+    };
+    let compiled = compile_document(&doc, &options)?;
+    let out: PathBuf = match args.output {
+        Some(p) => p.to_path_buf(),
+        None => args.input.with_extension("ibs"),
+    };
+    write_atomic(&out, &compiled.bytes)?;
+    if !args.quiet {
+        print_report(&doc, &compiled, args.precision);
+        println!("\n{} bytes → {}", compiled.bytes.len(), out.display());
+    }
+    Ok(())
+}

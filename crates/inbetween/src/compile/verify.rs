@@ -1,0 +1,302 @@
+//! Storing a piece in its precision and replaying it exactly as the player will, frame by frame, against the exact values.
+//!
+//! The replay is the player's forward path: the piece is entered at its origin (offset 0, so the
+//! stored numbers are the state) and advanced by additions — in f64 for `F64` and `F32` (f32
+//! numbers widened), in integers for `Fixed`. For fixed pieces the integer trajectory is also run
+//! from offset −n so that backward play (whose state holds `Δ^k p(m − k)`) is proven to fit i64.
+
+// Index loops over small fixed arrays read like the formulas they implement.
+#![allow(clippy::needless_range_loop)]
+
+use alloc::vec::Vec;
+
+use crate::stream::layout::{FIXED_EXPONENT_RANGE, MAX_COMPONENTS, MAX_TERMS};
+use crate::stream::{PieceNumbers, Precision};
+
+/// A piece before storage: per component, the exact (f64) differences at the origin.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// First frame.
+    pub start: f64,
+    /// End frame (excluded).
+    pub end: f64,
+    /// Origin of the differences.
+    pub origin: f64,
+    /// Degree.
+    pub degree: usize,
+    /// `differences[c][k]` = Δ^k of component c at the origin.
+    pub differences: [[f64; MAX_TERMS]; MAX_COMPONENTS],
+}
+
+/// A stored piece and how well it plays.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// Fixed exponent (0 for floats).
+    pub exponent: i8,
+    /// The stored numbers.
+    pub numbers: PieceNumbers,
+    /// Largest |played − exact| over components and checked frames.
+    pub max_error: f64,
+    /// Frame of that error (the origin when no frame was checked).
+    pub max_error_frame: f64,
+    /// Largest |played − exact| at the fractional frames checked.
+    pub between_error: f64,
+    /// |played − exact| at the piece's start, if it was among the frames checked (the value a
+    /// clamped track holds before its first frame, and where backward play leaves the piece).
+    pub start_error: f64,
+}
+
+/// Why a piece cannot be stored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StoreFailure {
+    /// A number does not fit the precision (f32 overflow, i64 overflow at any exponent).
+    OutOfRange,
+}
+
+/// The origin of a piece: its first integer frame, or its start when it holds none.
+#[must_use]
+pub fn origin_of(start: f64, end: f64) -> f64 {
+    let first_integer = crate::math::ceil(start);
+    if first_integer < end {
+        first_integer
+    } else {
+        start
+    }
+}
+
+/// Stores `candidate` in `precision` and replays it over `exact` (`exact[m]` = exact value at
+/// frame `origin + m`, one entry per integer frame of the piece) and at the fractional frames
+/// of `between` (played as the player plays a fractional position: the stored numbers widened
+/// to f64 and shifted with the Newton form).
+///
+/// # Errors
+/// `OutOfRange` when a number does not fit the precision.
+pub fn store_and_check(
+    candidate: &Candidate,
+    components: usize,
+    precision: Precision,
+    exact: &[[f64; MAX_COMPONENTS]],
+    between: &[(f64, [f64; MAX_COMPONENTS])],
+) -> Result<Checked, StoreFailure> {
+    let terms = candidate.degree + 1;
+    let mut checked = store_and_replay(candidate, components, precision, exact)?;
+    for (frame, truth) in between {
+        let t = frame - candidate.origin;
+        for c in 0..components {
+            let mut widened = [0.0; MAX_TERMS];
+            for (k, w) in widened.iter_mut().enumerate().take(terms) {
+                *w = checked.widened(c * terms + k);
+            }
+            let mut shifted = [0.0; MAX_TERMS];
+            crate::player::shift_differences(&widened[..terms], t, &mut shifted[..terms]);
+            let e = crate::math::abs(shifted[0] - truth[c]);
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            checked.between_error = checked.between_error.max(e);
+            if *frame == candidate.start {
+                checked.start_error = checked.start_error.max(e);
+            }
+        }
+    }
+    Ok(checked)
+}
+
+impl Checked {
+    /// Stored number `index` as the player's float path reads it.
+    fn widened(&self, index: usize) -> f64 {
+        match &self.numbers {
+            PieceNumbers::F32(v) => v.get(index).map_or(0.0, |x| f64::from(*x)),
+            PieceNumbers::F64(v) => v.get(index).copied().unwrap_or(0.0),
+            PieceNumbers::Fixed(v) => v.get(index).map_or(0.0, |x| {
+                (*x as f64) * crate::math::powi(2.0, -i32::from(self.exponent))
+            }),
+        }
+    }
+}
+
+/// Stores the candidate and replays its integer frames.
+fn store_and_replay(
+    candidate: &Candidate,
+    components: usize,
+    precision: Precision,
+    exact: &[[f64; MAX_COMPONENTS]],
+) -> Result<Checked, StoreFailure> {
+    let n = candidate.degree;
+    let terms = n + 1;
+    let mut error = (0.0f64, candidate.origin);
+    let mut note = |m: usize, c: usize, played: f64| {
+        let truth = exact.get(m).map_or(played, |v| v[c]);
+        let e = crate::math::abs(played - truth);
+        if e > error.0 || e.is_nan() {
+            error = (
+                if e.is_nan() { f64::INFINITY } else { e },
+                candidate.origin + m as f64,
+            );
+        }
+    };
+    match precision {
+        Precision::F64 | Precision::F32 => {
+            let mut numbers64 = Vec::with_capacity(components * terms);
+            let mut numbers32 = Vec::with_capacity(components * terms);
+            for c in 0..components {
+                for k in 0..terms {
+                    let d = candidate.differences[c][k];
+                    if precision == Precision::F32 {
+                        let narrow = d as f32;
+                        if !narrow.is_finite() {
+                            return Err(StoreFailure::OutOfRange);
+                        }
+                        numbers32.push(narrow);
+                        numbers64.push(f64::from(narrow));
+                    } else {
+                        if !d.is_finite() {
+                            return Err(StoreFailure::OutOfRange);
+                        }
+                        numbers64.push(d);
+                    }
+                }
+            }
+            for c in 0..components {
+                let mut state = [0.0; MAX_TERMS];
+                state[..terms].copy_from_slice(&numbers64[c * terms..(c + 1) * terms]);
+                for m in 0..exact.len() {
+                    note(m, c, state[0]);
+                    for i in 0..n {
+                        state[i] += state[i + 1];
+                    }
+                }
+            }
+            let numbers = if precision == Precision::F32 {
+                PieceNumbers::F32(numbers32)
+            } else {
+                PieceNumbers::F64(numbers64)
+            };
+            Ok(Checked {
+                exponent: 0,
+                numbers,
+                max_error: error.0,
+                max_error_frame: error.1,
+                between_error: 0.0,
+                start_error: 0.0,
+            })
+        }
+        Precision::Fixed => {
+            let steps = exact.len();
+            let exponent = fixed_exponent(candidate, components, steps)?;
+            let unit = crate::math::powi(2.0, i32::from(exponent));
+            let inverse = crate::math::powi(2.0, -i32::from(exponent));
+            let mut ints = Vec::with_capacity(components * terms);
+            for c in 0..components {
+                for k in 0..terms {
+                    let scaled = crate::math::round(candidate.differences[c][k] * unit);
+                    if !(scaled.is_finite() && crate::math::abs(scaled) < 9.2e18) {
+                        return Err(StoreFailure::OutOfRange);
+                    }
+                    ints.push(scaled as i64);
+                }
+            }
+            for c in 0..components {
+                let stored = &ints[c * terms..(c + 1) * terms];
+                // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
+                let mut state = [0i128; MAX_TERMS];
+                for k in 0..terms {
+                    let mut sum = 0i128;
+                    for j in k..terms {
+                        sum += negative_binomial(n, j - k) * i128::from(stored[j]);
+                    }
+                    state[k] = sum;
+                }
+                let fits = |s: &[i128; MAX_TERMS]| {
+                    s.iter()
+                        .take(terms)
+                        .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
+                };
+                for step in 0..(n + steps) {
+                    if !fits(&state) {
+                        return Err(StoreFailure::OutOfRange);
+                    }
+                    if step >= n {
+                        note(step - n, c, state[0] as f64 * inverse);
+                    }
+                    for i in 0..n {
+                        state[i] += state[i + 1];
+                    }
+                }
+                if !fits(&state) {
+                    return Err(StoreFailure::OutOfRange);
+                }
+            }
+            Ok(Checked {
+                exponent,
+                numbers: PieceNumbers::Fixed(ints),
+                max_error: error.0,
+                max_error_frame: error.1,
+                between_error: 0.0,
+                start_error: 0.0,
+            })
+        }
+    }
+}
+
+/// `C(−n, i) = (−1)^i C(n + i − 1, i)`.
+fn negative_binomial(n: usize, i: usize) -> i128 {
+    let mut c: i128 = 1;
+    for r in 0..i {
+        // C(n+r, r+1) = C(n+r-1, r) · (n + r) / (r + 1), exact at each step.
+        c = c * (n + r) as i128 / (r + 1) as i128;
+    }
+    if i % 2 == 1 {
+        -c
+    } else {
+        c
+    }
+}
+
+/// The largest exponent e with `max |state| · 2^e ≤ 2^61` over the trajectory from offset −n
+/// through the last checked frame (computed in f64 from the exact differences), clamped to the
+/// format's range. The i128 replay then proves the bound.
+fn fixed_exponent(
+    candidate: &Candidate,
+    components: usize,
+    steps: usize,
+) -> Result<i8, StoreFailure> {
+    let n = candidate.degree;
+    let mut largest: f64 = 0.0;
+    for c in 0..components {
+        let mut state = [0.0; MAX_TERMS];
+        crate::player::shift_differences(
+            &candidate.differences[c][..=n],
+            -(n as f64),
+            &mut state[..=n],
+        );
+        for _ in 0..(n + steps.max(1)) {
+            for s in state.iter().take(n + 1) {
+                largest = largest.max(crate::math::abs(*s));
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+        for s in state.iter().take(n + 1) {
+            largest = largest.max(crate::math::abs(*s));
+        }
+    }
+    if !largest.is_finite() {
+        return Err(StoreFailure::OutOfRange);
+    }
+    if largest == 0.0 {
+        return Ok(60);
+    }
+    // Smallest p with 2^p ≥ largest (p in a bounded range).
+    let mut p: i32 = 0;
+    while crate::math::powi(2.0, p) < largest && p < 1100 {
+        p += 1;
+    }
+    while p > -1100 && crate::math::powi(2.0, p - 1) >= largest {
+        p -= 1;
+    }
+    let e = (61 - p).clamp(
+        i32::from(FIXED_EXPONENT_RANGE.0),
+        i32::from(FIXED_EXPONENT_RANGE.1),
+    );
+    i8::try_from(e).map_err(|_| StoreFailure::OutOfRange)
+}

@@ -1,0 +1,837 @@
+//! Playing a stream: a caller-owned cursor per track that seeks in O(log pieces + degree²) and advances with `degree` additions per component.
+//!
+//! # How a frame is played
+//!
+//! A piece stores, per component, the forward differences `D_k = Δ^k p(o)` (step 1 frame) at its
+//! origin `o`. The cursor holds a state `W_0..W_n` = the differences at the current position
+//! with the current step `d` (frames per `advance`); `advance` does `W_i += W_{i+1}` for
+//! i in 0..n, after which `W_0` is the value one step later. Entering a piece at position `w`
+//! (once per piece, or per wrap fold):
+//!
+//! 1. shift to offset `t = w − o` with the Newton form and generalized binomials,
+//!    `W_k = Σ_{j≥k} C(t, j−k) · D_j` — O(n²);
+//! 2. if `d ≠ 1`, convert to step `d`: `Δ_d = E^d − 1 = Σ_{i≥1} C(d, i) Δ^i`, so
+//!    `Δ_d^k = (Σ_{i≥1} C(d, i) Δ^i)^k`, a power series truncated at degree n — O(n³), only on
+//!    rate changes or backward play (`d = −1` gives integer coefficients).
+//!
+//! Frames outside `[first, last]` are wrapped per track (`StreamWrap`); inside a ping-pong fold the
+//! local step is `−d`. The number of steps a state stays valid is computed when it is entered and
+//! checked against the wrap mapping of the actual positions, so a piece boundary or a fold
+//! is never played from the wrong polynomial.
+//!
+//! # Precision
+//!
+//! - `F64` and `F32` tracks play an f64 state (f32 numbers are widened; see `Precision`).
+//! - `Fixed` tracks at whole-frame steps (`d = ±1`) and whole-frame offsets play an i64 state with
+//!   wrapping additions: the integers are exactly those the compiler verified (bit-exact on every
+//!   platform, whichever frame playback started from). At fractional offsets or other steps they
+//!   play an f64 state derived from the stored integers.
+//!
+//! Quaternion tracks are played component-wise without normalization: the compiler fitted the
+//! normalized curve, so every component is within the tolerance of the exact unit quaternion.
+
+use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
+use crate::stream::{Piece, Precision, Stream, StreamWrap, Track};
+
+/// Size of a cursor's state: (degree 8 + 1) numbers × 4 components.
+pub const STATE_SIZE: usize = MAX_TERMS * MAX_COMPONENTS;
+
+/// A request the player refuses (a stream that passed validation never causes one).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum PlayerError {
+    /// `seek` to NaN or an infinity.
+    #[error("cannot seek to frame {frame}: not finite")]
+    NonFiniteFrame {
+        /// The frame asked for.
+        frame: f64,
+    },
+    /// `set_step` with 0, NaN or an infinity.
+    #[error("cannot play with a step of {step} frames: expected a finite non-zero number")]
+    InvalidStep {
+        /// The step asked for.
+        step: f64,
+    },
+    /// Fewer cursor slots than tracks.
+    #[error("the stream has {needed} tracks but only {found} cursor slots were given")]
+    TooFewSlots {
+        /// Tracks in the stream.
+        needed: usize,
+        /// Slots given.
+        found: usize,
+    },
+}
+
+/// Which state array is live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Float,
+    Int,
+}
+
+/// What a frame maps to after wrapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Region {
+    /// Inside piece `index`.
+    Piece(usize),
+    /// Clamped before the first frame: holds the value at the first frame.
+    Start,
+    /// The last frame (or clamped after it, or a constant track): holds the end value.
+    End,
+}
+
+/// A frame after wrapping: where it lands and on which fold of the wrap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Place {
+    region: Region,
+    /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side).
+    fold: i64,
+    /// True on the backward half of a ping-pong period.
+    mirrored: bool,
+    /// The wrapped frame.
+    w: f64,
+}
+
+impl Place {
+    fn same_run(&self, other: &Place) -> bool {
+        self.region == other.region && self.fold == other.fold && self.mirrored == other.mirrored
+    }
+}
+
+/// Fold of a clamped frame after the last frame.
+const CLAMP_AFTER: i64 = i64::MIN;
+/// Fold of the last frame itself, inside `[first, last]`.
+const LAST_FRAME: i64 = i64::MAX;
+
+/// Run length meaning "until the step changes or the caller seeks".
+const FOREVER: u64 = u64::MAX;
+/// Largest count of steps computed from float positions (2^52).
+const MAX_RUN: f64 = 4_503_599_627_370_496.0;
+
+/// A cursor over one track. Caller-owned, `Copy`, no allocation.
+///
+/// Starts at the track's first frame with a step of one frame.
+#[derive(Debug, Clone, Copy)]
+pub struct TrackPlayer<'s> {
+    track: Track<'s>,
+    step: f64,
+    /// Position at `steps == 0` (the last seek or step change).
+    base_frame: f64,
+    steps: u64,
+    /// Steps, including the current one, that the current state stays valid for.
+    run_left: u64,
+    degree: usize,
+    components: usize,
+    mode: Mode,
+    /// `2^-exponent` of the current fixed piece.
+    int_scale: f64,
+    work: [f64; STATE_SIZE],
+    int_work: [i64; STATE_SIZE],
+}
+
+impl Default for TrackPlayer<'_> {
+    fn default() -> Self {
+        Self::new(Track::EMPTY)
+    }
+}
+
+impl<'s> TrackPlayer<'s> {
+    /// A cursor at the track's first frame, step 1.
+    #[must_use]
+    pub fn new(track: Track<'s>) -> Self {
+        let mut player = Self {
+            track,
+            step: 1.0,
+            base_frame: track.first_frame(),
+            steps: 0,
+            run_left: 1,
+            degree: 0,
+            components: track.components().min(MAX_COMPONENTS),
+            mode: Mode::Float,
+            int_scale: 1.0,
+            work: [0.0; STATE_SIZE],
+            int_work: [0; STATE_SIZE],
+        };
+        player.enter_run();
+        player
+    }
+
+    /// The track played.
+    #[must_use]
+    pub fn track(&self) -> Track<'s> {
+        self.track
+    }
+
+    /// The current frame (before wrapping).
+    #[must_use]
+    pub fn frame(&self) -> f64 {
+        self.position(0)
+    }
+
+    /// Frames per `advance` (negative plays backward).
+    #[must_use]
+    pub fn step(&self) -> f64 {
+        self.step
+    }
+
+    /// Moves to `frame` (any finite real; wrapped per the track) in O(log pieces + degree²).
+    ///
+    /// # Errors
+    /// `NonFiniteFrame` for NaN or an infinity (the cursor is unchanged).
+    pub fn seek(&mut self, frame: f64) -> Result<(), PlayerError> {
+        if !frame.is_finite() {
+            return Err(PlayerError::NonFiniteFrame { frame });
+        }
+        self.base_frame = frame;
+        self.steps = 0;
+        self.enter_run();
+        Ok(())
+    }
+
+    /// Sets the frames played per `advance`: 1 plays every frame, −1 plays backward, 60/144
+    /// shows a 60 fps stream at 144 Hz, 0.5 plays at half speed. The differences for the new
+    /// step are derived from the stored ones (O(degree³) when a piece is entered), never by
+    /// recompiling. The current frame is kept.
+    ///
+    /// # Errors
+    /// `InvalidStep` for 0, NaN or an infinity (the cursor is unchanged).
+    pub fn set_step(&mut self, step: f64) -> Result<(), PlayerError> {
+        if !(step.is_finite() && step != 0.0) {
+            return Err(PlayerError::InvalidStep { step });
+        }
+        self.base_frame = self.position(0);
+        self.steps = 0;
+        self.step = step;
+        self.enter_run();
+        Ok(())
+    }
+
+    /// Moves one step (`step()` frames): `degree` additions per component, except when a piece
+    /// or a wrap fold is entered.
+    #[inline]
+    pub fn advance(&mut self) {
+        self.steps = self.steps.saturating_add(1);
+        if self.run_left > 1 {
+            if self.run_left != FOREVER {
+                self.run_left -= 1;
+            }
+            self.add();
+        } else {
+            self.enter_run();
+        }
+    }
+
+    /// Component `c` of the current value (0 for components the track does not have).
+    #[inline]
+    #[must_use]
+    pub fn component(&self, c: usize) -> f64 {
+        if c >= self.components {
+            return 0.0;
+        }
+        match self.mode {
+            Mode::Float => self.work.get(c * MAX_TERMS).copied().unwrap_or(0.0),
+            Mode::Int => {
+                self.int_work.get(c * MAX_TERMS).copied().unwrap_or(0) as f64 * self.int_scale
+            }
+        }
+    }
+
+    /// The current value; components beyond the track's are 0.
+    #[must_use]
+    pub fn value(&self) -> [f64; MAX_COMPONENTS] {
+        [
+            self.component(0),
+            self.component(1),
+            self.component(2),
+            self.component(3),
+        ]
+    }
+
+    /// Writes the current value's components to `out` (as many as fit); returns how many.
+    pub fn write(&self, out: &mut [f64]) -> usize {
+        let n = self.components.min(out.len());
+        for (c, slot) in out.iter_mut().take(n).enumerate() {
+            *slot = self.component(c);
+        }
+        n
+    }
+
+    /// Like `write`, rounding to f32.
+    pub fn write_f32(&self, out: &mut [f32]) -> usize {
+        let n = self.components.min(out.len());
+        for (c, slot) in out.iter_mut().take(n).enumerate() {
+            *slot = self.component(c) as f32;
+        }
+        n
+    }
+
+    /// Position after `k` more steps, computed from the last seek so it never drifts.
+    fn position(&self, k: u64) -> f64 {
+        self.base_frame + (self.steps.saturating_add(k)) as f64 * self.step
+    }
+
+    /// `degree` additions per component.
+    #[inline]
+    fn add(&mut self) {
+        let n = self.degree;
+        match self.mode {
+            Mode::Float => {
+                for chunk in self.work.chunks_exact_mut(MAX_TERMS).take(self.components) {
+                    for i in 0..n {
+                        chunk[i] += chunk[i + 1];
+                    }
+                }
+            }
+            Mode::Int => {
+                for chunk in self
+                    .int_work
+                    .chunks_exact_mut(MAX_TERMS)
+                    .take(self.components)
+                {
+                    for i in 0..n {
+                        chunk[i] = chunk[i].wrapping_add(chunk[i + 1]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Maps a frame through the track's wrap.
+    fn place(&self, f: f64) -> Place {
+        let track = &self.track;
+        let (first, last) = (track.first_frame(), track.last_frame());
+        let span = last - first;
+        let end = |fold| Place {
+            region: Region::End,
+            fold,
+            mirrored: false,
+            w: last,
+        };
+        if track.piece_count() == 0 || span.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater)
+        {
+            return end(0);
+        }
+        let inside = |w: f64, fold: i64, mirrored: bool| {
+            if w >= last {
+                end(fold)
+            } else {
+                let index = track.piece_at(w).map_or(0, |p| p.index as usize);
+                Place {
+                    region: Region::Piece(index),
+                    fold,
+                    mirrored,
+                    w: w.max(first),
+                }
+            }
+        };
+        if f >= first && f <= last {
+            return if f == last {
+                end(LAST_FRAME)
+            } else {
+                inside(f, 0, false)
+            };
+        }
+        match track.wrap() {
+            StreamWrap::Clamp => {
+                if f < first {
+                    Place {
+                        region: Region::Start,
+                        fold: -1,
+                        mirrored: false,
+                        w: first,
+                    }
+                } else {
+                    end(CLAMP_AFTER)
+                }
+            }
+            StreamWrap::Loop => {
+                let (fold, r) = floored_division(f - first, span);
+                inside(first + r, fold, false)
+            }
+            StreamWrap::PingPong => {
+                let (half, r) = floored_division(f - first, 2.0 * span);
+                if r <= span {
+                    inside(first + r, half.saturating_mul(2), false)
+                } else {
+                    inside(
+                        first + (2.0 * span - r),
+                        half.saturating_mul(2).saturating_add(1),
+                        true,
+                    )
+                }
+            }
+        }
+    }
+
+    /// Loads the state for the current position and computes how long it stays valid.
+    fn enter_run(&mut self) {
+        let f = self.position(0);
+        let place = self.place(f);
+        let local_step = if place.mirrored {
+            -self.step
+        } else {
+            self.step
+        };
+        let track = self.track;
+        match place.region {
+            Region::End => self.load_constant(track.end_value()),
+            Region::Start => {
+                let mut value = [0.0; MAX_COMPONENTS];
+                if let Some(piece) = track.piece(0) {
+                    for (c, slot) in value.iter_mut().enumerate().take(self.components) {
+                        *slot = newton_value(&track, &piece, c, track.first_frame() - piece.origin);
+                    }
+                }
+                self.load_constant(value);
+            }
+            Region::Piece(index) => {
+                if let Some(piece) = track.piece(index) {
+                    self.load_piece(&piece, place.w, local_step);
+                }
+            }
+        }
+        self.run_left = self.run_length(&place, local_step);
+    }
+
+    fn load_constant(&mut self, value: [f64; MAX_COMPONENTS]) {
+        self.mode = Mode::Float;
+        self.degree = 0;
+        for (chunk, v) in self.work.chunks_exact_mut(MAX_TERMS).zip(value) {
+            chunk[0] = v;
+        }
+    }
+
+    /// State for `piece` at wrapped frame `w` and local step `d`.
+    fn load_piece(&mut self, piece: &Piece, w: f64, d: f64) {
+        let track = self.track;
+        let n = usize::from(piece.degree).min(MAX_DEGREE);
+        self.degree = n;
+        let t = w - piece.origin;
+        let whole = crate::math::floor(t) == t && (0.0..MAX_RUN).contains(&t);
+        if track.precision() == Precision::Fixed && whole && (d == 1.0 || d == -1.0) {
+            self.mode = Mode::Int;
+            self.int_scale = crate::math::powi(2.0, -i32::from(piece.exponent));
+            let binomials = integer_binomials(t as u64);
+            for (c, chunk) in self
+                .int_work
+                .chunks_exact_mut(MAX_TERMS)
+                .enumerate()
+                .take(self.components)
+            {
+                let mut stored = [0i64; MAX_TERMS];
+                for (k, s) in stored.iter_mut().enumerate().take(n + 1) {
+                    *s = track.fixed_number(piece, c, k);
+                }
+                for k in 0..=n {
+                    let mut sum = 0i64;
+                    for j in k..=n {
+                        sum = sum.wrapping_add(binomials[j - k].wrapping_mul(stored[j]));
+                    }
+                    chunk[k] = sum;
+                }
+                if d == -1.0 {
+                    reverse_integer(chunk, n);
+                }
+            }
+        } else {
+            self.mode = Mode::Float;
+            let matrix = (d != 1.0).then(|| step_matrix(d, n));
+            for (c, chunk) in self
+                .work
+                .chunks_exact_mut(MAX_TERMS)
+                .enumerate()
+                .take(self.components)
+            {
+                let mut stored = [0.0; MAX_TERMS];
+                for (k, s) in stored.iter_mut().enumerate().take(n + 1) {
+                    *s = track.number(piece, c, k);
+                }
+                let mut shifted = [0.0; MAX_TERMS];
+                shift_differences(&stored[..=n], t, &mut shifted[..=n]);
+                match &matrix {
+                    Some(m) => apply_step_matrix(m, &shifted[..=n], &mut chunk[..=n]),
+                    None => chunk[..=n].copy_from_slice(&shifted[..=n]),
+                }
+            }
+        }
+    }
+
+    /// Steps, including the current one, for which the state just loaded stays valid.
+    fn run_length(&self, place: &Place, local_step: f64) -> u64 {
+        let h = self.step;
+        let f = self.position(0);
+        let track = &self.track;
+        let estimate = match place.region {
+            Region::Start => {
+                if h < 0.0 {
+                    return FOREVER;
+                }
+                crate::math::ceil((track.first_frame() - f) / h)
+            }
+            Region::End if place.fold == CLAMP_AFTER || track.piece_count() == 0 => {
+                if track.piece_count() == 0 || h > 0.0 {
+                    return FOREVER;
+                }
+                crate::math::ceil((f - track.last_frame()) / -h)
+            }
+            Region::End => 1.0,
+            Region::Piece(index) => {
+                let Some(piece) = track.piece(index) else {
+                    return 1;
+                };
+                if local_step > 0.0 {
+                    crate::math::ceil((piece.end - place.w) / local_step)
+                } else {
+                    crate::math::floor((place.w - piece.start) / -local_step) + 1.0
+                }
+            }
+        };
+        let mut k = if estimate >= 1.0 {
+            estimate.min(MAX_RUN) as u64
+        } else {
+            1
+        };
+        // Make the run agree with the wrap mapping of the actual positions.
+        let same = |k: u64| self.place(self.position(k)).same_run(place);
+        let mut tries = 0;
+        while k > 1 && !same(k - 1) && tries < 4 {
+            k -= 1;
+            tries += 1;
+        }
+        if k > 1 && !same(k - 1) {
+            return 1;
+        }
+        tries = 0;
+        while same(k) && tries < 4 {
+            k += 1;
+            tries += 1;
+        }
+        k
+    }
+}
+
+/// `x / m` as (floored quotient, remainder in [0, m)), m > 0.
+fn floored_division(x: f64, m: f64) -> (i64, f64) {
+    let q = crate::math::floor(x / m);
+    let mut r = x - q * m;
+    let mut q = q as i64;
+    if r < 0.0 {
+        r += m;
+        q = q.saturating_sub(1);
+    }
+    if r >= m {
+        r -= m;
+        q = q.saturating_add(1);
+    }
+    (q, if r >= 0.0 && r < m { r } else { 0.0 })
+}
+
+/// Value of component `c` of `piece` at offset `t` from its origin: `Σ_k C(t, k) · D_k`.
+fn newton_value(track: &Track<'_>, piece: &Piece, c: usize, t: f64) -> f64 {
+    let n = usize::from(piece.degree).min(MAX_DEGREE);
+    let mut binomial = 1.0;
+    let mut sum = 0.0;
+    for k in 0..=n {
+        sum += binomial * track.number(piece, c, k);
+        binomial *= (t - k as f64) / (k as f64 + 1.0);
+    }
+    sum
+}
+
+/// Generalized binomials `C(t, 0..=8)`: `C(t, k) = t (t−1) … (t−k+1) / k!`.
+#[must_use]
+pub fn binomials(t: f64) -> [f64; MAX_TERMS] {
+    let mut out = [0.0; MAX_TERMS];
+    let mut b = 1.0;
+    for (k, slot) in out.iter_mut().enumerate() {
+        *slot = b;
+        b *= (t - k as f64) / (k as f64 + 1.0);
+    }
+    out
+}
+
+/// Differences at offset `t` (frames, any real) from those at the origin:
+/// `out[k] = Σ_{j≥k} C(t, j−k) · d[j]` (Newton forward form). `out` has `d.len()` slots.
+pub fn shift_differences(d: &[f64], t: f64, out: &mut [f64]) {
+    if t == 0.0 {
+        for (o, x) in out.iter_mut().zip(d) {
+            *o = *x;
+        }
+        return;
+    }
+    let b = binomials(t);
+    let n = d.len();
+    for (k, o) in out.iter_mut().enumerate().take(n) {
+        let mut sum = 0.0;
+        // Highest order first: the small terms are added before the large ones.
+        for j in (k..n).rev() {
+            sum += b[j - k] * d[j];
+        }
+        *o = sum;
+    }
+}
+
+/// The matrix taking step-1 differences to step-`h` differences for degree `n`:
+/// row k holds the coefficients of `(Σ_{i≥1} C(h, i) x^i)^k` truncated at `x^n`.
+#[must_use]
+pub fn step_matrix(h: f64, n: usize) -> [[f64; MAX_TERMS]; MAX_TERMS] {
+    let n = n.min(MAX_DEGREE);
+    let b = binomials(h);
+    let mut m = [[0.0; MAX_TERMS]; MAX_TERMS];
+    m[0][0] = 1.0;
+    for k in 1..=n {
+        let (done, rest) = m.split_at_mut(k);
+        let previous = &done[k - 1];
+        let row = &mut rest[0];
+        for (j, slot) in row.iter_mut().enumerate().take(n + 1).skip(k) {
+            // (P^{k-1} · P)_j = Σ_{i=1}^{j-(k-1)} P_i · P^{k-1}_{j-i}
+            let mut sum = 0.0;
+            for i in 1..=(j + 1 - k) {
+                sum += b[i] * previous[j - i];
+            }
+            *slot = sum;
+        }
+    }
+    m
+}
+
+/// `out[k] = Σ_{j≥k} m[k][j] · d[j]` for k < d.len().
+pub fn apply_step_matrix(m: &[[f64; MAX_TERMS]; MAX_TERMS], d: &[f64], out: &mut [f64]) {
+    let n = d.len().min(MAX_TERMS);
+    for (k, o) in out.iter_mut().enumerate().take(n) {
+        let mut sum = 0.0;
+        for j in (k..n).rev() {
+            sum += m[k][j] * d[j];
+        }
+        *o = sum;
+    }
+}
+
+/// Forward differences at step 1 → at step −1, in wrapping integer arithmetic
+/// (`Δ_{−1} = E^{−1} − 1 = Σ_{i≥1} (−1)^i Δ^i`; exact since Δ^{n+1} = 0).
+fn reverse_integer(chunk: &mut [i64], n: usize) {
+    let mut m = [[0i64; MAX_TERMS]; MAX_TERMS];
+    m[0][0] = 1;
+    let p = |i: usize| if i % 2 == 0 { 1i64 } else { -1 };
+    for k in 1..=n.min(MAX_DEGREE) {
+        for j in k..=n {
+            let mut sum = 0i64;
+            for i in 1..=(j + 1 - k) {
+                sum = sum.wrapping_add(p(i).wrapping_mul(m[k - 1][j - i]));
+            }
+            m[k][j] = sum;
+        }
+    }
+    let mut out = [0i64; MAX_TERMS];
+    for (k, o) in out.iter_mut().enumerate().take(n + 1) {
+        let mut sum = 0i64;
+        for j in k..=n {
+            sum = sum.wrapping_add(m[k][j].wrapping_mul(chunk[j]));
+        }
+        *o = sum;
+    }
+    chunk[..=n].copy_from_slice(&out[..=n]);
+}
+
+/// `C(m, k) mod 2^64` for k in 0..=8, exactly (i! divided out of the factors before multiplying).
+#[must_use]
+pub fn integer_binomials(m: u64) -> [i64; MAX_TERMS] {
+    let mut out = [0i64; MAX_TERMS];
+    out[0] = 1;
+    for (k, slot) in out.iter_mut().enumerate().skip(1) {
+        let k64 = k as u64;
+        if m < k64 {
+            *slot = 0;
+            continue;
+        }
+        let mut factors = [1u64; MAX_TERMS];
+        for (i, f) in factors.iter_mut().enumerate().take(k) {
+            *f = m - i as u64;
+        }
+        // Divide out k! prime by prime: i consecutive integers hold at least as many of each prime.
+        for q in 2..=k64 {
+            let mut rest = q;
+            for p in [2u64, 3, 5, 7] {
+                while rest % p == 0 {
+                    rest /= p;
+                    if let Some(f) = factors.iter_mut().take(k).find(|f| **f % p == 0) {
+                        *f /= p;
+                    }
+                }
+            }
+        }
+        let mut product = 1u64;
+        for f in factors.iter().take(k) {
+            product = product.wrapping_mul(*f);
+        }
+        *slot = product as i64;
+    }
+    out
+}
+
+/// Cursors for every track of a stream, moved together.
+#[derive(Debug)]
+pub struct Player<'s, 'b> {
+    tracks: &'b mut [TrackPlayer<'s>],
+}
+
+impl<'s, 'b> Player<'s, 'b> {
+    /// A player over caller-owned cursor slots (at least one per track; extra slots are unused),
+    /// each at its track's first frame.
+    ///
+    /// # Errors
+    /// `TooFewSlots` when `slots` is shorter than the track count.
+    pub fn new(stream: &Stream<'s>, slots: &'b mut [TrackPlayer<'s>]) -> Result<Self, PlayerError> {
+        let needed = stream.track_count();
+        let found = slots.len();
+        let tracks = slots
+            .get_mut(..needed)
+            .ok_or(PlayerError::TooFewSlots { needed, found })?;
+        for (slot, track) in tracks.iter_mut().zip(stream.tracks()) {
+            *slot = TrackPlayer::new(track);
+        }
+        Ok(Self { tracks })
+    }
+    /// The per-track cursors.
+    #[must_use]
+    pub fn tracks(&self) -> &[TrackPlayer<'s>] {
+        self.tracks
+    }
+    /// Seeks every track to `frame`.
+    ///
+    /// # Errors
+    /// `NonFiniteFrame` for NaN or an infinity.
+    pub fn seek(&mut self, frame: f64) -> Result<(), PlayerError> {
+        self.tracks.iter_mut().try_for_each(|t| t.seek(frame))
+    }
+    /// Sets every track's step (see `TrackPlayer::set_step`).
+    ///
+    /// # Errors
+    /// `InvalidStep` for 0, NaN or an infinity.
+    pub fn set_step(&mut self, step: f64) -> Result<(), PlayerError> {
+        self.tracks.iter_mut().try_for_each(|t| t.set_step(step))
+    }
+    /// Advances every track one step.
+    pub fn advance(&mut self) {
+        self.tracks.iter_mut().for_each(TrackPlayer::advance);
+    }
+    /// Current value of track `index`, if it exists.
+    #[must_use]
+    pub fn value(&self, index: usize) -> Option<[f64; MAX_COMPONENTS]> {
+        self.tracks.get(index).map(TrackPlayer::value)
+    }
+    /// Writes every track's components in order (the CSV column order); returns how many were
+    /// written (stops when `out` is full). `Stream::total_components` gives the width.
+    pub fn write(&self, out: &mut [f64]) -> usize {
+        let mut written = 0;
+        for t in self.tracks.iter() {
+            written += t.write(out.get_mut(written..).unwrap_or(&mut []));
+        }
+        written
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// C(m, k) by the multiplicative formula in u128 (small m only).
+    fn naive_binomial(m: u64, k: usize) -> u128 {
+        let mut c: u128 = 1;
+        for i in 0..k as u128 {
+            if u128::from(m) < i + 1 && u128::from(m) <= i {
+                return 0;
+            }
+            c = c * (u128::from(m) - i) / (i + 1);
+        }
+        c
+    }
+
+    #[test]
+    fn integer_binomials_are_exact() {
+        for m in [0u64, 1, 2, 7, 8, 9, 100, 4097] {
+            let b = integer_binomials(m);
+            for (k, value) in b.iter().enumerate() {
+                assert_eq!(
+                    *value as u64 as u128,
+                    naive_binomial(m, k) % (1u128 << 64),
+                    "C({m}, {k})"
+                );
+            }
+        }
+        // Beyond u64: still exact modulo 2^64 (C(2^40, 8) wraps).
+        let m = 1u64 << 40;
+        let wrapped = integer_binomials(m)[2];
+        assert_eq!(wrapped as u64, (m / 2).wrapping_mul(m - 1));
+    }
+
+    #[test]
+    fn generalized_binomials_match_closed_forms() {
+        let b = binomials(0.5);
+        assert!((b[1] - 0.5).abs() < 1e-16);
+        assert!((b[2] + 0.125).abs() < 1e-16);
+        let b = binomials(-1.0);
+        for (k, v) in b.iter().enumerate() {
+            assert_eq!(*v, if k % 2 == 0 { 1.0 } else { -1.0 });
+        }
+    }
+
+    #[test]
+    fn step_matrix_gives_the_differences_of_a_cubic_at_step_h() {
+        // p(t) = t³: Δ at step 1 at 0 is [0, 1, 6, 6].
+        let d = [0.0, 1.0, 6.0, 6.0];
+        for h in [0.5, -1.0, 60.0 / 144.0, 2.5] {
+            let m = step_matrix(h, 3);
+            let mut out = [0.0; 4];
+            apply_step_matrix(&m, &d, &mut out);
+            // Exact: p(0) = 0, Δ_h p = h³, Δ_h² p = p(2h) − 2p(h) + p(0) = 6h³, Δ_h³ = 6h³.
+            let h3 = h * h * h;
+            for (got, want) in out.iter().zip([0.0, h3, 6.0 * h3, 6.0 * h3]) {
+                assert!((got - want).abs() < 1e-12, "h = {h}: {out:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn integer_reverse_matches_the_float_matrix() {
+        let mut chunk = [5i64, -3, 7, 2, 0, 0, 0, 0, 0];
+        let float: [f64; 4] = [5.0, -3.0, 7.0, 2.0];
+        reverse_integer(&mut chunk, 3);
+        let m = step_matrix(-1.0, 3);
+        let mut out = [0.0; 4];
+        apply_step_matrix(&m, &float, &mut out);
+        for (i, f) in chunk.iter().zip(out) {
+            assert_eq!(*i as f64, f);
+        }
+    }
+
+    #[test]
+    fn shift_differences_moves_along_the_polynomial() {
+        // p(t) = t³ from 0 to t = 2.5: p = 15.625, Δp = 3.5³ − 2.5³ = 27.25, Δ² = 6·3.5 = 21, Δ³ = 6.
+        let mut out = [0.0; 4];
+        shift_differences(&[0.0, 1.0, 6.0, 6.0], 2.5, &mut out);
+        for (got, want) in out.iter().zip([15.625, 27.25, 21.0, 6.0]) {
+            assert!((got - want).abs() < 1e-12, "{out:?}");
+        }
+    }
+
+    #[test]
+    fn floored_division_stays_in_range() {
+        assert_eq!(floored_division(-0.5, 2.0), (-1, 1.5));
+        assert_eq!(floored_division(4.0, 2.0), (2, 0.0));
+        let (q, r) = floored_division(-1e-17, 3.0);
+        assert!((0.0..3.0).contains(&r) && q <= 0);
+    }
+
+    #[test]
+    fn an_empty_cursor_plays_zero() {
+        let mut player = TrackPlayer::default();
+        player.advance();
+        assert_eq!(player.value(), [0.0; 4]);
+        assert_eq!(
+            player.seek(f64::INFINITY),
+            Err(PlayerError::NonFiniteFrame {
+                frame: f64::INFINITY
+            })
+        );
+    }
+}

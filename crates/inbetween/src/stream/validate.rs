@@ -1,0 +1,424 @@
+//! The one-time validation of a stream: every count, offset, size, code, number and the checksum.
+//!
+//! Nothing here allocates: every loop is bounded by a count that was first checked against the
+//! actual byte length.
+
+use super::layout::*;
+use super::{Precision, StreamError, StreamValueType, StreamWrap};
+
+/// Fails with `Truncated` unless `[start, start + size)` lies inside the first `limit` bytes.
+fn need(region: &'static str, start: u64, size: u64, limit: u64) -> Result<(), StreamError> {
+    let end = start.saturating_add(size);
+    if end > limit {
+        return Err(StreamError::Truncated {
+            region,
+            needed: size,
+            needed_end: end,
+            available: limit,
+        });
+    }
+    Ok(())
+}
+
+/// Fails with `LayoutMismatch` unless `found == expected`.
+fn layout(
+    track: Option<u32>,
+    piece: Option<u32>,
+    field: &'static str,
+    expected: u64,
+    found: u64,
+) -> Result<(), StreamError> {
+    if expected != found {
+        return Err(StreamError::LayoutMismatch {
+            track,
+            piece,
+            field,
+            expected,
+            found,
+        });
+    }
+    Ok(())
+}
+
+/// Fails with `BadNumber` unless `value` is finite.
+fn finite(
+    track: Option<u32>,
+    piece: Option<u32>,
+    field: &'static str,
+    value: f64,
+) -> Result<(), StreamError> {
+    if !value.is_finite() {
+        return Err(StreamError::BadNumber {
+            track,
+            piece,
+            field,
+            found: value,
+            expected: "a finite number",
+        });
+    }
+    Ok(())
+}
+
+/// Validates the whole stream.
+pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
+    let len = bytes.len() as u64;
+    need("header", 0, (HEADER_SIZE + CHECKSUM_SIZE) as u64, len)?;
+    let magic = [
+        read_u8(bytes, 0),
+        read_u8(bytes, 1),
+        read_u8(bytes, 2),
+        read_u8(bytes, 3),
+    ];
+    if magic != MAGIC {
+        return Err(StreamError::BadMagic {
+            found: magic,
+            expected: MAGIC,
+        });
+    }
+    let bom = read_u16(bytes, H_BYTE_ORDER);
+    if bom != BYTE_ORDER_MARK {
+        return Err(StreamError::ByteOrder { found: bom });
+    }
+    let version = read_u16(bytes, H_VERSION);
+    if version != FORMAT_VERSION {
+        return Err(StreamError::UnsupportedVersion {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let declared = read_u64(bytes, H_TOTAL_LENGTH);
+    if declared != len {
+        return Err(StreamError::LengthMismatch {
+            declared,
+            actual: len,
+        });
+    }
+    let flags = read_u32(bytes, H_FLAGS);
+    if flags != 0 {
+        return Err(StreamError::ReservedNotZero {
+            track: None,
+            piece: None,
+            field: "flags",
+            found: u64::from(flags),
+        });
+    }
+    let fps = read_f64(bytes, H_FPS);
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(StreamError::BadNumber {
+            track: None,
+            piece: None,
+            field: "fps",
+            found: fps,
+            expected: "a finite positive number",
+        });
+    }
+    // Everything below must end before the checksum.
+    let body = len - CHECKSUM_SIZE as u64;
+    let track_count = u64::from(read_u32(bytes, H_TRACK_COUNT));
+    need(
+        "track table",
+        HEADER_SIZE as u64,
+        track_count.saturating_mul(TRACK_ENTRY_SIZE as u64),
+        body,
+    )?;
+    let names_offset = u64::from(read_u32(bytes, H_NAMES_OFFSET));
+    let names_expected = HEADER_SIZE as u64 + track_count * TRACK_ENTRY_SIZE as u64;
+    layout(None, None, "names offset", names_expected, names_offset)?;
+    let names_length = read_u32(bytes, H_NAMES_LENGTH);
+    need("names area", names_offset, u64::from(names_length), body)?;
+
+    let mut cursor = names_offset + u64::from(names_length);
+    for t in 0..track_count {
+        // `t < track_count <= u32::MAX`.
+        let track = u32::try_from(t).unwrap_or(u32::MAX);
+        cursor = validate_track(bytes, track, names_offset, names_length, cursor, body)?;
+    }
+    layout(None, None, "end of data (checksum offset)", body, cursor)?;
+
+    let stored = read_u32(bytes, to_usize_u64(body));
+    let computed = crc32fast::hash(bytes.get(..to_usize_u64(body)).unwrap_or(&[]));
+    if stored != computed {
+        return Err(StreamError::Checksum { stored, computed });
+    }
+    Ok(())
+}
+
+/// `u64` to `usize`, saturating (offsets were checked against the slice length already).
+fn to_usize_u64(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
+}
+
+/// Validates track `track` whose piece table must start at `cursor`; returns the offset after
+/// its numbers.
+fn validate_track(
+    bytes: &[u8],
+    track: u32,
+    names_offset: u64,
+    names_length: u32,
+    cursor: u64,
+    body: u64,
+) -> Result<u64, StreamError> {
+    let entry = HEADER_SIZE + to_usize(track) * TRACK_ENTRY_SIZE;
+    let t = Some(track);
+    let name_offset = read_u32(bytes, entry + T_NAME_OFFSET);
+    let name_length = read_u32(bytes, entry + T_NAME_LENGTH);
+    if u64::from(name_offset) + u64::from(name_length) > u64::from(names_length) {
+        return Err(StreamError::NameOutOfBounds {
+            track,
+            offset: name_offset,
+            length: name_length,
+            names_length,
+        });
+    }
+    let name_start = to_usize_u64(names_offset + u64::from(name_offset));
+    let name = bytes
+        .get(name_start..name_start + to_usize(name_length))
+        .unwrap_or(&[]);
+    if core::str::from_utf8(name).is_err() {
+        return Err(StreamError::NameNotUtf8 { track });
+    }
+    let type_code = read_u8(bytes, entry + T_VALUE_TYPE);
+    let Some(value_type) = StreamValueType::from_code(type_code) else {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "value type",
+            found: type_code,
+            expected: "1 scalar, 2 vec2, 3 vec3, 4 vec4, 5 color, 6 quat",
+        });
+    };
+    let components = read_u8(bytes, entry + T_COMPONENTS);
+    let expected_components = value_type.components() as u8;
+    if components != expected_components {
+        return Err(StreamError::ComponentMismatch {
+            track,
+            components,
+            expected: expected_components,
+        });
+    }
+    let precision_code = read_u8(bytes, entry + T_PRECISION);
+    let Some(precision) = Precision::from_code(precision_code) else {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "precision",
+            found: precision_code,
+            expected: "1 f32, 2 f64, 3 fixed",
+        });
+    };
+    let wrap_code = read_u8(bytes, entry + T_WRAP);
+    if StreamWrap::from_code(wrap_code).is_none() {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "wrap",
+            found: wrap_code,
+            expected: "0 clamp, 1 loop, 2 ping_pong",
+        });
+    }
+    let max_degree = read_u8(bytes, entry + T_MAX_DEGREE);
+    if usize::from(max_degree) > MAX_DEGREE {
+        return Err(StreamError::DegreeTooHigh {
+            track,
+            piece: None,
+            found: max_degree,
+            max: MAX_DEGREE as u8,
+        });
+    }
+    for r in 0..3 {
+        let found = read_u8(bytes, entry + T_RESERVED + r);
+        if found != 0 {
+            return Err(StreamError::ReservedNotZero {
+                track: t,
+                piece: None,
+                field: "track reserved bytes",
+                found: u64::from(found),
+            });
+        }
+    }
+    let first = read_f64(bytes, entry + T_FIRST_FRAME);
+    let last = read_f64(bytes, entry + T_LAST_FRAME);
+    finite(t, None, "first frame", first)?;
+    finite(t, None, "last frame", last)?;
+    if last < first {
+        return Err(StreamError::BadNumber {
+            track: t,
+            piece: None,
+            field: "last frame",
+            found: last,
+            expected: "a frame not before the first frame",
+        });
+    }
+    for (field, offset) in [("tolerance", T_TOLERANCE), ("max error", T_MAX_ERROR)] {
+        let value = read_f64(bytes, entry + offset);
+        if !(value.is_finite() && value >= 0.0) {
+            return Err(StreamError::BadNumber {
+                track: t,
+                piece: None,
+                field,
+                found: value,
+                expected: "a finite number ≥ 0",
+            });
+        }
+    }
+    finite(
+        t,
+        None,
+        "max error frame",
+        read_f64(bytes, entry + T_MAX_ERROR_FRAME),
+    )?;
+    for c in 0..MAX_COMPONENTS {
+        let value = read_f64(bytes, entry + T_END_VALUE + 8 * c);
+        finite(t, None, "end value", value)?;
+        if c >= usize::from(components) && value != 0.0 {
+            return Err(StreamError::BadNumber {
+                track: t,
+                piece: None,
+                field: "end value (unused component)",
+                found: value,
+                expected: "0",
+            });
+        }
+    }
+
+    let piece_count = read_u32(bytes, entry + T_PIECE_COUNT);
+    let expected_pieces = if first == last {
+        piece_count == 0
+    } else {
+        piece_count >= 1
+    };
+    if !expected_pieces {
+        return Err(StreamError::PieceCount {
+            track,
+            found: piece_count,
+            first_frame: first,
+            last_frame: last,
+            expected: if first == last {
+                "0 (a constant track)"
+            } else {
+                "at least 1"
+            },
+        });
+    }
+    let table = u64::from(read_u32(bytes, entry + T_PIECE_TABLE_OFFSET));
+    layout(t, None, "piece table offset", cursor, table)?;
+    let table_size = u64::from(piece_count) * PIECE_ENTRY_SIZE as u64;
+    need("piece table", table, table_size, body)?;
+    let data = u64::from(read_u32(bytes, entry + T_DATA_OFFSET));
+    layout(t, None, "data offset", table + table_size, data)?;
+    let data_length = u64::from(read_u32(bytes, entry + T_DATA_LENGTH));
+    need("piece numbers", data, data_length, body)?;
+
+    let number_size = precision.number_size() as u64;
+    let mut expected_data = 0u64;
+    let mut previous_start = first;
+    for p in 0..piece_count {
+        let pe = to_usize_u64(table) + to_usize(p) * PIECE_ENTRY_SIZE;
+        let pi = Some(p);
+        let start = read_f64(bytes, pe + P_START);
+        let origin = read_f64(bytes, pe + P_ORIGIN);
+        finite(t, pi, "piece start", start)?;
+        finite(t, pi, "piece origin", origin)?;
+        if p == 0 && start != first {
+            return Err(StreamError::PieceOrder {
+                track,
+                piece: p,
+                start,
+                expected: "the track's first frame",
+            });
+        }
+        if p > 0 && start <= previous_start {
+            return Err(StreamError::PieceOrder {
+                track,
+                piece: p,
+                start,
+                expected: "a frame after the previous piece's start",
+            });
+        }
+        if start >= last {
+            return Err(StreamError::PieceOrder {
+                track,
+                piece: p,
+                start,
+                expected: "a frame before the track's last frame",
+            });
+        }
+        previous_start = start;
+        let end = if p + 1 < piece_count {
+            read_f64(bytes, pe + PIECE_ENTRY_SIZE + P_START)
+        } else {
+            last
+        };
+        // `end` is validated as the next start; a non-finite end fails there.
+        if !(origin >= start && (origin <= end || !end.is_finite())) {
+            return Err(StreamError::BadNumber {
+                track: t,
+                piece: pi,
+                field: "piece origin",
+                found: origin,
+                expected: "a frame within the piece",
+            });
+        }
+        let degree = read_u8(bytes, pe + P_DEGREE);
+        if degree > max_degree {
+            return Err(StreamError::DegreeTooHigh {
+                track,
+                piece: pi,
+                found: degree,
+                max: max_degree,
+            });
+        }
+        let exponent = read_i8(bytes, pe + P_EXPONENT);
+        let exponent_ok = match precision {
+            Precision::Fixed => {
+                (FIXED_EXPONENT_RANGE.0..=FIXED_EXPONENT_RANGE.1).contains(&exponent)
+            }
+            _ => exponent == 0,
+        };
+        if !exponent_ok {
+            return Err(StreamError::BadNumber {
+                track: t,
+                piece: pi,
+                field: "fixed exponent",
+                found: f64::from(exponent),
+                expected: "0 for float precisions, -100..=120 for fixed",
+            });
+        }
+        let flags = read_u8(bytes, pe + P_FLAGS);
+        let wide = flags == PIECE_FLAG_WIDE;
+        if !(flags == 0 || (wide && precision == Precision::F32)) {
+            return Err(StreamError::ReservedNotZero {
+                track: t,
+                piece: pi,
+                field: "piece flags (only bit 0, wide, on f32 tracks)",
+                found: u64::from(flags),
+            });
+        }
+        let reserved = read_u8(bytes, pe + P_RESERVED);
+        if reserved != 0 {
+            return Err(StreamError::ReservedNotZero {
+                track: t,
+                piece: pi,
+                field: "piece reserved bytes",
+                found: u64::from(reserved),
+            });
+        }
+        let offset = u64::from(read_u32(bytes, pe + P_DATA_OFFSET));
+        layout(t, pi, "piece data offset", expected_data, offset)?;
+        let count = (u64::from(degree) + 1) * u64::from(components);
+        let number_size = if wide { 8 } else { number_size };
+        let size = count * number_size;
+        need("piece numbers", data + offset, size, data + data_length)?;
+        if precision != Precision::Fixed {
+            for k in 0..to_usize_u64(count) {
+                let at = to_usize_u64(data + offset) + k * to_usize_u64(number_size);
+                let value = if precision == Precision::F32 && !wide {
+                    f64::from(read_f32(bytes, at))
+                } else {
+                    read_f64(bytes, at)
+                };
+                finite(t, pi, "difference", value)?;
+            }
+        }
+        expected_data += size;
+    }
+    layout(t, None, "data length", expected_data, data_length)?;
+    Ok(data + data_length)
+}

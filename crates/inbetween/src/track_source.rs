@@ -1,0 +1,634 @@
+//! Tracks as compiler input: their spans, the exact polynomial of each span where there is one, and exact evaluation.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::compile::source::{CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
+use crate::compile::{compile_tracks, CompileError, CompileOptions, CompiledStream, TrackInput};
+use crate::document::Document;
+use crate::ease::{Ease, EaseDirection, PennerFamily};
+use crate::stream::{StreamValueType, StreamWrap};
+use crate::track::{SegmentForm, Track, Wrap};
+use crate::value::ValueType;
+
+/// The stream's code for a value type.
+#[must_use]
+pub fn stream_value_type(value_type: ValueType) -> StreamValueType {
+    match value_type {
+        ValueType::Scalar => StreamValueType::Scalar,
+        ValueType::Vec2 => StreamValueType::Vec2,
+        ValueType::Vec3 => StreamValueType::Vec3,
+        ValueType::Vec4 => StreamValueType::Vec4,
+        ValueType::Color => StreamValueType::Color,
+        ValueType::Quat => StreamValueType::Quat,
+    }
+}
+
+/// The stream's code for a wrap.
+#[must_use]
+pub fn stream_wrap(wrap: Wrap) -> StreamWrap {
+    match wrap {
+        Wrap::Clamp => StreamWrap::Clamp,
+        Wrap::Loop => StreamWrap::Loop,
+        Wrap::PingPong => StreamWrap::PingPong,
+    }
+}
+
+impl Document {
+    /// Compiles every track into one forward-difference stream (see [`crate::compile`]): exact
+    /// differences where a span is a polynomial, fitted pieces elsewhere, every integer frame
+    /// verified in the precision that will play it.
+    ///
+    /// # Errors
+    /// The compiler's errors, naming the track (and frame where one is at fault).
+    pub fn compile(&self, options: &CompileOptions) -> Result<CompiledStream, CompileError> {
+        let inputs: Vec<TrackInput<'_>> = self
+            .tracks()
+            .iter()
+            .map(|t| TrackInput {
+                name: t.name(),
+                value_type: stream_value_type(t.value_type()),
+                wrap: stream_wrap(t.wrap()),
+                source: t,
+            })
+            .collect();
+        compile_tracks(&inputs, self.fps(), options)
+    }
+}
+
+/// Coefficients of `outer(inner(v))`, both in the power basis, lowest order first.
+fn compose(outer: &[f64], inner: &[f64]) -> Vec<f64> {
+    let mut result = vec![0.0];
+    for &c in outer.iter().rev() {
+        // result ← result · inner + c
+        let mut next = vec![0.0; result.len() + inner.len() - 1];
+        for (i, &r) in result.iter().enumerate() {
+            for (j, &p) in inner.iter().enumerate() {
+                next[i + j] += r * p;
+            }
+        }
+        next[0] += c;
+        result = next;
+    }
+    trim(result)
+}
+
+/// Drops trailing exact zeros (keeps at least one coefficient).
+fn trim(mut p: Vec<f64>) -> Vec<f64> {
+    while p.len() > 1 && p.last() == Some(&0.0) {
+        p.pop();
+    }
+    p
+}
+
+/// Product of two polynomials.
+fn multiply(a: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; a.len() + b.len() - 1];
+    for (i, &x) in a.iter().enumerate() {
+        for (j, &y) in b.iter().enumerate() {
+            out[i + j] += x * y;
+        }
+    }
+    out
+}
+
+/// Where a non-polynomial ease has a kink or a singular derivative, in u: fitting is split there.
+fn ease_breakpoints(ease: &Ease) -> Vec<f64> {
+    let kinks = [1.0 / 2.75, 2.0 / 2.75, 2.5 / 2.75];
+    match ease {
+        Ease::Penner(direction, PennerFamily::Bounce) => match direction {
+            EaseDirection::Out => kinks.to_vec(),
+            EaseDirection::In => kinks.iter().rev().map(|x| 1.0 - x).collect(),
+            EaseDirection::InOut => {
+                let mut v: Vec<f64> = kinks.iter().rev().map(|x| (1.0 - x) / 2.0).collect();
+                v.push(0.5);
+                v.extend(kinks.iter().map(|x| 0.5 + x / 2.0));
+                v
+            }
+        },
+        Ease::Penner(EaseDirection::InOut, _) => vec![0.5],
+        _ => Vec::new(),
+    }
+}
+
+impl Track {
+    /// The segment's shape as a polynomial in the eased u, per component, if it is one
+    /// (`None` for slerp, expressions and normalized quaternion kinds).
+    fn segment_polynomial(&self, index: usize) -> Option<Vec<[f64; MAX_COMPONENTS]>> {
+        let segment = self.segment(index)?;
+        if segment.normalize {
+            return None;
+        }
+        let keys = self.keys();
+        let (k0, k1) = (keys.get(index)?, keys.get(index + 1)?);
+        let (p0, p1) = (k0.value.to_array(), k1.value.to_array());
+        let dims = self.components();
+        let mut coeffs: Vec<[f64; MAX_COMPONENTS]> = Vec::new();
+        let mut set = |k: usize, c: usize, x: f64| {
+            if coeffs.len() <= k {
+                coeffs.resize(k + 1, [0.0; MAX_COMPONENTS]);
+            }
+            coeffs[k][c] = x;
+        };
+        match &segment.form {
+            SegmentForm::Hold => {
+                for (c, x) in p0.iter().enumerate().take(dims) {
+                    set(0, c, *x);
+                }
+            }
+            SegmentForm::Lerp => {
+                for c in 0..dims {
+                    set(0, c, p0[c]);
+                    set(1, c, p1[c] - p0[c]);
+                }
+            }
+            SegmentForm::Hermite { m0, m1 } => {
+                for c in 0..dims {
+                    set(0, c, p0[c]);
+                    set(1, c, m0[c]);
+                    set(2, c, -3.0 * p0[c] - 2.0 * m0[c] + 3.0 * p1[c] - m1[c]);
+                    set(3, c, 2.0 * p0[c] + m0[c] - 2.0 * p1[c] + m1[c]);
+                }
+            }
+            SegmentForm::Bezier { c1, c2 } => {
+                for c in 0..dims {
+                    set(0, c, p0[c]);
+                    set(1, c, 3.0 * (c1[c] - p0[c]));
+                    set(2, c, 3.0 * (p0[c] - 2.0 * c1[c] + c2[c]));
+                    set(3, c, -p0[c] + 3.0 * c1[c] - 3.0 * c2[c] + p1[c]);
+                }
+            }
+            SegmentForm::Lagrange { start, count } => {
+                let window = keys.get(*start..*start + *count)?;
+                let length = k1.frame - k0.frame;
+                let mut acc: Vec<[f64; MAX_COMPONENTS]> = Vec::new();
+                for (j, kj) in window.iter().enumerate() {
+                    // Basis j in u: Π_{m≠j} ((f_i − f_m) + N·u) / (f_j − f_m).
+                    let mut basis = vec![1.0];
+                    for (m, km) in window.iter().enumerate() {
+                        if m != j {
+                            let d = kj.frame - km.frame;
+                            basis = multiply(&basis, &[(k0.frame - km.frame) / d, length / d]);
+                        }
+                    }
+                    if acc.len() < basis.len() {
+                        acc.resize(basis.len(), [0.0; MAX_COMPONENTS]);
+                    }
+                    for (row, b) in acc.iter_mut().zip(&basis) {
+                        for (slot, v) in row.iter_mut().zip(kj.value.iter()).take(dims) {
+                            *slot += b * v;
+                        }
+                    }
+                }
+                for (k, row) in acc.iter().enumerate() {
+                    for (c, x) in row.iter().enumerate().take(dims) {
+                        set(k, c, *x);
+                    }
+                }
+            }
+            SegmentForm::Slerp | SegmentForm::Expr(_) => return None,
+        }
+        Some(coeffs)
+    }
+
+    /// Spans of segment `index` appended to `out`.
+    fn push_segment_spans(&self, index: usize, out: &mut Vec<SourceSpan>) {
+        let keys = self.keys();
+        let (Some(k0), Some(k1)) = (keys.get(index), keys.get(index + 1)) else {
+            return;
+        };
+        let (f0, length) = (k0.frame, k1.frame - k0.frame);
+        let shape_poly = self.segment_polynomial(index);
+        let dims = self.components();
+        let constant_span = |start: f64, end: f64, track: &Track| {
+            // The value inside the span: its midpoint is safely past any rounding of `start`.
+            let v = track.eval_segment(index, start + 0.5 * (end - start));
+            let mut row = [0.0; MAX_COMPONENTS];
+            row[..dims].copy_from_slice(&v[..dims]);
+            SourceSpan {
+                start,
+                end,
+                key: index,
+                shape: SpanShape::Polynomial { coeffs: vec![row] },
+            }
+        };
+        if matches!(
+            self.segment(index).map(|s| &s.form),
+            Some(SegmentForm::Hold)
+        ) {
+            out.push(constant_span(f0, k1.frame, self));
+            return;
+        }
+        if let Ease::Steps(steps) = k0.ease {
+            // Piecewise constant: one span per step, breaking where ⌊(f − f_i)·n / N⌋ changes.
+            let n = steps.count();
+            let mut start = f0;
+            for j in 1..=n {
+                let end = if j == n {
+                    k1.frame
+                } else {
+                    f0 + f64::from(j) * length / f64::from(n)
+                };
+                if end > start {
+                    out.push(constant_span(start, end, self));
+                    start = end;
+                }
+            }
+            return;
+        }
+        match (k0.ease.polynomial_pieces(), shape_poly) {
+            (Some(pieces), Some(shape)) => {
+                for piece in pieces {
+                    let (start, end) = (f0 + piece.start * length, f0 + piece.end * length);
+                    if end <= start {
+                        continue;
+                    }
+                    // u = piece.start + (piece.end − piece.start)·v, u' = e(u), value = S(u').
+                    let u_of_v = [piece.start, piece.end - piece.start];
+                    let eased = compose(&piece.coeffs, &u_of_v);
+                    let per_component: Vec<Vec<f64>> = (0..dims)
+                        .map(|c| {
+                            let s: Vec<f64> = shape.iter().map(|row| row[c]).collect();
+                            compose(&s, &eased)
+                        })
+                        .collect();
+                    let degree = per_component.iter().map(Vec::len).max().unwrap_or(1);
+                    let coeffs = (0..degree)
+                        .map(|k| {
+                            let mut row = [0.0; MAX_COMPONENTS];
+                            for (c, p) in per_component.iter().enumerate() {
+                                row[c] = p.get(k).copied().unwrap_or(0.0);
+                            }
+                            row
+                        })
+                        .collect();
+                    out.push(SourceSpan {
+                        start,
+                        end,
+                        key: index,
+                        shape: SpanShape::Polynomial { coeffs },
+                    });
+                }
+            }
+            _ => {
+                let mut start = f0;
+                let mut cuts = ease_breakpoints(&k0.ease);
+                cuts.push(1.0);
+                for u in cuts {
+                    let end = if u >= 1.0 { k1.frame } else { f0 + u * length };
+                    if end > start {
+                        out.push(SourceSpan {
+                            start,
+                            end,
+                            key: index,
+                            shape: SpanShape::Smooth,
+                        });
+                        start = end;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Samples per unit of normalized time when looking for the frames where an ease crosses a
+/// level (segment joints along an arclength path).
+const CROSSING_SAMPLES: u32 = 4096;
+
+impl Track {
+    /// The normalized times x in (0, 1) where the track ease reaches `level` (by sign changes on
+    /// a grid of [`CROSSING_SAMPLES`], then bisection to rounding).
+    fn ease_crossings(ease: &Ease, level: f64, out: &mut Vec<f64>) {
+        let f = |x: f64| ease.at(x) - level;
+        let mut x0 = 0.0;
+        let mut f0 = f(x0);
+        for k in 1..=CROSSING_SAMPLES {
+            let x1 = f64::from(k) / f64::from(CROSSING_SAMPLES);
+            let f1 = f(x1);
+            if (f0 < 0.0 && f1 >= 0.0) || (f0 > 0.0 && f1 <= 0.0) {
+                let (mut lo, mut hi) = (x0, x1);
+                for _ in 0..64 {
+                    let mid = 0.5 * (lo + hi);
+                    if (f(mid) < 0.0) == (f0 < 0.0) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                let x = 0.5 * (lo + hi);
+                if x > 0.0 && x < 1.0 {
+                    out.push(x);
+                }
+            }
+            x0 = x1;
+            f0 = f1;
+        }
+    }
+
+    /// Spans of an arclength track: cut wherever the arc length crosses a segment joint (or
+    /// starts or stops being clamped at 0 or L) and at the ease's own kinks, so each span stays
+    /// inside one segment of the curve; a `steps` track ease gives constant spans.
+    fn push_arclength_spans(&self, out: &mut Vec<SourceSpan>) {
+        let (Some(table), crate::track::PathMode::Arclength { ease }) =
+            (self.arclength_table(), self.path())
+        else {
+            return;
+        };
+        let (first, last) = (Track::first_frame(self), Track::last_frame(self));
+        let span = last - first;
+        if self.keys().len() < 2 || span <= 0.0 {
+            return;
+        }
+        let total = table.total_length();
+        let dims = self.components();
+        let constant = |start: f64, end: f64| {
+            let v = Track::eval(self, start + 0.5 * (end - start));
+            let mut row = [0.0; MAX_COMPONENTS];
+            row[..dims].copy_from_slice(&v[..dims]);
+            SourceSpan {
+                start,
+                end,
+                key: 0,
+                shape: SpanShape::Polynomial { coeffs: vec![row] },
+            }
+        };
+        if total <= 0.0 {
+            out.push(constant(first, last));
+            return;
+        }
+        let mut cuts: Vec<f64> = Vec::new();
+        if let Ease::Steps(steps) = ease {
+            let n = steps.count();
+            let mut start = first;
+            for j in 1..=n {
+                let end = if j == n {
+                    last
+                } else {
+                    first + f64::from(j) * span / f64::from(n)
+                };
+                if end > start {
+                    out.push(constant(start, end));
+                    start = end;
+                }
+            }
+            return;
+        }
+        let mut levels: Vec<f64> = (1..table.segment_count())
+            .map(|j| table.segment_start(j) / total)
+            .collect();
+        levels.push(0.0);
+        levels.push(1.0);
+        for level in levels {
+            Self::ease_crossings(&ease, level, &mut cuts);
+        }
+        cuts.extend(ease_breakpoints(&ease));
+        cuts.push(1.0);
+        cuts.sort_by(f64::total_cmp);
+        let mut start = first;
+        for x in cuts {
+            let end = if x >= 1.0 { last } else { first + x * span };
+            if end <= start + 1e-9 * span && end < last {
+                continue;
+            }
+            if end <= start {
+                continue;
+            }
+            let mid = start + 0.5 * (end - start);
+            let s = self.arclength_at(mid).unwrap_or(0.0);
+            let key = self
+                .locate_arclength(table, s)
+                .map_or(table.segment_count().saturating_sub(1), |(j, _)| j);
+            out.push(SourceSpan {
+                start,
+                end,
+                key,
+                shape: SpanShape::Smooth,
+            });
+            start = end;
+        }
+    }
+
+    /// The arclength curve at `frame`, kept inside segment `segment` (its ends are the limits
+    /// from inside): what a span that lies in that segment evaluates.
+    fn eval_arclength_in_segment(
+        &self,
+        table: &crate::arclength::ArcLengthTable,
+        segment: usize,
+        frame: f64,
+    ) -> crate::value::Value {
+        let s = self.arclength_at(frame).unwrap_or(0.0);
+        let (lo, hi) = (
+            table.segment_start(segment),
+            table.segment_start(segment + 1),
+        );
+        let u = if s <= lo {
+            0.0
+        } else if s >= hi {
+            1.0
+        } else {
+            match self.locate_arclength(table, s) {
+                Some((j, u)) if j == segment => u,
+                Some((j, _)) if j < segment => 0.0,
+                _ => 1.0,
+            }
+        };
+        self.eval_segment_at(segment, u)
+    }
+}
+
+impl CurveSource for Track {
+    fn components(&self) -> usize {
+        Track::components(self)
+    }
+
+    fn scale(&self) -> f64 {
+        Track::scale(self)
+    }
+
+    fn spans(&self) -> Vec<SourceSpan> {
+        let mut out = Vec::new();
+        if self.arclength_table().is_some() {
+            self.push_arclength_spans(&mut out);
+            return out;
+        }
+        for i in 0..self.keys().len().saturating_sub(1) {
+            self.push_segment_spans(i, &mut out);
+        }
+        out
+    }
+
+    fn first_frame(&self) -> f64 {
+        Track::first_frame(self)
+    }
+
+    fn last_frame(&self) -> f64 {
+        Track::last_frame(self)
+    }
+
+    fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+        let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
+        let value = Track::eval(self, clamped);
+        for (o, v) in out.iter_mut().zip(value.iter()) {
+            *o = *v;
+        }
+        if value.is_finite() {
+            Ok(())
+        } else {
+            Err(NonFiniteValue {
+                frame,
+                key: self.segment_index(clamped).unwrap_or(0),
+            })
+        }
+    }
+
+    fn eval_in_span(
+        &self,
+        span: &SourceSpan,
+        frame: f64,
+        out: &mut [f64],
+    ) -> Result<(), NonFiniteValue> {
+        if let SpanShape::Polynomial { coeffs } = &span.shape {
+            // The span's own polynomial: continuous up to and including its end, where a
+            // `steps` ease or a `step` segment already jumps to the next value.
+            let length = span.end - span.start;
+            let v = if length > 0.0 {
+                (frame - span.start) / length
+            } else {
+                0.0
+            };
+            for (c, o) in out.iter_mut().enumerate().take(Track::components(self)) {
+                *o = coeffs.iter().rev().fold(0.0, |acc, row| acc * v + row[c]);
+            }
+            return Ok(());
+        }
+        let value = match self.arclength_table() {
+            Some(table) => self.eval_arclength_in_segment(table, span.key, frame),
+            None => self.eval_segment(span.key, frame),
+        };
+        for (o, v) in out.iter_mut().zip(value.iter()) {
+            *o = *v;
+        }
+        if value.is_finite() {
+            Ok(())
+        } else {
+            Err(NonFiniteValue {
+                frame,
+                key: span.key,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::track::Interp;
+    use crate::Document;
+
+    fn poly_eval(coeffs: &[[f64; MAX_COMPONENTS]], v: f64, c: usize) -> f64 {
+        coeffs.iter().rev().fold(0.0, |acc, row| acc * v + row[c])
+    }
+
+    /// Every polynomial span reproduces exact evaluation inside it.
+    fn check_spans(track: &Track) {
+        let spans = CurveSource::spans(track);
+        assert!(!spans.is_empty());
+        for w in spans.windows(2) {
+            assert_eq!(w[0].end, w[1].start, "spans are contiguous");
+        }
+        assert_eq!(spans[0].start, track.first_frame());
+        assert_eq!(spans[spans.len() - 1].end, track.last_frame());
+        for span in &spans {
+            if let SpanShape::Polynomial { coeffs } = &span.shape {
+                for i in 0..20 {
+                    let v = f64::from(i) / 20.0;
+                    let frame = span.start + v * (span.end - span.start);
+                    let exact = track.eval_segment(span.key, frame);
+                    for c in 0..track.components() {
+                        let got = poly_eval(coeffs, v, c);
+                        assert!(
+                            (got - exact[c]).abs() <= 1e-9 * track.scale(),
+                            "track {} span {:?} v {v}: {got} vs {}",
+                            track.name(),
+                            (span.start, span.end),
+                            exact[c]
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn polynomial_spans_match_exact_evaluation() {
+        let eases = [
+            Ease::Linear,
+            Ease::Smoothstep,
+            Ease::Smootherstep,
+            Ease::from_name("in_out_cubic").unwrap(),
+            Ease::from_name("out_quart").unwrap(),
+            Ease::from_name("in_out_back").unwrap(),
+        ];
+        for ease in eases {
+            for interp in [
+                Interp::Linear,
+                Interp::Step,
+                Interp::CatmullRom,
+                Interp::Tcb,
+                Interp::hermite([1.0, -2.0], [0.5, 0.0]),
+                Interp::bezier([10.0, 5.0], [-3.0, 8.0]),
+                Interp::Polynomial { keys: 4 },
+            ] {
+                let t = Track::vec2("t")
+                    .key(0.0, [0.0, 1.0])
+                    .interp(interp.clone())
+                    .ease(ease)
+                    .tcb(0.3, -0.2, 0.1)
+                    .key(7.5, [4.0, -2.0])
+                    .interp(interp.clone())
+                    .ease(ease)
+                    .key(20.0, [-1.0, 6.0])
+                    .interp(interp.clone())
+                    .key(31.0, [2.0, 2.0])
+                    .build()
+                    .unwrap();
+                check_spans(&t);
+            }
+        }
+    }
+
+    #[test]
+    fn steps_eases_become_constant_spans() {
+        let doc = Document::from_json_str(
+            r#"{"inbetween":1,"tracks":[{"name":"s","type":"scalar","keys":[
+            {"frame":0,"value":0,"ease":{"steps":[4,"jump_start"]}},{"frame":12,"value":4}]}]}"#,
+            "t.json",
+        )
+        .unwrap();
+        let t = &doc.tracks()[0];
+        let spans = CurveSource::spans(t);
+        assert_eq!(spans.len(), 4);
+        assert_eq!(spans[1].start, 3.0);
+        check_spans(t);
+    }
+
+    #[test]
+    fn non_polynomial_kinds_are_smooth_and_split_at_kinks() {
+        let t = Track::scalar("b")
+            .key(0.0, 0.0)
+            .ease(Ease::from_name("in_out_bounce").unwrap())
+            .key(10.0, 1.0)
+            .build()
+            .unwrap();
+        let spans = CurveSource::spans(&t);
+        // Three kinks in each half and the join at 1/2: eight spans.
+        assert_eq!(spans.len(), 8);
+        assert!(spans.iter().all(|s| s.shape == SpanShape::Smooth));
+        let q = Track::quat("q")
+            .key(0.0, [0.0, 0.0, 0.0, 1.0])
+            .key(10.0, [0.0, 0.0, 1.0, 0.0])
+            .build()
+            .unwrap();
+        assert_eq!(CurveSource::spans(&q)[0].shape, SpanShape::Smooth);
+    }
+}
