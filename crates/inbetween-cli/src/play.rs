@@ -106,10 +106,11 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
     if from > to {
         return Ok(text);
     }
-    let rows = ((to - from) / args.rate).floor() as u64 + 1;
-    if rows > 100_000_000 {
+    let rows = (((to - from) / args.rate).floor() as u64).saturating_add(1);
+    if rows > crate::sample::MAX_ROWS as u64 {
         return Err(CliError::Usage(format!(
-            "{rows} rows is more than play prints (100 000 000)"
+            "{rows} rows is more than play prints ({}); narrow --from/--to or raise --rate",
+            crate::sample::MAX_ROWS
         )));
     }
     let (start, step) = if args.reverse {

@@ -10,6 +10,9 @@ use crate::input::load_document;
 use crate::output::write_output;
 use crate::Format;
 
+/// The most rows `sample` and `play` print (100 million: about 2 GB of CSV for one scalar).
+pub const MAX_ROWS: i64 = 100_000_000;
+
 /// The integer frames to print: `--from`/`--to` (rounded inward to integers) or the document's
 /// own range; `None` when empty.
 pub fn frame_range(
@@ -37,6 +40,12 @@ pub fn frame_range(
         (None, Some((_, b))) => b,
         (None, None) => return Ok(None),
     };
+    if lo <= hi && (hi - lo) >= MAX_ROWS {
+        return Err(CliError::Usage(format!(
+            "{} rows is more than sample prints ({MAX_ROWS}); narrow --from/--to",
+            (hi - lo).saturating_add(1)
+        )));
+    }
     Ok((lo <= hi).then_some((lo, hi)))
 }
 

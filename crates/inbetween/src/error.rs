@@ -198,12 +198,6 @@ pub enum ErrorKind {
     /// The curve's arc length could not be measured to the required accuracy.
     #[error("arc length: {0}")]
     ArcLength(crate::arclength::ArcLengthError),
-    /// A feature of the format this build does not implement yet.
-    #[error("not supported yet: {what}")]
-    Unsupported {
-        /// What is missing.
-        what: &'static str,
-    },
     /// An ease that is malformed.
     #[error("{0}")]
     Ease(#[from] EaseError),

@@ -239,3 +239,25 @@ fn a_users_own_distance_function_drives_the_point() {
         .unwrap();
     assert!(keyed.at_distance(0.5).is_none());
 }
+
+#[test]
+fn a_curve_whose_length_cannot_be_measured_is_refused_with_a_clear_error() {
+    // x = 1/u has infinite length on (0, 1]: the capped quadrature says so instead of hanging.
+    let e = Document::from_json_str(
+        r#"{"inbetween":1,"tracks":[{"name":"bad","type":"vec2","path":"arclength","keys":[
+        {"frame":0,"value":[0,0],"interp":{"expr":["1/u","0"]}},{"frame":10,"value":[1,0]}]}]}"#,
+        "arc.json",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(e.error.kind, inbetween::ErrorKind::ArcLength(_)),
+        "{e}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("track \"bad\"")
+            && text.contains("field \"path\"")
+            && text.contains("arc length"),
+        "{text}"
+    );
+}
