@@ -16,6 +16,9 @@ use crate::Format;
 /// The bundled example: every segment kind and several eases in one document.
 pub const SHOWCASE: &str = include_str!("../../../examples/showcase.json");
 
+/// A real glTF walk cycle (23 joints, ozz-animation's sample, MIT): see examples/gltf/README.md.
+pub const CHARACTER_WALK: &[u8] = include_bytes!("../../../examples/gltf/character_walk.gltf");
+
 /// Largest |played − exact| over the track's integer frames, and where, playing `stream`'s
 /// track `index` frame by frame from its first integer frame.
 pub fn measure_playback(doc: &Document, stream: &Stream<'_>, index: usize) -> (f64, i64) {
@@ -183,5 +186,78 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         write_atomic(&path, &compiled.bytes)?;
         println!("→ {}", path.display());
     }
+    walk_cycle(out_dir)
+}
+
+/// Imports the bundled glTF walk cycle, compiles it and prints one row per channel kind.
+fn walk_cycle(out_dir: &Path) -> Result<(), CliError> {
+    use inbetween::gltf_import::{import_gltf_slice, ImportOptions};
+    let doc =
+        import_gltf_slice(CHARACTER_WALK, None, &ImportOptions::default()).map_err(|error| {
+            CliError::Gltf {
+                path: "examples/gltf/character_walk.gltf".into(),
+                error,
+            }
+        })?;
+    let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
+    println!(
+        "\nimported examples/gltf/character_walk.gltf: {} channels, {keys} keys at {} fps",
+        doc.tracks().len(),
+        doc.fps()
+    );
+    let json_path = out_dir.join("character_walk.json");
+    write_atomic(&json_path, doc.to_json_string().as_bytes())?;
+    println!(
+        "{:<12} {:<7} {:>8} {:>6} {:>7} {:>4} {:>8} {:>11} {:>8}",
+        "channels", "prec", "tracks", "keys", "pieces", "deg", "bytes", "max error", "adds/fr"
+    );
+    for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+        let options = CompileOptions {
+            precision,
+            ..CompileOptions::default()
+        };
+        let compiled = compile_document(&doc, &options)?;
+        for path in ["translation", "rotation", "scale"] {
+            let rows: Vec<_> = doc
+                .tracks()
+                .iter()
+                .zip(&compiled.reports)
+                .filter(|(t, _)| t.name().ends_with(&format!("/{path}")))
+                .collect();
+            let keys: usize = rows.iter().map(|(t, _)| t.keys().len()).sum();
+            let pieces: usize = rows.iter().map(|(_, r)| r.summary.pieces).sum();
+            let bytes: usize = rows.iter().map(|(_, r)| r.summary.bytes).sum();
+            let degree = rows
+                .iter()
+                .map(|(_, r)| r.summary.max_degree)
+                .max()
+                .unwrap_or(0);
+            let error = rows
+                .iter()
+                .map(|(_, r)| r.summary.max_error)
+                .fold(0.0, f64::max);
+            let frames: u64 = rows.iter().map(|(_, r)| r.summary.frames).sum();
+            let adds: f64 = rows
+                .iter()
+                .map(|(_, r)| r.summary.additions_per_frame * r.summary.frames as f64)
+                .sum::<f64>()
+                / (frames.max(1) as f64);
+            println!(
+                "{:<12} {:<7} {:>8} {:>6} {:>7} {:>4} {:>8} {:>11.2e} {:>8.2}",
+                path,
+                precision.name(),
+                rows.len(),
+                keys,
+                pieces,
+                degree,
+                bytes,
+                error,
+                adds
+            );
+        }
+        let path = out_dir.join(format!("character_walk-{}.ibs", precision.name()));
+        write_atomic(&path, &compiled.bytes)?;
+    }
+    println!("→ {} and character_walk-*.ibs", json_path.display());
     Ok(())
 }

@@ -24,6 +24,14 @@ pub enum CliError {
     /// Sampling failed (a non-finite expression value).
     #[error("{0}")]
     Sample(#[from] SampleError),
+    /// A glTF file could not be imported.
+    #[error("{path}: {error}")]
+    Gltf {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        error: inbetween::gltf_import::GltfImportError,
+    },
     /// The compiler refused (a value beyond tolerance, a non-finite value, a bad option).
     #[error("cannot compile: {0}")]
     Compile(CompileError),
@@ -56,6 +64,7 @@ impl CliError {
             | CliError::Load(_)
             | CliError::Sample(_)
             | CliError::Compile(_)
+            | CliError::Gltf { .. }
             | CliError::Stream { .. } => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,

@@ -1,13 +1,45 @@
-//! Reading animation documents from files.
+//! Reading animations from files: our JSON documents, or glTF (.gltf/.glb) imported in memory.
 
 use std::path::Path;
 
+use inbetween::gltf_import::{import_gltf_path, AnimationSelector, ImportOptions};
 use inbetween::Document;
 
 use crate::error::CliError;
 
-/// Reads and validates the document at `path`; errors name the file.
+/// True for `.gltf` and `.glb` files (by extension, case-insensitive).
+pub fn is_gltf(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("gltf") || e.eq_ignore_ascii_case("glb"))
+}
+
+/// Parses `--animation`: an index when it is a whole number, a name otherwise.
+pub fn animation_selector(text: Option<&str>) -> Option<AnimationSelector> {
+    text.map(|t| match t.parse::<usize>() {
+        Ok(i) => AnimationSelector::Index(i),
+        Err(_) => AnimationSelector::Name(t.to_string()),
+    })
+}
+
+/// Imports a glTF file's animations at `fps`.
+pub fn import_gltf(path: &Path, fps: f64, animation: Option<&str>) -> Result<Document, CliError> {
+    let options = ImportOptions {
+        fps,
+        animation: animation_selector(animation),
+    };
+    import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+/// Reads and validates the document at `path` (JSON, or glTF imported at 60 fps); errors name the
+/// file.
 pub fn load_document(path: &Path) -> Result<Document, CliError> {
+    if is_gltf(path) {
+        return import_gltf(path, inbetween::gltf_import::DEFAULT_IMPORT_FPS, None);
+    }
     let bytes = std::fs::read(path).map_err(|source| CliError::Read {
         path: path.to_path_buf(),
         source,

@@ -89,9 +89,21 @@ pub fn render(stream: &Stream<'_>, pieces: bool) -> String {
     out
 }
 
-/// Runs `inbetween inspect`.
+/// Runs `inbetween inspect`. A document (.json) or glTF file (.gltf/.glb) is compiled in memory
+/// with the default options first.
 pub fn run(input: &Path, pieces: bool) -> Result<(), CliError> {
-    let bytes = read_stream(input)?;
+    let is_document = crate::input::is_gltf(input)
+        || input
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let bytes = if is_document {
+        let doc = crate::input::load_document(input)?;
+        crate::compile::compile_document(&doc, &inbetween::compile::CompileOptions::default())?
+            .bytes
+    } else {
+        read_stream(input)?
+    };
     let stream = Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
         path: input.to_path_buf(),
         error,

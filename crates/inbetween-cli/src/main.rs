@@ -3,6 +3,7 @@
 mod compile;
 mod demo;
 mod error;
+mod import;
 mod input;
 mod inspect;
 mod output;
@@ -45,6 +46,14 @@ enum Command {
     ///
     /// Example: inbetween inspect showcase.ibs --pieces
     Inspect(InspectCmd),
+    /// Convert glTF animations (.gltf with .bin or data: URIs, or .glb) into an animation document.
+    ///
+    /// One track per channel, named NODE/PATH; STEP → step, LINEAR → linear (slerp on
+    /// rotations), CUBICSPLINE → hermite. `sample`, `compile` and `inspect` also accept glTF
+    /// files directly.
+    ///
+    /// Example: inbetween import model.glb -o anim.json --fps 30 --animation Walk
+    Import(ImportCmd),
     /// Run the main job on the bundled showcase document and print what it did.
     ///
     /// Example: inbetween demo --out-dir out/demo
@@ -152,6 +161,24 @@ struct InspectCmd {
 }
 
 #[derive(clap::Args, Debug)]
+struct ImportCmd {
+    /// The glTF file (.gltf or .glb).
+    input: PathBuf,
+    /// The document to write (default: standard output).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Frames per second: key frames are time × fps.
+    #[arg(long, default_value_t = 60.0)]
+    fps: f64,
+    /// Import only this animation, by index or name (default: all).
+    #[arg(long)]
+    animation: Option<String>,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
 struct DemoArgs {
     /// Folder for the files the demo writes.
     #[arg(long, default_value = "out/demo")]
@@ -178,6 +205,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             output: a.output.as_deref(),
         }),
         Command::Inspect(a) => inspect::run(&a.input, a.pieces),
+        Command::Import(a) => import::run(
+            &a.input,
+            a.output.as_deref(),
+            a.fps,
+            a.animation.as_deref(),
+            a.quiet,
+        ),
         Command::Demo(a) => demo::run(&a.out_dir),
     }
 }

@@ -421,3 +421,144 @@ fn corrupt_streams_are_refused() {
         .code(1)
         .stderr(predicate::str::contains("not a valid stream"));
 }
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/gltf")
+        .join(name)
+}
+
+#[test]
+fn gltf_import_writes_a_document_that_samples_like_the_gltf() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("walk.json");
+    inbetween()
+        .arg("import")
+        .arg(corpus("character_walk.gltf"))
+        .arg("-o")
+        .arg(&json)
+        .args(["--fps", "30"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("69 tracks"));
+    let from_json = inbetween()
+        .arg("sample")
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    // Sampling the glTF directly uses 60 fps; the imported document at 30 fps has half the frames.
+    let direct = inbetween()
+        .arg("sample")
+        .arg(corpus("character_walk.gltf"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let (from_json, direct) = (
+        String::from_utf8(from_json).unwrap(),
+        String::from_utf8(direct).unwrap(),
+    );
+    assert_eq!(from_json.lines().next(), direct.lines().next());
+    let rows_json: Vec<&str> = from_json.lines().skip(1).collect();
+    let rows_direct: Vec<&str> = direct.lines().skip(1).collect();
+    // Frame k at 30 fps is frame 2k at 60 fps: the same instant, the same values.
+    for (k, row) in rows_json.iter().enumerate() {
+        let a: Vec<f64> = row.split(',').skip(1).map(|c| c.parse().unwrap()).collect();
+        let b: Vec<f64> = rows_direct[2 * k]
+            .split(',')
+            .skip(1)
+            .map(|c| c.parse().unwrap())
+            .collect();
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() <= 1e-9, "row {k}: {x} vs {y}");
+        }
+    }
+}
+
+#[test]
+fn gltf_compiles_and_plays_within_tolerance() {
+    let dir = tempfile::tempdir().unwrap();
+    let ibs = dir.path().join("i.ibs");
+    for file in [
+        "interpolation_test.gltf",
+        "character_walk.gltf",
+        "box_animated.gltf",
+        "cubicspline.gltf",
+    ] {
+        for precision in ["f32", "fixed"] {
+            inbetween()
+                .arg("compile")
+                .arg(corpus(file))
+                .arg("-o")
+                .arg(&ibs)
+                .args(["--precision", precision, "-q"])
+                .assert()
+                .success();
+            let played = inbetween()
+                .arg("play")
+                .arg(&ibs)
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
+            let sampled = inbetween()
+                .arg("sample")
+                .arg(corpus(file))
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
+            let (played, sampled) = (
+                String::from_utf8(played).unwrap(),
+                String::from_utf8(sampled).unwrap(),
+            );
+            assert_eq!(played.lines().count(), sampled.lines().count(), "{file}");
+            for (p, s) in played.lines().zip(sampled.lines()).skip(1) {
+                for (x, y) in p.split(',').zip(s.split(',')).skip(1) {
+                    let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+                    // Default tolerance 1e-6 × scale; these files' scales are at most ~10.
+                    assert!((x - y).abs() <= 1e-5, "{file} {precision}: {x} vs {y}");
+                }
+            }
+        }
+    }
+    inbetween()
+        .arg("inspect")
+        .arg(corpus("box_animated.gltf"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("rotation").and(predicate::str::contains("translation")));
+}
+
+#[test]
+fn bad_gltf_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        dir.path(),
+        "bad.gltf",
+        r#"{"asset": {"version": "2.0"}, "animations": []}"#,
+    );
+    let out = dir.path().join("out.json");
+    inbetween()
+        .arg("import")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("bad.gltf"));
+    assert!(!out.exists());
+    inbetween()
+        .arg("import")
+        .arg(corpus("interpolation_test.gltf"))
+        .args(["--animation", "No Such Animation"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("No Such Animation"));
+}

@@ -574,3 +574,141 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
         _ => Err(invalid(loc.clone(), EASE_EXPECTED, v)),
     }
 }
+
+impl Document {
+    /// The document as JSON text in the spec's format (version 1), pretty-printed: loading it
+    /// again gives an equal document. Defaults are left out (`wrap: clamp`, `interp: linear`,
+    /// `ease: linear`, `tcb: [0, 0, 0]`).
+    #[must_use]
+    pub fn to_json_string(&self) -> String {
+        let tracks: Vec<Json> = self.tracks().iter().map(track_to_json).collect();
+        let mut top = Map::new();
+        top.insert("inbetween".into(), Json::from(1));
+        top.insert("fps".into(), number_json(self.fps()));
+        top.insert("tracks".into(), Json::Array(tracks));
+        let mut text = serde_json::to_string_pretty(&Json::Object(top)).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+fn number_json(x: f64) -> Json {
+    serde_json::Number::from_f64(x).map_or(Json::Null, Json::Number)
+}
+
+fn value_json(v: &crate::value::Value) -> Json {
+    if v.len() == 1 {
+        number_json(v[0])
+    } else {
+        Json::Array(v.iter().map(|c| number_json(*c)).collect())
+    }
+}
+
+/// An ease as the spec writes it: a name, `{"cubic_bezier": [..]}` or `{"steps": [n, jump]}`.
+pub(crate) fn ease_to_json(ease: &Ease) -> Json {
+    let mut obj = Map::new();
+    match ease {
+        Ease::CubicBezier(c) => {
+            obj.insert(
+                "cubic_bezier".into(),
+                Json::Array(alloc::vec![
+                    number_json(c.x1()),
+                    number_json(c.y1()),
+                    number_json(c.x2()),
+                    number_json(c.y2()),
+                ]),
+            );
+            Json::Object(obj)
+        }
+        Ease::Steps(s) => {
+            obj.insert(
+                "steps".into(),
+                Json::Array(alloc::vec![
+                    Json::from(s.count()),
+                    Json::from(s.jump().name())
+                ]),
+            );
+            Json::Object(obj)
+        }
+        other => Json::String(other.name()),
+    }
+}
+
+fn interp_to_json(interp: &Interp) -> Json {
+    let pair = |kind: &str, out: &crate::value::Value, r#in: &crate::value::Value| {
+        let mut inner = Map::new();
+        inner.insert("out".into(), value_json(out));
+        inner.insert("in".into(), value_json(r#in));
+        let mut obj = Map::new();
+        obj.insert(kind.into(), Json::Object(inner));
+        Json::Object(obj)
+    };
+    match interp {
+        Interp::Hermite { out, r#in } => pair("hermite", out, r#in),
+        Interp::Bezier { out, r#in } => pair("bezier", out, r#in),
+        Interp::Polynomial { keys } => {
+            let mut inner = Map::new();
+            inner.insert("keys".into(), Json::from(*keys));
+            let mut obj = Map::new();
+            obj.insert("polynomial".into(), Json::Object(inner));
+            Json::Object(obj)
+        }
+        Interp::Expr(sources) => {
+            let body = if sources.len() == 1 {
+                Json::String(sources[0].clone())
+            } else {
+                Json::Array(sources.iter().cloned().map(Json::String).collect())
+            };
+            let mut obj = Map::new();
+            obj.insert("expr".into(), body);
+            Json::Object(obj)
+        }
+        plain => Json::String(plain.name().into()),
+    }
+}
+
+fn track_to_json(track: &crate::track::Track) -> Json {
+    let mut obj = Map::new();
+    obj.insert("name".into(), Json::String(track.name().into()));
+    obj.insert(
+        "type".into(),
+        Json::String(track.value_type().name().into()),
+    );
+    if track.wrap() != Wrap::Clamp {
+        obj.insert("wrap".into(), Json::String(track.wrap().name().into()));
+    }
+    if let crate::track::PathMode::Arclength { ease } = track.path() {
+        obj.insert("path".into(), Json::String("arclength".into()));
+        if ease != Ease::Linear {
+            obj.insert("ease".into(), ease_to_json(&ease));
+        }
+    }
+    let keys: Vec<Json> = track
+        .keys()
+        .iter()
+        .map(|k| {
+            let mut key = Map::new();
+            key.insert("frame".into(), number_json(k.frame));
+            key.insert("value".into(), value_json(&k.value));
+            if k.interp != Interp::Linear {
+                key.insert("interp".into(), interp_to_json(&k.interp));
+            }
+            if k.ease != Ease::Linear {
+                key.insert("ease".into(), ease_to_json(&k.ease));
+            }
+            if k.tcb != crate::track::Tcb::ZERO {
+                key.insert(
+                    "tcb".into(),
+                    Json::Array(alloc::vec![
+                        number_json(k.tcb.tension),
+                        number_json(k.tcb.continuity),
+                        number_json(k.tcb.bias),
+                    ]),
+                );
+            }
+            Json::Object(key)
+        })
+        .collect();
+    obj.insert("keys".into(), Json::Array(keys));
+    Json::Object(obj)
+}

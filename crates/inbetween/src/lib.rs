@@ -16,6 +16,8 @@ pub mod document;
 pub mod ease;
 pub mod error;
 pub mod expr;
+#[cfg(feature = "gltf")]
+pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
 pub mod math;

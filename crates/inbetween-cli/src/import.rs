@@ -1,0 +1,34 @@
+//! `inbetween import`: glTF animations to an animation document (JSON).
+
+use std::path::{Path, PathBuf};
+
+use crate::error::CliError;
+use crate::input::import_gltf;
+use crate::output::write_output;
+
+/// Runs `inbetween import`: writes the document to `output` (atomically) or standard output.
+pub fn run(
+    input: &Path,
+    output: Option<&Path>,
+    fps: f64,
+    animation: Option<&str>,
+    quiet: bool,
+) -> Result<(), CliError> {
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(CliError::Usage(format!(
+            "--fps must be a positive number, found {fps}"
+        )));
+    }
+    let doc = import_gltf(input, fps, animation)?;
+    let text = doc.to_json_string();
+    write_output(output, text.as_bytes())?;
+    if let (Some(out), false) = (output, quiet) {
+        let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
+        println!(
+            "{} tracks, {keys} keys at {fps} fps → {}",
+            doc.tracks().len(),
+            PathBuf::from(out).display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,1198 @@
+//! glTF 2.0 animation import: every channel of the chosen animations becomes one validated track.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use gltf::accessor::{DataType, Dimensions};
+use gltf::animation::{Interpolation, Property};
+use gltf::json::validation::Validate;
+
+use crate::document::Document;
+use crate::error::DocumentError;
+use crate::track::{Interp, Track, TrackBuilder};
+
+/// Frames per second used when [`ImportOptions`] does not say otherwise.
+pub const DEFAULT_IMPORT_FPS: f64 = 60.0;
+
+/// The most elements an accessor without a buffer view may declare (its zeros are allocated).
+const MAX_VIEWLESS_COUNT: usize = 1 << 24;
+
+/// Extensions that change what buffer views hold; a file that requires one is refused.
+const REFUSED_REQUIRED_EXTENSIONS: [&str; 2] =
+    ["EXT_meshopt_compression", "KHR_meshopt_compression"];
+
+/// How to import.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportOptions {
+    /// Frames per second of the document: a key at `t` seconds lands on frame `t · fps`
+    /// (default [`DEFAULT_IMPORT_FPS`]).
+    pub fps: f64,
+    /// The animation to import; `None` imports all of them (names then get an `ANIMATION/`
+    /// prefix when there is more than one).
+    pub animation: Option<AnimationSelector>,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            fps: DEFAULT_IMPORT_FPS,
+            animation: None,
+        }
+    }
+}
+
+/// Which animation of the file to import.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnimationSelector {
+    /// By its index in the file's `animations` array.
+    Index(usize),
+    /// By its `name`; more than one animation with that name is an error.
+    Name(String),
+}
+
+impl fmt::Display for AnimationSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnimationSelector::Index(i) => write!(f, "#{i}"),
+            AnimationSelector::Name(n) => write!(f, "\"{n}\""),
+        }
+    }
+}
+
+/// An animation of the file: its index and name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnimationRef {
+    /// Index in the file's `animations` array.
+    pub index: usize,
+    /// Its `name`, when it has one.
+    pub name: Option<String>,
+}
+
+impl fmt::Display for AnimationRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.name {
+            Some(n) => write!(f, "animation #{} \"{n}\"", self.index),
+            None => write!(f, "animation #{}", self.index),
+        }
+    }
+}
+
+/// A channel of an animation and the sampler it uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChannelRef {
+    /// The animation.
+    pub animation: AnimationRef,
+    /// Index in the animation's `channels` array.
+    pub channel: usize,
+    /// Index in the animation's `samplers` array.
+    pub sampler: usize,
+}
+
+impl fmt::Display for ChannelRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, channel {} (sampler {})",
+            self.animation, self.channel, self.sampler
+        )
+    }
+}
+
+/// What is wrong with an accessor's data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AccessorProblem {
+    /// The accessor's type or component type is not allowed for its role.
+    WrongType {
+        /// What the role allows.
+        expected: &'static str,
+        /// What the accessor declares.
+        found: String,
+    },
+    /// An element lies outside its buffer view, or a view outside its buffer.
+    OutOfBounds {
+        /// What was read (`element 3`, `sparse index 1`, `buffer view 2`).
+        what: String,
+        /// First byte past the data needed.
+        needed: usize,
+        /// Bytes available.
+        available: usize,
+    },
+    /// A sparse index points past the accessor's `count`.
+    SparseIndex {
+        /// Position in the sparse arrays.
+        entry: usize,
+        /// The index found.
+        index: u64,
+        /// The accessor's `count`.
+        count: usize,
+    },
+    /// A component is NaN or infinite.
+    NotFinite {
+        /// Element index.
+        element: usize,
+        /// Component within the element.
+        component: usize,
+        /// The value found.
+        found: f64,
+    },
+    /// Key times do not increase strictly.
+    NotIncreasing {
+        /// Element index of the offending time.
+        element: usize,
+        /// The previous time (seconds).
+        previous: f64,
+        /// This time (seconds).
+        found: f64,
+    },
+    /// The sampler input has no elements.
+    Empty,
+    /// An accessor without a buffer view declares more elements than an import accepts.
+    TooLarge {
+        /// The declared `count`.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A rotation key of length zero.
+    ZeroQuaternion {
+        /// Element index.
+        element: usize,
+    },
+}
+
+impl fmt::Display for AccessorProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AccessorProblem::WrongType { expected, found } => {
+                write!(f, "expected {expected}, found {found}")
+            }
+            AccessorProblem::OutOfBounds {
+                what,
+                needed,
+                available,
+            } => write!(
+                f,
+                "{what} is out of range: needs {needed} bytes, {available} available"
+            ),
+            AccessorProblem::SparseIndex {
+                entry,
+                index,
+                count,
+            } => write!(
+                f,
+                "sparse entry {entry} has index {index}, expected an index below count {count}"
+            ),
+            AccessorProblem::NotFinite {
+                element,
+                component,
+                found,
+            } => write!(
+                f,
+                "element {element}, component {component} is {found}; expected a finite number"
+            ),
+            AccessorProblem::NotIncreasing {
+                element,
+                previous,
+                found,
+            } => write!(
+                f,
+                "times must increase strictly: element {element} is {found} s after {previous} s"
+            ),
+            AccessorProblem::Empty => f.write_str("expected one or more key times, found none"),
+            AccessorProblem::TooLarge { count, limit } => write!(
+                f,
+                "count {count} without a buffer view; expected at most {limit} elements"
+            ),
+            AccessorProblem::ZeroQuaternion { element } => write!(
+                f,
+                "element {element} is a rotation of length zero; expected a non-zero quaternion"
+            ),
+        }
+    }
+}
+
+/// Why a glTF file could not be imported.
+#[derive(Debug, thiserror::Error)]
+pub enum GltfImportError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The bytes are not glTF JSON or GLB.
+    #[error("not a glTF 2.0 file: {0}")]
+    Parse(#[source] gltf::Error),
+    /// The GLB container is malformed.
+    #[error("malformed GLB: {0}")]
+    Glb(String),
+    /// The glTF breaks the specification (an index out of range, a bad enum value, ...).
+    #[error("invalid glTF: {}", problems.join("; "))]
+    Invalid {
+        /// Each problem as `JSON path: what`.
+        problems: Vec<String>,
+    },
+    /// `fps` is not a positive finite number.
+    #[error("fps must be a positive finite number, found {0}")]
+    Fps(f64),
+    /// The file requires an extension that changes buffer data.
+    #[error("the file requires extension {0}, which inbetween cannot decode")]
+    UnsupportedExtension(String),
+    /// The file has no animations.
+    #[error("the file has no animations")]
+    NoAnimations,
+    /// The selected animation does not exist.
+    #[error("animation {selector} not found; the file has {available}")]
+    AnimationNotFound {
+        /// What was asked for.
+        selector: AnimationSelector,
+        /// The animations there are, as `#0 "name", #1, ...`.
+        available: String,
+    },
+    /// Several animations carry the selected name.
+    #[error(
+        "animation name \"{name}\" is ambiguous: animations {indices:?} carry it; select by index"
+    )]
+    AmbiguousAnimation {
+        /// The name.
+        name: String,
+        /// The animations that carry it.
+        indices: Vec<usize>,
+    },
+    /// The selected animations have no channels.
+    #[error("{0} has no channels")]
+    NoChannels(AnimationRef),
+    /// A buffer an animation needs cannot be loaded.
+    #[error("buffer {buffer}{} (read by accessor {accessor} of {channel}): {reason}", uri.as_ref().map(|u| format!(" \"{u}\"")).unwrap_or_default())]
+    Buffer {
+        /// The buffer index.
+        buffer: usize,
+        /// Its URI, when it has one (data URIs are shortened).
+        uri: Option<String>,
+        /// The first channel that needs it.
+        channel: ChannelRef,
+        /// The accessor that reads it.
+        accessor: usize,
+        /// What went wrong.
+        reason: String,
+    },
+    /// An accessor a sampler reads is malformed.
+    #[error("{channel}, {role} accessor {accessor}: {problem}")]
+    Accessor {
+        /// The channel.
+        channel: ChannelRef,
+        /// `input` (key times) or `output` (key values).
+        role: &'static str,
+        /// The accessor index.
+        accessor: usize,
+        /// What is wrong.
+        problem: AccessorProblem,
+    },
+    /// The output count does not fit the input count.
+    #[error("{channel}: output accessor {output} has {found} elements, expected {expected} for {keys} keys (input accessor {input})")]
+    CountMismatch {
+        /// The channel.
+        channel: ChannelRef,
+        /// Input accessor index.
+        input: usize,
+        /// Output accessor index.
+        output: usize,
+        /// Number of keys (input count).
+        keys: usize,
+        /// What the output should hold.
+        expected: String,
+        /// What it holds.
+        found: usize,
+    },
+    /// Two channels of one animation drive the same node property (glTF forbids it).
+    #[error("{channel} targets \"{track}\", already targeted by channel {first}")]
+    DuplicateTarget {
+        /// The second channel.
+        channel: ChannelRef,
+        /// The track name.
+        track: String,
+        /// The first channel.
+        first: usize,
+    },
+    /// The tracks built from the file break a document rule.
+    #[error("the imported document is invalid: {0}")]
+    Document(#[from] DocumentError),
+}
+
+/// Imports the animations of a `.gltf` (with `.bin` side files or `data:` URIs) or `.glb` file.
+///
+/// Relative buffer URIs resolve against the file's folder.
+///
+/// # Errors
+///
+/// [`GltfImportError::Io`] when the file cannot be read, otherwise as [`import_gltf_slice`].
+pub fn import_gltf_path(path: &Path, options: &ImportOptions) -> Result<Document, GltfImportError> {
+    let bytes = std::fs::read(path).map_err(|source| GltfImportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let base = path.parent().map(|p| {
+        if p.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            p
+        }
+    });
+    import_gltf_slice(&bytes, base, options)
+}
+
+/// Imports the animations of glTF JSON or GLB bytes; relative buffer URIs resolve against
+/// `base_dir` (without one, only `data:` URIs and the GLB binary chunk can be read).
+///
+/// The mapping follows the glTF 2.0 specification, §3.11 "Animations" and Appendix C "Animation
+/// Sampler Interpolation Modes" (<https://registry.khronos.org/glTF/specs/2.0/glTF-2.0.html>):
+///
+/// - one track per channel, named `NODE/PATH` (the node's name, or its index when it has none or
+///   shares its name with another node, then `NAME#INDEX`), PATH = `translation` | `rotation` |
+///   `scale`; morph weights become one scalar track per target, `NODE/weights/TARGET`;
+/// - when more than one animation is imported, every name is prefixed `ANIMATION/` (the
+///   animation's name, its index when it has none, `NAME#INDEX` when the name is shared);
+/// - a key at time `t` seconds lands on frame `t · fps` (fractional, never rounded);
+/// - `STEP` → `step`, `LINEAR` → `linear` (shortest-arc slerp on rotations, as Appendix C asks),
+///   `CUBICSPLINE` → `hermite` with slopes per frame `out = b_k / fps`, `in = a_{k+1} / fps`:
+///   glTF scales its tangents by the key interval in seconds `Δt`, our hermite scales slopes per
+///   frame by the interval in frames `N = Δt · fps`, so `b_k · Δt = (b_k / fps) · N`.
+///
+/// Accessors are decoded here, not by the `gltf` crate's reader, so that every malformed file is
+/// refused with a typed error instead of a panic: float or normalized-integer components
+/// (§3.11: `i8: max(c / 127, −1)`, `u8: c / 255`, `i16: max(c / 32767, −1)`,
+/// `u16: c / 65535`), byte strides, and sparse substitution are handled. Buffers are loaded only
+/// when an imported animation reads them; images are never loaded, so a missing texture does not
+/// matter, and unknown extensions (used or required) are ignored except those that compress
+/// buffer views (`EXT_meshopt_compression`, `KHR_meshopt_compression`), which are refused.
+/// See `docs/gltf.md`.
+///
+/// # Errors
+///
+/// A [`GltfImportError`] naming the animation, channel, sampler and accessor where it can:
+/// unparsable or invalid glTF, no (or no such) animation, an unreadable buffer, an accessor of
+/// the wrong type, out of range, with non-finite numbers or non-increasing times, an output count
+/// that does not fit the input, a zero rotation key.
+pub fn import_gltf_slice(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    options: &ImportOptions,
+) -> Result<Document, GltfImportError> {
+    if !(options.fps.is_finite() && options.fps > 0.0) {
+        return Err(GltfImportError::Fps(options.fps));
+    }
+    check_glb_header(bytes)?;
+    let gltf = gltf::Gltf::from_slice_without_validation(bytes).map_err(GltfImportError::Parse)?;
+    validate(&gltf.document)?;
+    let doc = &gltf.document;
+
+    let animations: Vec<gltf::Animation<'_>> = doc.animations().collect();
+    if animations.is_empty() {
+        return Err(GltfImportError::NoAnimations);
+    }
+    let selected = select(&animations, options.animation.as_ref())?;
+    let prefix = selected.len() > 1;
+
+    let node_labels = labels(doc.nodes().map(|n| n.name()));
+    let anim_labels = labels(animations.iter().map(gltf::Animation::name));
+
+    let mut buffers = Buffers::new(doc, gltf.blob.as_deref(), base_dir);
+    let mut tracks = Vec::new();
+    for animation in selected {
+        let anim_ref = AnimationRef {
+            index: animation.index(),
+            name: animation.name().map(String::from),
+        };
+        let mut targets: BTreeMap<String, usize> = BTreeMap::new();
+        let mut any = false;
+        for channel in animation.channels() {
+            any = true;
+            let sampler = channel.sampler();
+            let cref = ChannelRef {
+                animation: anim_ref.clone(),
+                channel: channel.index(),
+                sampler: sampler.index(),
+            };
+            let target = channel.target();
+            let node = target.node().index();
+            let mut name = format!(
+                "{}/{}",
+                label_of(&node_labels, node),
+                path_name(target.property())
+            );
+            if prefix {
+                name = format!("{}/{name}", label_of(&anim_labels, animation.index()));
+            }
+            if let Some(first) = targets.get(&name) {
+                return Err(GltfImportError::DuplicateTarget {
+                    channel: cref,
+                    track: name,
+                    first: *first,
+                });
+            }
+            targets.insert(name.clone(), channel.index());
+            tracks.extend(channel_tracks(
+                &channel,
+                &cref,
+                &name,
+                &mut buffers,
+                options.fps,
+            )?);
+        }
+        if !any {
+            return Err(GltfImportError::NoChannels(anim_ref));
+        }
+    }
+    let mut builder = Document::builder().fps(options.fps);
+    for t in tracks {
+        builder = builder.track(t);
+    }
+    Ok(builder.build()?)
+}
+
+/// The tracks of one channel: one for TRS, one per morph target for weights.
+fn channel_tracks(
+    channel: &gltf::animation::Channel<'_>,
+    cref: &ChannelRef,
+    name: &str,
+    buffers: &mut Buffers<'_>,
+    fps: f64,
+) -> Result<Vec<TrackBuilder>, GltfImportError> {
+    let sampler = channel.sampler();
+    let property = channel.target().property();
+    let mut tracks = Vec::new();
+    let input = sampler.input();
+    let output = sampler.output();
+    buffers.load_for(&input, cref)?;
+    buffers.load_for(&output, cref)?;
+    let times = read_times(&input, buffers).map_err(|problem| GltfImportError::Accessor {
+        channel: cref.clone(),
+        role: "input",
+        accessor: input.index(),
+        problem,
+    })?;
+    let role = Role::of(property);
+    let values =
+        read_accessor(&output, buffers, role).map_err(|problem| GltfImportError::Accessor {
+            channel: cref.clone(),
+            role: "output",
+            accessor: output.index(),
+            problem,
+        })?;
+    let cubic = sampler.interpolation() == Interpolation::CubicSpline;
+    let per_key = if cubic { 3 } else { 1 };
+    let keys = times.len();
+    let width = role.width();
+    let elements = values.len() / width;
+    let targets_per_key = if role == Role::Weights {
+        elements / (keys * per_key)
+    } else {
+        1
+    };
+    if targets_per_key == 0 || elements != keys * per_key * targets_per_key {
+        let expected = match (role, cubic) {
+            (Role::Weights, true) => {
+                format!("3 × {keys} × targets (in-tangent, value, out-tangent per target and key)")
+            }
+            (Role::Weights, false) => format!("{keys} × targets"),
+            (_, true) => format!("{} (in-tangent, value, out-tangent per key)", 3 * keys),
+            (_, false) => format!("{keys}"),
+        };
+        return Err(GltfImportError::CountMismatch {
+            channel: cref.clone(),
+            input: input.index(),
+            output: output.index(),
+            keys,
+            expected,
+            found: elements,
+        });
+    }
+    if role == Role::Rotation {
+        check_rotations(&values, per_key).map_err(|problem| GltfImportError::Accessor {
+            channel: cref.clone(),
+            role: "output",
+            accessor: output.index(),
+            problem,
+        })?;
+    }
+    let interp = sampler.interpolation();
+    if role == Role::Weights {
+        for target in 0..targets_per_key {
+            let builder = Track::scalar(format!("{name}/{target}"));
+            tracks.push(build_track(
+                builder,
+                &times,
+                &values,
+                Layout {
+                    width: 1,
+                    targets: targets_per_key,
+                    target,
+                },
+                interp,
+                fps,
+            ));
+        }
+    } else {
+        let builder = if role == Role::Rotation {
+            Track::quat(name)
+        } else {
+            Track::vec3(name)
+        };
+        tracks.push(build_track(
+            builder,
+            &times,
+            &values,
+            Layout {
+                width,
+                targets: 1,
+                target: 0,
+            },
+            interp,
+            fps,
+        ));
+    }
+    Ok(tracks)
+}
+
+/// A GLB header whose declared length is shorter than the header itself (the `gltf` crate
+/// would subtract past zero there).
+fn check_glb_header(bytes: &[u8]) -> Result<(), GltfImportError> {
+    if let Some(rest) = bytes.strip_prefix(b"glTF") {
+        let length = match rest.get(4..8) {
+            Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+            _ => {
+                return Err(GltfImportError::Glb(
+                    "the 12-byte header is cut short".into(),
+                ))
+            }
+        };
+        if length < 12 {
+            return Err(GltfImportError::Glb(format!(
+                "the header declares {length} bytes, fewer than the 12-byte header itself"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Runs the `gltf` crate's index and enum checks (so that no wrapper can panic later), ignoring
+/// unknown required extensions except those that change buffer data.
+fn validate(doc: &gltf::Document) -> Result<(), GltfImportError> {
+    let root = doc.as_json();
+    for ext in &root.extensions_required {
+        if REFUSED_REQUIRED_EXTENSIONS.contains(&ext.as_str()) {
+            return Err(GltfImportError::UnsupportedExtension(ext.clone()));
+        }
+    }
+    let mut problems = Vec::new();
+    root.validate(root, gltf::json::Path::new, &mut |path, error| {
+        let path = path().to_string();
+        if !path.starts_with("extensionsRequired") {
+            problems.push(format!("{path}: {error}"));
+        }
+    });
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(GltfImportError::Invalid { problems })
+    }
+}
+
+fn select<'a>(
+    animations: &[gltf::Animation<'a>],
+    selector: Option<&AnimationSelector>,
+) -> Result<Vec<gltf::Animation<'a>>, GltfImportError> {
+    let not_found = |selector: &AnimationSelector| GltfImportError::AnimationNotFound {
+        selector: selector.clone(),
+        available: animations
+            .iter()
+            .map(|a| match a.name() {
+                Some(n) => format!("#{} \"{n}\"", a.index()),
+                None => format!("#{}", a.index()),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    match selector {
+        None => Ok(animations.to_vec()),
+        Some(sel @ AnimationSelector::Index(i)) => animations
+            .get(*i)
+            .map(|a| vec![a.clone()])
+            .ok_or_else(|| not_found(sel)),
+        Some(sel @ AnimationSelector::Name(name)) => {
+            let found: Vec<_> = animations
+                .iter()
+                .filter(|a| a.name() == Some(name.as_str()))
+                .collect();
+            match found.as_slice() {
+                [] => Err(not_found(sel)),
+                [one] => Ok(vec![(*one).clone()]),
+                many => Err(GltfImportError::AmbiguousAnimation {
+                    name: name.clone(),
+                    indices: many.iter().map(|a| a.index()).collect(),
+                }),
+            }
+        }
+    }
+}
+
+/// A label per item: its name when unique and non-empty, its index when it has none,
+/// `NAME#INDEX` when the name (or the index written as a name) is shared.
+fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
+    let base: Vec<String> = names
+        .enumerate()
+        .map(|(i, n)| match n {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => i.to_string(),
+        })
+        .collect();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for b in &base {
+        *counts.entry(b.as_str()).or_insert(0) += 1;
+    }
+    base.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if counts.get(b.as_str()).copied().unwrap_or(0) > 1 {
+                format!("{b}#{i}")
+            } else {
+                b.clone()
+            }
+        })
+        .collect()
+}
+
+fn label_of(labels: &[String], index: usize) -> String {
+    labels
+        .get(index)
+        .cloned()
+        .unwrap_or_else(|| index.to_string())
+}
+
+fn path_name(property: Property) -> &'static str {
+    match property {
+        Property::Translation => "translation",
+        Property::Rotation => "rotation",
+        Property::Scale => "scale",
+        Property::MorphTargetWeights => "weights",
+    }
+}
+
+/// What an output accessor must hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Times,
+    Vec3,
+    Rotation,
+    Weights,
+}
+
+impl Role {
+    fn of(property: Property) -> Role {
+        match property {
+            Property::Translation | Property::Scale => Role::Vec3,
+            Property::Rotation => Role::Rotation,
+            Property::MorphTargetWeights => Role::Weights,
+        }
+    }
+
+    fn width(self) -> usize {
+        match self {
+            Role::Times | Role::Weights => 1,
+            Role::Vec3 => 3,
+            Role::Rotation => 4,
+        }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            Role::Times => "SCALAR of FLOAT (key times in seconds)",
+            Role::Vec3 => "VEC3 of FLOAT",
+            Role::Rotation => {
+                "VEC4 of FLOAT or of normalized BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT"
+            }
+            Role::Weights => {
+                "SCALAR of FLOAT or of normalized BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT"
+            }
+        }
+    }
+
+    fn dimensions(self) -> Dimensions {
+        match self {
+            Role::Times | Role::Weights => Dimensions::Scalar,
+            Role::Vec3 => Dimensions::Vec3,
+            Role::Rotation => Dimensions::Vec4,
+        }
+    }
+
+    fn allows_normalized(self) -> bool {
+        matches!(self, Role::Rotation | Role::Weights)
+    }
+}
+
+/// Buffers loaded on demand, so that a buffer no imported animation reads is never opened.
+struct Buffers<'a> {
+    doc: &'a gltf::Document,
+    blob: Option<&'a [u8]>,
+    base: Option<&'a Path>,
+    data: Vec<Option<Vec<u8>>>,
+}
+
+impl<'a> Buffers<'a> {
+    fn new(doc: &'a gltf::Document, blob: Option<&'a [u8]>, base: Option<&'a Path>) -> Self {
+        Buffers {
+            doc,
+            blob,
+            base,
+            data: doc.buffers().map(|_| None).collect(),
+        }
+    }
+
+    fn get(&self, index: usize) -> &[u8] {
+        self.data
+            .get(index)
+            .and_then(Option::as_deref)
+            .unwrap_or(&[])
+    }
+
+    fn load_for(
+        &mut self,
+        accessor: &gltf::Accessor<'_>,
+        channel: &ChannelRef,
+    ) -> Result<(), GltfImportError> {
+        let mut views = Vec::new();
+        views.extend(accessor.view());
+        if let Some(sparse) = accessor.sparse() {
+            views.push(sparse.indices().view());
+            views.push(sparse.values().view());
+        }
+        let needed: BTreeSet<usize> = views.iter().map(|v| v.buffer().index()).collect();
+        for index in needed {
+            if self.data.get(index).is_some_and(Option::is_some) {
+                continue;
+            }
+            let Some(buffer) = self.doc.buffers().nth(index) else {
+                continue;
+            };
+            let uri = match buffer.source() {
+                gltf::buffer::Source::Uri(u) => Some(u),
+                gltf::buffer::Source::Bin => None,
+            };
+            let fail = |reason: String| GltfImportError::Buffer {
+                buffer: index,
+                uri: uri.map(short_uri),
+                channel: channel.clone(),
+                accessor: accessor.index(),
+                reason,
+            };
+            let bytes = match uri {
+                None => self
+                    .blob
+                    .map(<[u8]>::to_vec)
+                    .ok_or_else(|| fail("the GLB file has no binary chunk".into()))?,
+                Some(uri) => load_uri(uri, self.base).map_err(fail)?,
+            };
+            if bytes.len() < buffer.length() {
+                return Err(fail(format!(
+                    "expected byteLength {} bytes, found {}",
+                    buffer.length(),
+                    bytes.len()
+                )));
+            }
+            if let Some(slot) = self.data.get_mut(index) {
+                *slot = Some(bytes);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn short_uri(uri: &str) -> String {
+    if uri.starts_with("data:") && uri.len() > 40 {
+        let cut = uri
+            .char_indices()
+            .map(|(i, _)| i)
+            .take_while(|&i| i <= 40)
+            .last()
+            .unwrap_or(0);
+        format!("{}...", &uri[..cut])
+    } else {
+        uri.to_string()
+    }
+}
+
+/// Reads a buffer URI: `data:` with base64, or a path relative to `base` (percent-decoded).
+fn load_uri(uri: &str, base: Option<&Path>) -> Result<Vec<u8>, String> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let Some((_, payload)) = rest.split_once(";base64,") else {
+            return Err("only base64 data URIs are supported".into());
+        };
+        return decode_base64(payload);
+    }
+    let scheme = uri.find(':').filter(|&c| !uri[..c].contains('/'));
+    if scheme.is_some() {
+        return Err("expected a data: URI or a relative path".into());
+    }
+    let Some(base) = base else {
+        return Err("a relative URI needs the folder of the glTF file; none was given".into());
+    };
+    let decoded = percent_decode(uri)?;
+    let path = base.join(decoded);
+    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn percent_decode(uri: &str) -> Result<String, String> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("bad percent escape at byte {i} of the URI"))?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "the percent-decoded URI is not UTF-8".into())
+}
+
+/// Standard base64 (RFC 4648 §4) with optional `=` padding.
+fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
+    let trimmed = text.trim_end_matches('=');
+    if text.len() - trimmed.len() > 2 {
+        return Err("base64: too much padding".into());
+    }
+    let mut out = Vec::with_capacity(trimmed.len() * 3 / 4);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    for (i, c) in trimmed.bytes().enumerate() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return Err(format!("base64: invalid character at position {i}")),
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push(((acc >> bits) & 0xff) as u8);
+        }
+    }
+    if bits >= 6 {
+        return Err("base64: truncated data".into());
+    }
+    Ok(out)
+}
+
+/// The bytes of a buffer view, checked against its buffer.
+fn view_bytes<'b>(
+    view: &gltf::buffer::View<'_>,
+    buffers: &'b Buffers<'_>,
+) -> Result<&'b [u8], AccessorProblem> {
+    let data = buffers.get(view.buffer().index());
+    let end = view.offset().checked_add(view.length());
+    match end {
+        Some(end) if end <= data.len() => Ok(&data[view.offset()..end]),
+        _ => Err(AccessorProblem::OutOfBounds {
+            what: format!("buffer view {}", view.index()),
+            needed: end.unwrap_or(usize::MAX),
+            available: data.len(),
+        }),
+    }
+}
+
+fn component(
+    bytes: &[u8],
+    at: usize,
+    ty: DataType,
+    what: &dyn Fn() -> String,
+) -> Result<f64, AccessorProblem> {
+    let size = ty.size();
+    let slice = at
+        .checked_add(size)
+        .and_then(|end| bytes.get(at..end))
+        .ok_or_else(|| AccessorProblem::OutOfBounds {
+            what: what(),
+            needed: at.saturating_add(size),
+            available: bytes.len(),
+        })?;
+    // Normalized integers: glTF 2.0 §3.11 (animation samplers) and §3.6.2.3 ("normalized").
+    Ok(match (ty, slice) {
+        (DataType::F32, &[a, b, c, d]) => f64::from(f32::from_le_bytes([a, b, c, d])),
+        (DataType::I8, &[a]) => (f64::from(i8::from_le_bytes([a])) / 127.0).max(-1.0),
+        (DataType::U8, &[a]) => f64::from(a) / 255.0,
+        (DataType::I16, &[a, b]) => (f64::from(i16::from_le_bytes([a, b])) / 32767.0).max(-1.0),
+        (DataType::U16, &[a, b]) => f64::from(u16::from_le_bytes([a, b])) / 65535.0,
+        (DataType::U32, &[a, b, c, d]) => f64::from(u32::from_le_bytes([a, b, c, d])),
+        _ => f64::NAN,
+    })
+}
+
+fn type_name(ty: DataType) -> &'static str {
+    match ty {
+        DataType::I8 => "BYTE",
+        DataType::U8 => "UNSIGNED_BYTE",
+        DataType::I16 => "SHORT",
+        DataType::U16 => "UNSIGNED_SHORT",
+        DataType::U32 => "UNSIGNED_INT",
+        DataType::F32 => "FLOAT",
+    }
+}
+
+fn dims_name(d: Dimensions) -> &'static str {
+    match d {
+        Dimensions::Scalar => "SCALAR",
+        Dimensions::Vec2 => "VEC2",
+        Dimensions::Vec3 => "VEC3",
+        Dimensions::Vec4 => "VEC4",
+        Dimensions::Mat2 => "MAT2",
+        Dimensions::Mat3 => "MAT3",
+        Dimensions::Mat4 => "MAT4",
+    }
+}
+
+/// Decodes an accessor into `count × width` finite numbers (strides, sparse substitution and
+/// normalized integers applied).
+fn read_accessor(
+    accessor: &gltf::Accessor<'_>,
+    buffers: &Buffers<'_>,
+    role: Role,
+) -> Result<Vec<f64>, AccessorProblem> {
+    let ty = accessor.data_type();
+    let dims = accessor.dimensions();
+    let normalized = accessor.normalized();
+    let type_ok = match ty {
+        DataType::F32 => !normalized,
+        DataType::I8 | DataType::U8 | DataType::I16 | DataType::U16 => {
+            normalized && role.allows_normalized()
+        }
+        DataType::U32 => false,
+    };
+    if dims != role.dimensions() || !type_ok {
+        return Err(AccessorProblem::WrongType {
+            expected: role.expected(),
+            found: format!(
+                "{} of {}{}",
+                dims_name(dims),
+                if normalized { "normalized " } else { "" },
+                type_name(ty)
+            ),
+        });
+    }
+    let width = role.width();
+    let count = accessor.count();
+    let elem = ty.size() * width;
+    // Check the size before allocating: with a view, the last element must fit in it; without
+    // one (zeros, possibly patched by sparse values), the count is capped.
+    let view = match accessor.view() {
+        Some(view) => {
+            let bytes = view_bytes(&view, buffers)?;
+            let stride = view.stride().unwrap_or(elem);
+            if let Some(last) = count.checked_sub(1) {
+                let end = last
+                    .checked_mul(stride)
+                    .and_then(|s| s.checked_add(accessor.offset()))
+                    .and_then(|s| s.checked_add(elem));
+                match end {
+                    Some(end) if end <= bytes.len() => {}
+                    _ => {
+                        return Err(AccessorProblem::OutOfBounds {
+                            what: format!("element {last}"),
+                            needed: end.unwrap_or(usize::MAX),
+                            available: bytes.len(),
+                        })
+                    }
+                }
+            }
+            Some((bytes, stride))
+        }
+        None if count > MAX_VIEWLESS_COUNT => {
+            return Err(AccessorProblem::TooLarge {
+                count,
+                limit: MAX_VIEWLESS_COUNT,
+            })
+        }
+        None => None,
+    };
+    let mut values = vec![0.0; count * width];
+    if let Some((bytes, stride)) = view {
+        for i in 0..count {
+            let start = i
+                .checked_mul(stride)
+                .and_then(|s| s.checked_add(accessor.offset()))
+                .unwrap_or(usize::MAX);
+            for c in 0..width {
+                let at = start.saturating_add(c * ty.size());
+                values[i * width + c] = component(bytes, at, ty, &|| format!("element {i}"))?;
+            }
+        }
+    }
+    if let Some(sparse) = accessor.sparse() {
+        let indices = sparse.indices();
+        let index_bytes = view_bytes(&indices.view(), buffers)?;
+        let index_ty = match indices.index_type() {
+            gltf::accessor::sparse::IndexType::U8 => DataType::U8,
+            gltf::accessor::sparse::IndexType::U16 => DataType::U16,
+            gltf::accessor::sparse::IndexType::U32 => DataType::U32,
+        };
+        let vals = sparse.values();
+        let value_bytes = view_bytes(&vals.view(), buffers)?;
+        for entry in 0..sparse.count() {
+            let at = indices.offset().saturating_add(entry * index_ty.size());
+            let raw = raw_index(index_bytes, at, index_ty).ok_or_else(|| {
+                AccessorProblem::OutOfBounds {
+                    what: format!("sparse index {entry}"),
+                    needed: at.saturating_add(index_ty.size()),
+                    available: index_bytes.len(),
+                }
+            })?;
+            let target = usize::try_from(raw).ok().filter(|&t| t < count).ok_or(
+                AccessorProblem::SparseIndex {
+                    entry,
+                    index: raw,
+                    count,
+                },
+            )?;
+            let start = vals.offset().saturating_add(entry.saturating_mul(elem));
+            for c in 0..width {
+                let at = start.saturating_add(c * ty.size());
+                values[target * width + c] =
+                    component(value_bytes, at, ty, &|| format!("sparse value {entry}"))?;
+            }
+        }
+    }
+    for (n, v) in values.iter().enumerate() {
+        if !v.is_finite() {
+            return Err(AccessorProblem::NotFinite {
+                element: n / width,
+                component: n % width,
+                found: *v,
+            });
+        }
+    }
+    Ok(values)
+}
+
+fn raw_index(bytes: &[u8], at: usize, ty: DataType) -> Option<u64> {
+    let end = at.checked_add(ty.size())?;
+    Some(match (ty, bytes.get(at..end)?) {
+        (DataType::U8, &[a]) => u64::from(a),
+        (DataType::U16, &[a, b]) => u64::from(u16::from_le_bytes([a, b])),
+        (DataType::U32, &[a, b, c, d]) => u64::from(u32::from_le_bytes([a, b, c, d])),
+        _ => return None,
+    })
+}
+
+/// Key times: finite, at least one, strictly increasing (glTF 2.0 §3.11).
+fn read_times(
+    accessor: &gltf::Accessor<'_>,
+    buffers: &Buffers<'_>,
+) -> Result<Vec<f64>, AccessorProblem> {
+    let times = read_accessor(accessor, buffers, Role::Times)?;
+    if times.is_empty() {
+        return Err(AccessorProblem::Empty);
+    }
+    for (i, pair) in times.windows(2).enumerate() {
+        if pair[1] <= pair[0] {
+            return Err(AccessorProblem::NotIncreasing {
+                element: i + 1,
+                previous: pair[0],
+                found: pair[1],
+            });
+        }
+    }
+    Ok(times)
+}
+
+/// Rotation key values (not tangents) must have non-zero length to be normalized.
+fn check_rotations(values: &[f64], per_key: usize) -> Result<(), AccessorProblem> {
+    let value_slot = usize::from(per_key == 3);
+    for (element, q) in values.chunks_exact(4).enumerate() {
+        if element % per_key == value_slot && q.iter().all(|c| *c == 0.0) {
+            return Err(AccessorProblem::ZeroQuaternion { element });
+        }
+    }
+    Ok(())
+}
+
+/// Where one track's numbers sit in a decoded output accessor.
+#[derive(Clone, Copy)]
+struct Layout {
+    /// Components per value (1, 3 or 4).
+    width: usize,
+    /// Morph targets per key (1 for TRS).
+    targets: usize,
+    /// The target this track reads.
+    target: usize,
+}
+
+impl Layout {
+    /// Output element `element` (for CUBICSPLINE `3k + 1` is key k's value) of this track's
+    /// target, as `width` numbers.
+    fn at<'v>(&self, values: &'v [f64], element: usize) -> &'v [f64] {
+        let start = (element * self.targets + self.target) * self.width;
+        values.get(start..start + self.width).unwrap_or(&[])
+    }
+}
+
+/// One track from decoded times and values (counts already checked).
+fn build_track(
+    mut builder: TrackBuilder,
+    times: &[f64],
+    values: &[f64],
+    layout: Layout,
+    interpolation: Interpolation,
+    fps: f64,
+) -> TrackBuilder {
+    let n = times.len();
+    for (k, &t) in times.iter().enumerate() {
+        let frame = t * fps;
+        match interpolation {
+            Interpolation::Step => {
+                builder = builder
+                    .key_slice(frame, layout.at(values, k))
+                    .interp(Interp::Step);
+            }
+            Interpolation::Linear => {
+                builder = builder.key_slice(frame, layout.at(values, k));
+            }
+            Interpolation::CubicSpline => {
+                // Appendix C: element 3k is the in-tangent a_k, 3k+1 the value v_k, 3k+2 the
+                // out-tangent b_k; the segment k uses b_k and a_{k+1}, scaled by Δt seconds.
+                builder = builder.key_slice(frame, layout.at(values, 3 * k + 1));
+                if k + 1 < n {
+                    let out: Vec<f64> = layout
+                        .at(values, 3 * k + 2)
+                        .iter()
+                        .map(|b| b / fps)
+                        .collect();
+                    let inn: Vec<f64> = layout
+                        .at(values, 3 * (k + 1))
+                        .iter()
+                        .map(|a| a / fps)
+                        .collect();
+                    builder = match (
+                        crate::value::Value::from_slice(&out),
+                        crate::value::Value::from_slice(&inn),
+                    ) {
+                        (Some(o), Some(i)) => builder.hermite(o, i),
+                        _ => builder,
+                    };
+                }
+            }
+        }
+    }
+    builder
+}
