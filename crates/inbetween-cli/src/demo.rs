@@ -196,7 +196,7 @@ fn walk_cycle(out_dir: &Path) -> Result<(), CliError> {
         import_gltf_slice(CHARACTER_WALK, None, &ImportOptions::default()).map_err(|error| {
             CliError::Gltf {
                 path: "examples/gltf/character_walk.gltf".into(),
-                error,
+                error: Box::new(error),
             }
         })?;
     let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();

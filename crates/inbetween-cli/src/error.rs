@@ -29,8 +29,8 @@ pub enum CliError {
     Gltf {
         /// The file.
         path: PathBuf,
-        /// What is wrong with it.
-        error: inbetween::gltf_import::GltfImportError,
+        /// What is wrong with it (boxed: the import error is large).
+        error: Box<inbetween::gltf_import::GltfImportError>,
     },
     /// The compiler refused (a value beyond tolerance, a non-finite value, a bad option).
     #[error("cannot compile: {0}")]

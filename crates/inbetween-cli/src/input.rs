@@ -30,7 +30,7 @@ pub fn import_gltf(path: &Path, fps: f64, animation: Option<&str>) -> Result<Doc
     };
     import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
         path: path.to_path_buf(),
-        error,
+        error: Box::new(error),
     })
 }
 
