@@ -586,9 +586,66 @@ impl Document {
         top.insert("inbetween".into(), Json::from(1));
         top.insert("fps".into(), number_json(self.fps()));
         top.insert("tracks".into(), Json::Array(tracks));
-        let mut text = serde_json::to_string_pretty(&Json::Object(top)).unwrap_or_default();
+        let mut text = String::new();
+        write_readable(&Json::Object(top), 0, &mut text);
         text.push('\n');
         text
+    }
+}
+
+/// Writes JSON for people: one field per line, but arrays of numbers or strings (values,
+/// tangents, tcb, expressions) and small objects on one line.
+fn write_readable(value: &Json, indent: usize, out: &mut String) {
+    let pad = |n: usize, out: &mut String| {
+        for _ in 0..n {
+            out.push(' ');
+        }
+    };
+    match value {
+        Json::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
+            out.push_str("[\n");
+            for (k, item) in items.iter().enumerate() {
+                pad(indent + 2, out);
+                write_readable(item, indent + 2, out);
+                out.push_str(if k + 1 < items.len() { ",\n" } else { "\n" });
+            }
+            pad(indent, out);
+            out.push(']');
+        }
+        Json::Object(map) if map.values().any(|v| matches!(v, Json::Array(a) if a.iter().any(Json::is_object))) => {
+            out.push_str("{\n");
+            for (k, (key, item)) in map.iter().enumerate() {
+                pad(indent + 2, out);
+                out.push_str(&Json::String(key.clone()).to_string());
+                out.push_str(": ");
+                write_readable(item, indent + 2, out);
+                out.push_str(if k + 1 < map.len() { ",\n" } else { "\n" });
+            }
+            pad(indent, out);
+            out.push('}');
+        }
+        // Leaves, flat arrays and keys: serde_json's compact form, with a space after separators.
+        other => {
+            let compact = other.to_string();
+            let mut in_string = false;
+            let mut escaped = false;
+            for ch in compact.chars() {
+                out.push(ch);
+                if in_string {
+                    if escaped {
+                        escaped = false;
+                    } else if ch == '\\' {
+                        escaped = true;
+                    } else if ch == '"' {
+                        in_string = false;
+                    }
+                } else if ch == '"' {
+                    in_string = true;
+                } else if ch == ',' || ch == ':' {
+                    out.push(' ');
+                }
+            }
+        }
     }
 }
 
