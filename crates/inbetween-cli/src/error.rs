@@ -32,6 +32,9 @@ pub enum CliError {
         /// What is wrong with it (boxed: the import error is large).
         error: Box<inbetween::gltf_import::GltfImportError>,
     },
+    /// The document could not be written as glTF.
+    #[error("cannot export: {0}")]
+    Export(inbetween::gltf_export::GltfExportError),
     /// The compiler refused (a value beyond tolerance, a non-finite value, a bad option).
     #[error("cannot compile: {0}")]
     Compile(CompileError),
@@ -65,6 +68,7 @@ impl CliError {
             | CliError::Sample(_)
             | CliError::Compile(_)
             | CliError::Gltf { .. }
+            | CliError::Export(_)
             | CliError::Stream { .. } => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,

@@ -3,6 +3,7 @@
 mod compile;
 mod demo;
 mod error;
+mod export;
 mod import;
 mod input;
 mod inspect;
@@ -54,6 +55,13 @@ enum Command {
     ///
     /// Example: inbetween import model.glb -o anim.json --fps 30 --animation Walk
     Import(ImportCmd),
+    /// Write a document's tracks as a glTF 2.0 animation (.gltf with an embedded buffer, or .glb).
+    ///
+    /// Exact where glTF can say it (step → STEP, linear → LINEAR, cubic kinds → CUBICSPLINE);
+    /// eases, expressions and the like are baked at every frame.
+    ///
+    /// Example: inbetween export anim.json -o anim.glb
+    Export(ExportCmd),
     /// Run the main job on the bundled showcase document and print what it did.
     ///
     /// Example: inbetween demo --out-dir out/demo
@@ -179,6 +187,18 @@ struct ImportCmd {
 }
 
 #[derive(clap::Args, Debug)]
+struct ExportCmd {
+    /// The animation document (JSON, or glTF to re-export).
+    input: PathBuf,
+    /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(clap::Args, Debug)]
 struct DemoArgs {
     /// Folder for the files the demo writes.
     #[arg(long, default_value = "out/demo")]
@@ -212,6 +232,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.animation.as_deref(),
             a.quiet,
         ),
+        Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
         Command::Demo(a) => demo::run(&a.out_dir),
     }
 }

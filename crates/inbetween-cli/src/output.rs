@@ -23,6 +23,16 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), CliError> {
         .tempfile_in(dir)
         .map_err(err)?;
     tmp.write_all(contents).map_err(err)?;
+    // A temporary file is private (0600); give the output the permissions of the file it
+    // replaces, or the usual 0644 for a new one.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(path).map_or(0o644, |m| m.permissions().mode() & 0o7777);
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(err)?;
+    }
     tmp.as_file().sync_all().map_err(err)?;
     tmp.persist(path).map_err(|e| err(e.error))?;
     Ok(())

@@ -612,7 +612,11 @@ fn write_readable(value: &Json, indent: usize, out: &mut String) {
             pad(indent, out);
             out.push(']');
         }
-        Json::Object(map) if map.values().any(|v| matches!(v, Json::Array(a) if a.iter().any(Json::is_object))) => {
+        Json::Object(map)
+            if map
+                .values()
+                .any(|v| matches!(v, Json::Array(a) if a.iter().any(Json::is_object))) =>
+        {
             out.push_str("{\n");
             for (k, (key, item)) in map.iter().enumerate() {
                 pad(indent + 2, out);

@@ -17,6 +17,8 @@ pub mod ease;
 pub mod error;
 pub mod expr;
 #[cfg(feature = "gltf")]
+pub mod gltf_export;
+#[cfg(feature = "gltf")]
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;

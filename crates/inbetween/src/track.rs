@@ -739,7 +739,6 @@ impl Track {
         }
     }
 
-    #[allow(dead_code)] // used by the compiler input (track_source), wired in with the stream
     pub(crate) fn segment(&self, index: usize) -> Option<&Segment> {
         self.segments.get(index)
     }

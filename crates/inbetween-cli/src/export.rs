@@ -1,0 +1,40 @@
+//! `inbetween export`: a document's tracks as a glTF 2.0 animation (.gltf or .glb).
+
+use std::path::Path;
+
+use inbetween::gltf_export::{export_gltf, ExportedAs};
+
+use crate::error::CliError;
+use crate::input::load_document;
+use crate::output::write_atomic;
+
+/// Runs `inbetween export`; `.glb` output selects the binary container.
+pub fn run(input: &Path, output: &Path, quiet: bool) -> Result<(), CliError> {
+    let doc = load_document(input)?;
+    let glb = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    let (bytes, report) = export_gltf(&doc, glb).map_err(CliError::Export)?;
+    write_atomic(output, &bytes)?;
+    if !quiet {
+        for (track, node, path, how) in &report.channels {
+            let how = match how {
+                ExportedAs::Exact(kind) => format!("{kind} (exact)"),
+                ExportedAs::Baked(why) => format!("LINEAR, baked at every frame ({why})"),
+            };
+            println!("{track:<28} → node \"{node}\" {path:<12} {how}");
+        }
+        for (track, why) in &report.skipped {
+            println!("{track:<28} skipped: {why}");
+        }
+        if report.time_shift > 0.0 {
+            println!(
+                "times shifted by {} s so that none is negative",
+                report.time_shift
+            );
+        }
+        println!("{} bytes → {}", bytes.len(), output.display());
+    }
+    Ok(())
+}

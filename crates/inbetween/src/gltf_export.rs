@@ -1,0 +1,428 @@
+//! glTF 2.0 export: tracks written as animation samplers on nodes named after the tracks (.gltf with an embedded buffer, or .glb).
+//!
+//! Each track becomes one channel. Its node is the part of the name before `/translation`,
+//! `/rotation` or `/scale` (the names `inbetween import` gives); any other `vec3` track animates
+//! the translation of a node named after the track, and any other `quat` track its rotation.
+//! Tracks glTF cannot animate on a node (scalar, vec2, vec4, colour, morph weights) are skipped
+//! and listed in the report.
+//!
+//! Samplers are exact where glTF 2.0 (Appendix C) can say it: all-`step` tracks become `STEP`;
+//! all-`linear` tracks (shortest-arc slerp on rotations, as glTF's) become `LINEAR`; tracks whose
+//! segments are all cubic (`hermite`, `bezier`, `catmull_rom`, `tcb`, and `linear` on vectors)
+//! without eases become `CUBICSPLINE` with glTF tangents b_k = m_0 / Δt and a_{k+1} = m_1 / Δt
+//! (m the per-segment Hermite tangents, Δt the segment's length in seconds). Everything else
+//! (eases, expressions, Lagrange windows, slerp mixed with cubic kinds, arclength timing) is
+//! baked: sampled at every integer frame and at the keys, played back `LINEAR` — exact at every
+//! frame, linear in between. Values and times are stored as f32, as glTF requires. Times are in
+//! seconds (frame / fps) and must not be negative in glTF: a document whose first key is before
+//! frame 0 is shifted to start at 0 (reported).
+
+use std::collections::BTreeMap;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde_json::{json, Value as Json};
+
+use crate::document::Document;
+use crate::track::{Interp, SegmentForm, Track};
+use crate::value::ValueType;
+use crate::Ease;
+
+/// How one track was written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExportedAs {
+    /// Exactly, with this glTF interpolation (`STEP`, `LINEAR` or `CUBICSPLINE`).
+    Exact(&'static str),
+    /// Sampled at every frame and played back `LINEAR` (the reason is why it could not be exact).
+    Baked(&'static str),
+}
+
+/// What the export did with each track.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExportReport {
+    /// (track, node, glTF path, how).
+    pub channels: Vec<(String, String, &'static str, ExportedAs)>,
+    /// (track, why it was not exported).
+    pub skipped: Vec<(String, &'static str)>,
+    /// Seconds added to every time so that none is negative (0 when none was).
+    pub time_shift: f64,
+}
+
+/// Why an export failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GltfExportError {
+    /// No track can be animated on a node.
+    #[error("no track can be exported to glTF: {0}")]
+    NothingToExport(String),
+    /// Two keys of a track fall on the same f32 time.
+    #[error("track \"{track}\": keys at frames {a} and {b} round to the same f32 time in seconds; glTF needs strictly increasing times")]
+    TimesCollide {
+        /// The track.
+        track: String,
+        /// One frame.
+        a: f64,
+        /// The next frame.
+        b: f64,
+    },
+    /// A value is not finite (an expression outside its domain).
+    #[error("track \"{track}\": value at frame {frame} is not finite")]
+    NotFinite {
+        /// The track.
+        track: String,
+        /// The frame.
+        frame: f64,
+    },
+    /// Two tracks animate the same property of the same node.
+    #[error("tracks \"{first}\" and \"{second}\" both animate {path} of node \"{node}\"")]
+    DuplicateTarget {
+        /// The node.
+        node: String,
+        /// The property.
+        path: &'static str,
+        /// The first track.
+        first: String,
+        /// The second track.
+        second: String,
+    },
+}
+
+/// Where a track goes: (node name, glTF path), or why it cannot.
+fn target(track: &Track) -> Result<(String, &'static str), &'static str> {
+    let name = track.name();
+    for (suffix, path, ty) in [
+        ("/translation", "translation", ValueType::Vec3),
+        ("/rotation", "rotation", ValueType::Quat),
+        ("/scale", "scale", ValueType::Vec3),
+    ] {
+        if let Some(node) = name.strip_suffix(suffix) {
+            if track.value_type() == ty && !node.is_empty() {
+                return Ok((node.to_string(), path));
+            }
+        }
+    }
+    match track.value_type() {
+        ValueType::Vec3 => Ok((name.to_string(), "translation")),
+        ValueType::Quat => Ok((name.to_string(), "rotation")),
+        ValueType::Scalar if name.contains("/weights/") => {
+            Err("morph target weights need a mesh; not exported")
+        }
+        _ => Err("glTF animates only node translation (vec3), rotation (quat) and scale (vec3)"),
+    }
+}
+
+/// A sampler's data: times in seconds and output values (with tangents for CUBICSPLINE).
+struct Sampler {
+    interpolation: &'static str,
+    times: Vec<f64>,
+    outputs: Vec<[f64; 4]>,
+}
+
+/// The per-u Hermite tangents (m0, m1) of segment `i`, if it is a cubic (or a vector line).
+fn cubic_tangents(track: &Track, i: usize) -> Option<([f64; 4], [f64; 4])> {
+    let (k0, k1) = (track.keys().get(i)?, track.keys().get(i + 1)?);
+    let (p0, p1) = (k0.value.to_array(), k1.value.to_array());
+    let segment = track.segment(i)?;
+    let mut m0 = [0.0; 4];
+    let mut m1 = [0.0; 4];
+    match &segment.form {
+        SegmentForm::Lerp => {
+            for c in 0..4 {
+                m0[c] = p1[c] - p0[c];
+                m1[c] = m0[c];
+            }
+        }
+        SegmentForm::Hermite { m0: a, m1: b } => {
+            m0 = a.to_array();
+            m1 = b.to_array();
+        }
+        SegmentForm::Bezier { c1, c2 } => {
+            let (c1, c2) = (c1.to_array(), c2.to_array());
+            for c in 0..4 {
+                m0[c] = 3.0 * (c1[c] - p0[c]);
+                m1[c] = 3.0 * (p1[c] - c2[c]);
+            }
+        }
+        _ => return None,
+    }
+    Some((m0, m1))
+}
+
+fn exact_sampler(track: &Track, fps: f64) -> Result<Sampler, &'static str> {
+    let keys = track.keys();
+    let segments = keys.len().saturating_sub(1);
+    let times: Vec<f64> = keys.iter().map(|k| k.frame / fps).collect();
+    let values: Vec<[f64; 4]> = keys.iter().map(|k| k.value.to_array()).collect();
+    if track.arclength().is_some() {
+        return Err("arclength timing");
+    }
+    if keys[..segments].iter().any(|k| k.ease != Ease::Linear) {
+        return Err("eased segments");
+    }
+    let kinds: Vec<&Interp> = keys[..segments].iter().map(|k| &k.interp).collect();
+    let quat = track.value_type() == ValueType::Quat;
+    if kinds.iter().all(|i| matches!(i, Interp::Step)) {
+        return Ok(Sampler {
+            interpolation: "STEP",
+            times,
+            outputs: values,
+        });
+    }
+    if kinds
+        .iter()
+        .all(|i| matches!(i, Interp::Linear) || (quat && matches!(i, Interp::Slerp)))
+    {
+        return Ok(Sampler {
+            interpolation: "LINEAR",
+            times,
+            outputs: values,
+        });
+    }
+    if quat
+        && kinds
+            .iter()
+            .any(|i| matches!(i, Interp::Linear | Interp::Slerp))
+    {
+        return Err("slerp mixed with cubic segments");
+    }
+    // CUBICSPLINE: per key, in-tangent a_k, value v_k, out-tangent b_k (units per second).
+    let mut outputs = Vec::with_capacity(keys.len() * 3);
+    let mut incoming = [0.0; 4];
+    for (k, value) in values.iter().enumerate() {
+        let mut outgoing = [0.0; 4];
+        let mut next_incoming = [0.0; 4];
+        if k < segments {
+            let (m0, m1) = cubic_tangents(track, k).ok_or("segments glTF cannot draw")?;
+            let dt = times[k + 1] - times[k];
+            for c in 0..4 {
+                outgoing[c] = m0[c] / dt;
+                next_incoming[c] = m1[c] / dt;
+            }
+        }
+        outputs.push(incoming);
+        outputs.push(*value);
+        outputs.push(outgoing);
+        incoming = next_incoming;
+    }
+    Ok(Sampler {
+        interpolation: "CUBICSPLINE",
+        times,
+        outputs,
+    })
+}
+
+fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
+    let (first, last) = (track.first_frame(), track.last_frame());
+    let mut frames: Vec<f64> = Vec::new();
+    frames.push(first);
+    let mut f = first.floor() + 1.0;
+    while f < last {
+        frames.push(f);
+        f += 1.0;
+    }
+    if last > first {
+        frames.push(last);
+    }
+    let mut outputs = Vec::with_capacity(frames.len());
+    for frame in &frames {
+        let v = track.eval(*frame);
+        if !v.is_finite() {
+            return Err(GltfExportError::NotFinite {
+                track: track.name().to_string(),
+                frame: *frame,
+            });
+        }
+        outputs.push(v.to_array());
+    }
+    Ok(Sampler {
+        interpolation: "LINEAR",
+        times: frames.iter().map(|f| f / fps).collect(),
+        outputs,
+    })
+}
+
+/// Appends `values` as little-endian f32 to `buffer` (4-byte aligned) and returns the byte
+/// range.
+fn push_f32(buffer: &mut Vec<u8>, values: impl Iterator<Item = f64>) -> (usize, usize) {
+    let start = buffer.len();
+    for v in values {
+        buffer.extend_from_slice(&(v as f32).to_le_bytes());
+    }
+    (start, buffer.len() - start)
+}
+
+/// Writes `doc`'s tracks as one glTF animation. `glb` selects the binary container; otherwise
+/// the buffer is embedded as a base64 `data:` URI.
+///
+/// # Errors
+/// When no track can be animated on a node, two tracks target the same property, two keys
+/// collide in f32 seconds, or a baked value is not finite.
+pub fn export_gltf(doc: &Document, glb: bool) -> Result<(Vec<u8>, ExportReport), GltfExportError> {
+    let fps = doc.fps();
+    let mut report = ExportReport::default();
+    let earliest = doc
+        .tracks()
+        .iter()
+        .map(Track::first_frame)
+        .fold(f64::INFINITY, f64::min);
+    let shift_frames = if earliest < 0.0 { -earliest } else { 0.0 };
+    report.time_shift = shift_frames / fps;
+
+    let mut nodes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut node_names: Vec<String> = Vec::new();
+    let mut targets: BTreeMap<(usize, &'static str), String> = BTreeMap::new();
+    let mut buffer: Vec<u8> = Vec::new();
+    let mut views: Vec<Json> = Vec::new();
+    let mut accessors: Vec<Json> = Vec::new();
+    let mut samplers: Vec<Json> = Vec::new();
+    let mut channels: Vec<Json> = Vec::new();
+
+    for track in doc.tracks() {
+        let (node_name, path) = match target(track) {
+            Ok(t) => t,
+            Err(reason) => {
+                report.skipped.push((track.name().to_string(), reason));
+                continue;
+            }
+        };
+        let node = *nodes.entry(node_name.clone()).or_insert_with(|| {
+            node_names.push(node_name.clone());
+            node_names.len() - 1
+        });
+        if let Some(first) = targets.insert((node, path), track.name().to_string()) {
+            return Err(GltfExportError::DuplicateTarget {
+                node: node_name,
+                path,
+                first,
+                second: track.name().to_string(),
+            });
+        }
+        let (sampler, how) = match exact_sampler(track, fps) {
+            Ok(s) => {
+                let kind = s.interpolation;
+                (s, ExportedAs::Exact(kind))
+            }
+            Err(reason) => (baked_sampler(track, fps)?, ExportedAs::Baked(reason)),
+        };
+        let times: Vec<f64> = sampler
+            .times
+            .iter()
+            .map(|t| t + report.time_shift)
+            .collect();
+        for pair in times.windows(2) {
+            if (pair[1] as f32) <= (pair[0] as f32) {
+                return Err(GltfExportError::TimesCollide {
+                    track: track.name().to_string(),
+                    a: pair[0] * fps - shift_frames,
+                    b: pair[1] * fps - shift_frames,
+                });
+            }
+        }
+        let components = track.components();
+        let (offset, length) = push_f32(&mut buffer, times.iter().copied());
+        views.push(json!({"buffer": 0, "byteOffset": offset, "byteLength": length}));
+        let (min, max) = (
+            times.first().map_or(0.0, |t| f64::from(*t as f32)),
+            times.last().map_or(0.0, |t| f64::from(*t as f32)),
+        );
+        accessors.push(json!({
+            "bufferView": views.len() - 1, "componentType": 5126, "count": times.len(),
+            "type": "SCALAR", "min": [min], "max": [max]
+        }));
+        let input = accessors.len() - 1;
+        let (offset, length) = push_f32(
+            &mut buffer,
+            sampler
+                .outputs
+                .iter()
+                .flat_map(|v| v.iter().take(components).copied().collect::<Vec<_>>()),
+        );
+        views.push(json!({"buffer": 0, "byteOffset": offset, "byteLength": length}));
+        accessors.push(json!({
+            "bufferView": views.len() - 1, "componentType": 5126, "count": sampler.outputs.len(),
+            "type": if components == 4 { "VEC4" } else { "VEC3" }
+        }));
+        let output = accessors.len() - 1;
+        samplers.push(
+            json!({"input": input, "output": output, "interpolation": sampler.interpolation}),
+        );
+        channels
+            .push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}));
+        report
+            .channels
+            .push((track.name().to_string(), node_name, path, how));
+    }
+    if channels.is_empty() {
+        let reasons: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|(t, r)| format!("\"{t}\": {r}"))
+            .collect();
+        return Err(GltfExportError::NothingToExport(reasons.join("; ")));
+    }
+    let byte_length = buffer.len();
+    let mut buffer_json = json!({"byteLength": byte_length});
+    if !glb {
+        buffer_json["uri"] = Json::String(format!(
+            "data:application/octet-stream;base64,{}",
+            base64(&buffer)
+        ));
+    }
+    let gltf = json!({
+        "asset": {"version": "2.0", "generator": concat!("inbetween ", env!("CARGO_PKG_VERSION"))},
+        "scene": 0,
+        "scenes": [{"nodes": (0..node_names.len()).collect::<Vec<_>>()}],
+        "nodes": node_names.iter().map(|n| json!({"name": n})).collect::<Vec<_>>(),
+        "animations": [{"name": "inbetween", "channels": channels, "samplers": samplers}],
+        "buffers": [buffer_json],
+        "bufferViews": views,
+        "accessors": accessors,
+    });
+    let text = serde_json::to_string(&gltf).unwrap_or_default();
+    if !glb {
+        return Ok((text.into_bytes(), report));
+    }
+    Ok((glb_container(text.as_bytes(), &buffer), report))
+}
+
+/// The GLB container: header, JSON chunk padded with spaces, BIN chunk padded with zeros.
+fn glb_container(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let pad = |n: usize| (4 - n % 4) % 4;
+    let json_len = json.len() + pad(json.len());
+    let bin_len = bin.len() + pad(bin.len());
+    let total = 12 + 8 + json_len + 8 + bin_len;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json_len as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(json);
+    out.resize(out.len() + pad(json.len()), b' ');
+    out.extend_from_slice(&(bin_len as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out.resize(out.len() + pad(bin.len()), 0);
+    out
+}
+
+/// Standard base64 with padding (RFC 4648).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].iter().enumerate() {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[((n >> shift) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
