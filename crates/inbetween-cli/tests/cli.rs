@@ -1,5 +1,6 @@
 //! The `inbetween` command as a user runs it: output, files, errors and exit codes.
 
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -8,6 +9,58 @@ use predicates::prelude::*;
 
 fn inbetween() -> Command {
     Command::cargo_bin("inbetween").expect("the binary is built")
+}
+
+/// The compile tolerance of each CSV value column: 1e-6 × the track's scale.
+fn column_tolerances(doc: &inbetween::Document) -> Vec<f64> {
+    doc.tracks()
+        .iter()
+        .flat_map(|t| std::iter::repeat(1e-6 * t.scale()).take(t.components()))
+        .collect()
+}
+
+/// Two CSV outputs with the same header and frames whose values differ by at most the column's
+/// tolerance.
+#[track_caller]
+fn assert_csv_within(played: &str, sampled: &str, tolerances: &[f64], context: &str) {
+    assert_eq!(
+        played.lines().next(),
+        sampled.lines().next(),
+        "{context}: same header"
+    );
+    assert_eq!(
+        played.lines().count(),
+        sampled.lines().count(),
+        "{context}: same rows"
+    );
+    for (p, s) in played.lines().zip(sampled.lines()).skip(1) {
+        let p: Vec<f64> = p.split(',').map(|c| c.parse().unwrap()).collect();
+        let s: Vec<f64> = s.split(',').map(|c| c.parse().unwrap()).collect();
+        assert_eq!(p[0], s[0], "{context}: same frame");
+        for (col, ((a, b), tol)) in p[1..].iter().zip(&s[1..]).zip(tolerances).enumerate() {
+            assert!(
+                (a - b).abs() <= *tol,
+                "{context} frame {} column {col}: {a} vs {b}",
+                p[0]
+            );
+        }
+    }
+}
+
+/// Runs `inbetween` with `args`, requires success, and returns its standard output.
+fn stdout_of<I, S>(args: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = inbetween()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).expect("UTF-8 output")
 }
 
 fn showcase() -> PathBuf {
@@ -29,15 +82,8 @@ const SIMPLE: &str = r#"{"inbetween": 1, "fps": 30, "tracks": [
 fn sample_prints_the_spec_csv() {
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), "a.json", SIMPLE);
-    let out = inbetween()
-        .arg("sample")
-        .arg(&input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let out = stdout_of([OsString::from("sample"), OsString::from(&input)]);
+    let text = out;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "frame,x,c.r,c.g,c.b,c.a");
     // ⌈0.5⌉ = 1 to ⌊4⌋ = 4. x = 2·(f − 0.5); c holds black on [1, 3), loops after 3.
@@ -65,15 +111,15 @@ fn sample_range_and_json_format() {
         .assert()
         .success()
         .stdout("frame,x,c.r,c.g,c.b,c.a\n");
-    let out = inbetween()
-        .args(["sample", "--format", "json", "--to", "2"])
-        .arg(&input)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let out = stdout_of([
+        OsString::from("sample"),
+        OsString::from("--format"),
+        OsString::from("json"),
+        OsString::from("--to"),
+        OsString::from("2"),
+        OsString::from(&input),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["frames"], serde_json::json!([1, 2]));
     let numbers = |x: &serde_json::Value| -> Vec<f64> {
         x.as_array()
@@ -198,16 +244,12 @@ fn usage_errors_exit_with_2() {
 #[test]
 fn demo_prints_its_table_and_writes_the_csv() {
     let dir = tempfile::tempdir().unwrap();
-    let out = inbetween()
-        .arg("demo")
-        .arg("--out-dir")
-        .arg(dir.path())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let out = stdout_of([
+        OsString::from("demo"),
+        OsString::from("--out-dir"),
+        OsString::from(dir.path()),
+    ]);
+    let text = out;
     for kind in [
         "tcb",
         "expr",
@@ -228,15 +270,8 @@ fn demo_prints_its_table_and_writes_the_csv() {
 
 #[test]
 fn showcase_sample_matches_the_library() {
-    let out = inbetween()
-        .arg("sample")
-        .arg(showcase())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let out = stdout_of([OsString::from("sample"), OsString::from(showcase())]);
+    let text = out;
     let doc = inbetween::Document::from_json_str(
         &fs::read_to_string(showcase()).unwrap(),
         "showcase.json",
@@ -276,48 +311,12 @@ fn compile_play_and_inspect_round_trip() {
             .assert()
             .success()
             .stdout(predicate::str::contains("max error").and(predicate::str::contains("bytes →")));
-        let played = inbetween()
-            .arg("play")
-            .arg(&ibs)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let sampled = inbetween()
-            .arg("sample")
-            .arg(showcase())
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let (played, sampled) = (
-            String::from_utf8(played).unwrap(),
-            String::from_utf8(sampled).unwrap(),
-        );
+        let played = stdout_of([OsString::from("play"), OsString::from(&ibs)]);
+        let sampled = stdout_of([OsString::from("sample"), OsString::from(showcase())]);
         let doc =
             inbetween::Document::from_json_str(&fs::read_to_string(showcase()).unwrap(), "s.json")
                 .unwrap();
-        let tolerances: Vec<f64> = doc
-            .tracks()
-            .iter()
-            .flat_map(|t| std::iter::repeat(1e-6 * t.scale()).take(t.components()))
-            .collect();
-        assert_eq!(played.lines().next(), sampled.lines().next(), "same header");
-        assert_eq!(played.lines().count(), sampled.lines().count());
-        for (p, s) in played.lines().zip(sampled.lines()).skip(1) {
-            let p: Vec<f64> = p.split(',').map(|c| c.parse().unwrap()).collect();
-            let s: Vec<f64> = s.split(',').map(|c| c.parse().unwrap()).collect();
-            assert_eq!(p[0], s[0]);
-            for (col, ((a, b), tol)) in p[1..].iter().zip(&s[1..]).zip(&tolerances).enumerate() {
-                assert!(
-                    (a - b).abs() <= *tol,
-                    "{precision} frame {} column {col}: {a} vs {b}",
-                    p[0]
-                );
-            }
-        }
+        assert_csv_within(&played, &sampled, &column_tolerances(&doc), precision);
         inbetween()
             .arg("inspect")
             .arg(&ibs)
@@ -331,36 +330,25 @@ fn compile_play_and_inspect_round_trip() {
             );
     }
     // Reverse play prints the same rows backward.
-    let fwd = inbetween()
-        .arg("play")
-        .arg(&ibs)
-        .args(["--from", "10", "--to", "20"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let back = inbetween()
-        .arg("play")
-        .arg(&ibs)
-        .args(["--from", "10", "--to", "20", "--reverse"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let fwd: Vec<String> = String::from_utf8(fwd)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(String::from)
-        .collect();
-    let mut back: Vec<String> = String::from_utf8(back)
-        .unwrap()
-        .lines()
-        .skip(1)
-        .map(String::from)
-        .collect();
+    let fwd = stdout_of([
+        OsString::from("play"),
+        OsString::from(&ibs),
+        OsString::from("--from"),
+        OsString::from("10"),
+        OsString::from("--to"),
+        OsString::from("20"),
+    ]);
+    let back = stdout_of([
+        OsString::from("play"),
+        OsString::from(&ibs),
+        OsString::from("--from"),
+        OsString::from("10"),
+        OsString::from("--to"),
+        OsString::from("20"),
+        OsString::from("--reverse"),
+    ]);
+    let fwd: Vec<String> = fwd.lines().skip(1).map(String::from).collect();
+    let mut back: Vec<String> = back.lines().skip(1).map(String::from).collect();
     back.reverse();
     assert_eq!(fwd.len(), 11);
     for (f, b) in fwd.iter().zip(&back) {
@@ -375,16 +363,16 @@ fn compile_play_and_inspect_round_trip() {
         }
     }
     // Half rate: 21 rows from 10 to 20, at fractional frames.
-    let half = inbetween()
-        .arg("play")
-        .arg(&ibs)
-        .args(["--from", "10", "--to", "20", "--rate", "0.5"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let half = String::from_utf8(half).unwrap();
+    let half = stdout_of([
+        OsString::from("play"),
+        OsString::from(&ibs),
+        OsString::from("--from"),
+        OsString::from("10"),
+        OsString::from("--to"),
+        OsString::from("20"),
+        OsString::from("--rate"),
+        OsString::from("0.5"),
+    ]);
     assert_eq!(half.lines().count(), 22);
     assert!(half.lines().nth(2).unwrap().starts_with("10.5,"));
 }
@@ -441,27 +429,12 @@ fn gltf_import_writes_a_document_that_samples_like_the_gltf() {
         .assert()
         .success()
         .stdout(predicate::str::contains("69 tracks"));
-    let from_json = inbetween()
-        .arg("sample")
-        .arg(&json)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let from_json = stdout_of([OsString::from("sample"), OsString::from(&json)]);
     // Sampling the glTF directly uses 60 fps; the imported document at 30 fps has half the frames.
-    let direct = inbetween()
-        .arg("sample")
-        .arg(corpus("character_walk.gltf"))
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let (from_json, direct) = (
-        String::from_utf8(from_json).unwrap(),
-        String::from_utf8(direct).unwrap(),
-    );
+    let direct = stdout_of([
+        OsString::from("sample"),
+        OsString::from(corpus("character_walk.gltf")),
+    ]);
     assert_eq!(from_json.lines().next(), direct.lines().next());
     let rows_json: Vec<&str> = from_json.lines().skip(1).collect();
     let rows_direct: Vec<&str> = direct.lines().skip(1).collect();
@@ -498,34 +471,16 @@ fn gltf_compiles_and_plays_within_tolerance() {
                 .args(["--precision", precision, "-q"])
                 .assert()
                 .success();
-            let played = inbetween()
-                .arg("play")
-                .arg(&ibs)
-                .assert()
-                .success()
-                .get_output()
-                .stdout
-                .clone();
-            let sampled = inbetween()
-                .arg("sample")
-                .arg(corpus(file))
-                .assert()
-                .success()
-                .get_output()
-                .stdout
-                .clone();
-            let (played, sampled) = (
-                String::from_utf8(played).unwrap(),
-                String::from_utf8(sampled).unwrap(),
+            let played = stdout_of([OsString::from("play"), OsString::from(&ibs)]);
+            let sampled = stdout_of([OsString::from("sample"), OsString::from(corpus(file))]);
+            let doc = inbetween::gltf_import::import_gltf_path(&corpus(file), &Default::default())
+                .unwrap();
+            assert_csv_within(
+                &played,
+                &sampled,
+                &column_tolerances(&doc),
+                &format!("{file} {precision}"),
             );
-            assert_eq!(played.lines().count(), sampled.lines().count(), "{file}");
-            for (p, s) in played.lines().zip(sampled.lines()).skip(1) {
-                for (x, y) in p.split(',').zip(s.split(',')).skip(1) {
-                    let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
-                    // Default tolerance 1e-6 × scale; these files' scales are at most ~10.
-                    assert!((x - y).abs() <= 1e-5, "{file} {precision}: {x} vs {y}");
-                }
-            }
         }
     }
     inbetween()
