@@ -57,6 +57,18 @@ pub trait ParamCurve {
     fn derivative(&self, u: f64, out: &mut [f64]);
 }
 
+impl<T: ParamCurve + ?Sized> ParamCurve for &T {
+    fn dims(&self) -> usize {
+        (**self).dims()
+    }
+    fn eval(&self, u: f64, out: &mut [f64]) {
+        (**self).eval(u, out);
+    }
+    fn derivative(&self, u: f64, out: &mut [f64]) {
+        (**self).derivative(u, out);
+    }
+}
+
 /// The default accuracy, **relative to the measured length** (a length L is found within
 /// 1e-9 · L): the spec's accuracy for `path: arclength` sampling.
 pub const DEFAULT_ACCURACY: f64 = 1e-9;
@@ -876,6 +888,19 @@ impl ArcLengthTable {
     /// 2–3 Newton steps); no allocation; never NaN.
     #[must_use]
     pub fn locate(&self, segments: &[&dyn ParamCurve], s: f64, accuracy: f64) -> (usize, f64) {
+        self.locate_with(|j| segments.get(j).copied(), s, accuracy)
+    }
+
+    /// Like [`locate`](Self::locate), but the curve of the segment found is made on demand by
+    /// `curve_of(segment index)` (`None`: place the point linearly in its leaf), so callers
+    /// whose segments are views into other data need no slice of trait objects.
+    #[must_use]
+    pub fn locate_with<C: ParamCurve>(
+        &self,
+        curve_of: impl FnOnce(usize) -> Option<C>,
+        s: f64,
+        accuracy: f64,
+    ) -> (usize, f64) {
         let total = self.total_length();
         let count = self.segment_count();
         if count == 0 || !is_positive(total) {
@@ -903,7 +928,7 @@ impl ArcLengthTable {
         let end = self.leaf_end(j, leaves, k);
         let length = end - leaf.start;
         let target = s - leaf.start;
-        let u = match segments.get(j) {
+        let u = match curve_of(j) {
             Some(curve) => {
                 let accuracy = if accuracy >= MIN_ACCURACY {
                     accuracy
@@ -911,7 +936,7 @@ impl ArcLengthTable {
                     MIN_ACCURACY
                 };
                 let tolerance = SOLVE_SHARE * accuracy * total;
-                solve_in_leaf(*curve, (leaf.u0, leaf.u1), length, target, tolerance)
+                solve_in_leaf(&curve, (leaf.u0, leaf.u1), length, target, tolerance)
             }
             None if length > 0.0 => leaf.u0 + (leaf.u1 - leaf.u0) * (target / length),
             None => leaf.u0,

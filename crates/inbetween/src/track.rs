@@ -501,11 +501,11 @@ impl Track {
         if s >= total {
             return None;
         }
-        let curves: Vec<SegmentCurve<'_>> = (0..self.segments.len())
-            .map(|index| SegmentCurve { track: self, index })
-            .collect();
-        let refs: Vec<&dyn ParamCurve> = curves.iter().map(|c| c as &dyn ParamCurve).collect();
-        Some(table.locate(&refs, s, ARCLENGTH_ACCURACY))
+        Some(table.locate_with(
+            |index| Some(SegmentCurve { track: self, index }),
+            s,
+            ARCLENGTH_ACCURACY,
+        ))
     }
 
     fn eval_arclength(&self, local: f64, table: &ArcLengthTable) -> Value {
