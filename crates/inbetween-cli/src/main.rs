@@ -23,7 +23,12 @@ use crate::error::CliError;
 /// Exit codes: 0 success; 1 the input was refused or could not be read (nothing is written);
 /// 2 the command line is wrong; 3 an output file could not be written.
 #[derive(Parser, Debug)]
-#[command(name = "inbetween", version, about, long_about = None)]
+#[command(
+    name = "inbetween",
+    version,
+    about = "Keyframe animation: exact in-betweens, compiled to forward-difference streams",
+    long_about
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -62,6 +67,14 @@ enum Command {
     ///
     /// Example: inbetween export anim.json -o anim.glb
     Export(ExportCmd),
+    /// Print a shell completion script.
+    ///
+    /// Example: inbetween completions bash > /etc/bash_completion.d/inbetween
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Run the main job on the bundled showcase document and print what it did.
     ///
     /// Example: inbetween demo --out-dir out/demo
@@ -234,6 +247,16 @@ fn run(cli: Cli) -> Result<(), CliError> {
         ),
         Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
         Command::Demo(a) => demo::run(&a.out_dir),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "inbetween",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
     }
 }
 

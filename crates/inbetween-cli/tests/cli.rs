@@ -517,3 +517,25 @@ fn bad_gltf_is_refused_and_nothing_is_written() {
         .code(1)
         .stderr(predicate::str::contains("No Such Animation"));
 }
+
+#[test]
+fn help_shows_an_example_for_every_subcommand_and_completions_work() {
+    for sub in [
+        "sample",
+        "compile",
+        "play",
+        "inspect",
+        "import",
+        "export",
+        "completions",
+        "demo",
+    ] {
+        let help = stdout_of(["help", sub]);
+        assert!(
+            help.contains("Example: inbetween"),
+            "{sub} help lacks an example:\n{help}"
+        );
+    }
+    assert!(stdout_of(["--help"]).contains("Exit codes"));
+    assert!(stdout_of(["completions", "bash"]).contains("_inbetween"));
+}
