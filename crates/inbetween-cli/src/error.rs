@@ -60,6 +60,25 @@ pub enum CliError {
 }
 
 impl CliError {
+    /// For a JSON syntax error: the offending line of the file with a caret under the column.
+    pub fn source_snippet(&self) -> Option<String> {
+        let CliError::Load(load) = self else {
+            return None;
+        };
+        let inbetween::ErrorKind::Syntax { line, column, .. } = &load.error.kind else {
+            return None;
+        };
+        let text = std::fs::read_to_string(&load.file).ok()?;
+        let source_line = text.lines().nth(line.checked_sub(1)?)?;
+        let shown: String = source_line.chars().take(200).collect();
+        let caret_at = column.saturating_sub(1).min(shown.chars().count());
+        let gutter = format!("{line} | ");
+        Some(format!(
+            "{gutter}{shown}\n{}^",
+            " ".repeat(gutter.chars().count() + caret_at)
+        ))
+    }
+
     /// 1: input refused; 2: usage; 3: output not written.
     pub fn exit_code(&self) -> u8 {
         match self {

@@ -266,6 +266,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
+            if let Some(snippet) = e.source_snippet() {
+                eprintln!("{snippet}");
+            }
             ExitCode::from(e.exit_code())
         }
     }

@@ -197,7 +197,11 @@ fn refused_documents_name_file_track_key_and_field() {
         .arg(&syntax)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("line 3, column 14"));
+        .stderr(
+            predicate::str::contains("line 3, column 14").and(predicate::str::contains(
+                "3 |   \"tracks\": [,]\n                 ^",
+            )),
+        );
     inbetween()
         .arg("sample")
         .arg(dir.path().join("missing.json"))
