@@ -416,7 +416,7 @@ fn corrupt_streams_are_refused() {
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/gltf")
+        .join("../../tests/corpus/gltf")
         .join(name)
 }
 

@@ -10,7 +10,7 @@ use inbetween::{Document, Interp, Track};
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/gltf")
+        .join("../../tests/corpus/gltf")
         .join(name)
 }
 

@@ -16,7 +16,7 @@ const TOL: f64 = 1e-9;
 fn corpus(name: &str) -> PathBuf {
     Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/gltf"
+        "/../../tests/corpus/gltf"
     ))
     .join(name)
 }
