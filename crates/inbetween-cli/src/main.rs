@@ -1,5 +1,6 @@
 //! The `inbetween` command: sample, compile, play and inspect keyframe animations.
 
+mod bench;
 mod compile;
 mod demo;
 mod error;
@@ -67,6 +68,21 @@ enum Command {
     ///
     /// Example: inbetween export anim.json -o anim.glb
     Export(ExportCmd),
+    /// Measure playback speed: the batch player against the single-track player, exact
+    /// evaluation, a cached Hermite baseline and a memory-bandwidth ceiling (ns per channel-frame).
+    ///
+    /// The peer crates (splines, keyframe, enterpolation) are measured by
+    /// `cargo bench -p inbetween --bench playback`.
+    ///
+    /// Example: inbetween bench --quick --json
+    Bench {
+        /// Fewer channels and frames (seconds instead of minutes).
+        #[arg(long)]
+        quick: bool,
+        /// Print one JSON object {"machine", "results": [...]} instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a shell completion script.
     ///
     /// Example: inbetween completions bash > /etc/bash_completion.d/inbetween
@@ -247,6 +263,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
         ),
         Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
         Command::Demo(a) => demo::run(&a.out_dir),
+        Command::Bench { quick, json } => {
+            let results = bench::run_bench(quick);
+            if json {
+                println!("{}", bench::to_json(&bench::machine(), &results));
+            } else {
+                print!("{}", bench::to_table(&results));
+            }
+            Ok(())
+        }
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(

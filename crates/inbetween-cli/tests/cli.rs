@@ -543,3 +543,34 @@ fn help_shows_an_example_for_every_subcommand_and_completions_work() {
     assert!(stdout_of(["--help"]).contains("Exit codes"));
     assert!(stdout_of(["completions", "bash"]).contains("_inbetween"));
 }
+
+#[test]
+fn bench_quick_json_reports_every_method() {
+    let text = stdout_of(["bench", "--quick", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(v["machine"].is_string());
+    let results = v["results"].as_array().unwrap();
+    for method in [
+        "inbetween-batch-f32",
+        "inbetween-batch-f64",
+        "inbetween-batch-fixed",
+        "inbetween-player-f32",
+        "inbetween-exact",
+        "hermite-cached",
+        "bandwidth-ceiling",
+    ] {
+        let row = results
+            .iter()
+            .find(|r| r["method"] == method)
+            .unwrap_or_else(|| panic!("{method} missing"));
+        let ns = row["ns_per_channel_frame"]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{method} failed its check"));
+        assert!(ns > 0.0 && row["channels"].as_u64().unwrap() > 0);
+        let per_s = row["channel_frames_per_s"].as_f64().unwrap();
+        assert!(
+            (per_s * ns / 1e9 - 1.0).abs() < 1e-6,
+            "{method}: inconsistent rates"
+        );
+    }
+}

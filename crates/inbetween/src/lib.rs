@@ -10,6 +10,7 @@
 extern crate alloc;
 
 pub mod arclength;
+pub mod batch;
 pub mod compile;
 pub mod curve;
 pub mod document;

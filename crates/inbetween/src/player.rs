@@ -61,6 +61,16 @@ pub enum PlayerError {
     },
 }
 
+/// A cursor's state for one component: `W_0..=W_n` as floats, or as integers with the scale
+/// `2^-exponent` of the current fixed piece.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum RawState<'a> {
+    /// Float state.
+    Float(&'a [f64]),
+    /// Integer state and its scale.
+    Int(&'a [i64], f64),
+}
+
 /// Which state array is live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -153,6 +163,46 @@ impl<'s> TrackPlayer<'s> {
         };
         player.enter_run();
         player
+    }
+
+    /// A cursor at `base_frame + steps · step` whose positions are computed exactly as those of
+    /// a cursor seeked to `base_frame`, stepped with `step` and advanced `steps` times (for the
+    /// batch player's reloads). `step` must be finite and non-zero (the caller checked it).
+    pub(crate) fn at(track: Track<'s>, base_frame: f64, steps: u64, step: f64) -> Self {
+        let mut player = Self {
+            track,
+            step,
+            base_frame,
+            steps,
+            run_left: 1,
+            degree: 0,
+            components: track.components().min(MAX_COMPONENTS),
+            mode: Mode::Float,
+            int_scale: 1.0,
+            work: [0.0; STATE_SIZE],
+            int_work: [0; STATE_SIZE],
+        };
+        player.enter_run();
+        player
+    }
+
+    /// Steps, including the current one, that the current state stays valid for
+    /// (`u64::MAX`: until the step changes or the caller seeks).
+    pub(crate) fn run_left(&self) -> u64 {
+        self.run_left
+    }
+
+    /// The current state of component `c` (degree and differences), for the batch player.
+    pub(crate) fn raw_state(&self, c: usize) -> RawState<'_> {
+        let n = self.degree.min(MAX_DEGREE);
+        let start = c.min(MAX_COMPONENTS - 1) * MAX_TERMS;
+        match self.mode {
+            Mode::Float => RawState::Float(self.work.get(start..=start + n).unwrap_or(&[])),
+            Mode::Int => RawState::Int(
+                self.int_work.get(start..=start + n).unwrap_or(&[]),
+                self.int_scale,
+            ),
+        }
     }
 
     /// The track played.

@@ -1,0 +1,315 @@
+//! Playback at scale: the batch player against the single-track player, exact evaluation, the peers (splines, keyframe, enterpolation) and hand-written baselines, on one workload in one run.
+//!
+//! Run: `cargo bench -p inbetween --bench playback` (1 000 and 100 000 channels; set
+//! `INBETWEEN_BENCH_MILLION=1` to add 1 000 000). The workload, our methods, the hand-written
+//! baselines and the checks are `inbetween-cli/src/bench.rs` (what `inbetween bench` runs),
+//! included here so both time the same code. Every method is checked against exact evaluation
+//! before it is timed, within `CHECK_TOLERANCE` (2e-4 on values of ±100: compile tolerance plus
+//! f32 output); peers that play another kind of curve are checked against exact evaluation of the
+//! same keys with their kind (see `peer_reference`). On this workload splines' Catmull-Rom
+//! (non-uniform, tangents from the neighbouring keys and their frames) agrees with ours within
+//! 6e-5 on the frames played (it has no end segments: `clamped_sample` is `None` in the first
+//! and last two segments, which the played window avoids). `INBETWEEN_BENCH_DEGREES=1` prints
+//! the compiled pieces by degree. One criterion iteration is one frame of
+//! every channel, so ns per channel-frame = time / channels.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use inbetween::stream::{Precision, Stream};
+use inbetween::Document;
+
+#[allow(dead_code)]
+#[path = "../../inbetween-cli/src/bench.rs"]
+mod cli_bench;
+
+use cli_bench::{
+    compile, max_error, workload_document, workload_keys, BandwidthMethod, BatchMethod,
+    ExactMethod, HermiteMethod, Method, PlainKey, PlayerMethod, CHECK_TOLERANCE, START_FRAME,
+};
+
+/// splines 5: one `Spline` per channel, `clamped_sample` per channel per frame.
+struct SplinesMethod {
+    label: &'static str,
+    splines: Vec<splines::Spline<f32, f32>>,
+    frame: f32,
+}
+
+impl SplinesMethod {
+    fn new(
+        keys: &[Vec<PlainKey>],
+        interpolation: splines::Interpolation<f32, f32>,
+        label: &'static str,
+    ) -> Self {
+        let splines = keys
+            .iter()
+            .map(|list| {
+                splines::Spline::from_vec(
+                    list.iter()
+                        .map(|k| splines::Key::new(k.frame as f32, k.value as f32, interpolation))
+                        .collect(),
+                )
+            })
+            .collect();
+        Self {
+            label,
+            splines,
+            frame: 0.0,
+        }
+    }
+}
+
+impl Method for SplinesMethod {
+    fn name(&self) -> String {
+        self.label.into()
+    }
+    fn reset(&mut self) {
+        self.frame = START_FRAME as f32 - 1.0;
+    }
+    fn frame(&mut self, out: &mut [f32]) {
+        self.frame += 1.0;
+        let f = self.frame;
+        for (s, o) in self.splines.iter().zip(out.iter_mut()) {
+            *o = s.clamped_sample(f).unwrap_or(f32::NAN);
+        }
+    }
+}
+
+/// keyframe 1: one `AnimationSequence` per channel with `EaseInOutCubic` between keys, moved with
+/// `advance_to` and read with `now`.
+struct KeyframeMethod {
+    sequences: Vec<keyframe::AnimationSequence<f32>>,
+    frame: f64,
+}
+
+impl KeyframeMethod {
+    fn new(keys: &[Vec<PlainKey>]) -> Self {
+        let sequences = keys
+            .iter()
+            .map(|list| {
+                let frames: Vec<keyframe::Keyframe<f32>> = list
+                    .iter()
+                    .map(|k| {
+                        keyframe::Keyframe::new(
+                            k.value as f32,
+                            k.frame,
+                            keyframe::functions::EaseInOutCubic,
+                        )
+                    })
+                    .collect();
+                keyframe::AnimationSequence::from(frames)
+            })
+            .collect();
+        Self {
+            sequences,
+            frame: 0.0,
+        }
+    }
+}
+
+impl Method for KeyframeMethod {
+    fn name(&self) -> String {
+        "keyframe-cubic".into()
+    }
+    fn reset(&mut self) {
+        self.frame = START_FRAME - 1.0;
+    }
+    fn frame(&mut self, out: &mut [f32]) {
+        self.frame += 1.0;
+        let f = self.frame;
+        for (s, o) in self.sequences.iter_mut().zip(out.iter_mut()) {
+            s.advance_to(f);
+            *o = s.now();
+        }
+    }
+}
+
+/// enterpolation 0.3: one `Linear` per channel (knots = key frames), `eval` per frame.
+struct EnterpolationMethod {
+    curves: Vec<
+        enterpolation::linear::Linear<
+            enterpolation::Sorted<Vec<f32>>,
+            Vec<f32>,
+            enterpolation::Identity,
+        >,
+    >,
+    frame: f32,
+}
+
+impl EnterpolationMethod {
+    fn new(keys: &[Vec<PlainKey>]) -> Option<Self> {
+        let curves = keys
+            .iter()
+            .map(|list| {
+                enterpolation::linear::Linear::builder()
+                    .elements(list.iter().map(|k| k.value as f32).collect::<Vec<_>>())
+                    .knots(list.iter().map(|k| k.frame as f32).collect::<Vec<_>>())
+                    .build()
+                    .ok()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Self { curves, frame: 0.0 })
+    }
+}
+
+impl Method for EnterpolationMethod {
+    fn name(&self) -> String {
+        "enterpolation-linear".into()
+    }
+    fn reset(&mut self) {
+        self.frame = START_FRAME as f32 - 1.0;
+    }
+    fn frame(&mut self, out: &mut [f32]) {
+        use enterpolation::Signal;
+        self.frame += 1.0;
+        let f = self.frame;
+        for (c, o) in self.curves.iter().zip(out.iter_mut()) {
+            *o = c.eval(f);
+        }
+    }
+}
+
+/// Exact evaluation of the same keys with the kind a peer plays (catmull_rom for splines'
+/// Catmull-Rom, linear for splines/enterpolation linear, linear with an `in_out_cubic` ease for
+/// keyframe), the reference its output is checked against.
+fn peer_reference(keys: &[Vec<PlainKey>], kind: &str) -> Option<Document> {
+    match kind {
+        "catmull_rom" => workload_document(keys, Some(0)).ok(),
+        "linear" => workload_document(keys, Some(3)).ok(),
+        _ => {
+            let in_out_cubic = inbetween::Ease::from_name("in_out_cubic")?;
+            let mut builder = Document::builder().fps(60.0);
+            for (i, list) in keys.iter().enumerate() {
+                let mut track = inbetween::Track::scalar(format!("c{i}"));
+                for k in list {
+                    track = track.key(k.frame, k.value).ease(in_out_cubic);
+                }
+                builder = builder.track(track);
+            }
+            builder.build().ok()
+        }
+    }
+}
+
+fn sizes() -> Vec<usize> {
+    let mut sizes = vec![1_000, 100_000];
+    if std::env::var_os("INBETWEEN_BENCH_MILLION").is_some() {
+        sizes.push(1_000_000);
+    }
+    sizes
+}
+
+fn bench_playback(c: &mut Criterion) {
+    // `INBETWEEN_BENCH_CLI=quick|full`: run the CLI's `run_bench` instead (checks its code).
+    if let Some(mode) = std::env::var_os("INBETWEEN_BENCH_CLI") {
+        let results = cli_bench::run_bench(mode == "quick");
+        println!("{}", cli_bench::to_json("bench harness", &results));
+        return;
+    }
+    let mut group = c.benchmark_group("playback");
+    for channels in sizes() {
+        let keys = workload_keys(channels, 5);
+        let Ok(doc) = workload_document(&keys, None) else {
+            continue;
+        };
+        let bytes: Vec<(Precision, Vec<u8>)> = [Precision::F32, Precision::F64, Precision::Fixed]
+            .into_iter()
+            .filter_map(|p| compile(&doc, p).ok().map(|b| (p, b)))
+            .collect();
+        let mut methods: Vec<(Box<dyn Method + '_>, Option<Document>)> = Vec::new();
+        let mut state_bytes = 0;
+        for (precision, b) in &bytes {
+            let Ok(stream) = Stream::from_bytes(b) else {
+                continue;
+            };
+            if std::env::var_os("INBETWEEN_BENCH_DEGREES").is_some() {
+                let mut histogram = [0usize; 9];
+                let mut tracks = [0usize; 9];
+                for t in stream.tracks() {
+                    let summary = t.summary();
+                    for (h, x) in histogram.iter_mut().zip(summary.degree_histogram) {
+                        *h += x;
+                    }
+                    tracks[usize::from(summary.max_degree).min(8)] += 1;
+                }
+                println!(
+                    "{precision}: pieces by degree {histogram:?}, tracks by max degree {tracks:?}"
+                );
+            }
+            if let Ok(m) =
+                BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream)
+            {
+                if *precision == Precision::F32 {
+                    state_bytes = m.bank.state_bytes();
+                }
+                methods.push((Box::new(m), None));
+            }
+            if *precision == Precision::F32 {
+                methods.push((Box::new(PlayerMethod::new(stream)), None));
+            }
+        }
+        methods.push((Box::new(ExactMethod::new(&doc)), None));
+        methods.push((
+            Box::new(SplinesMethod::new(
+                &keys,
+                splines::Interpolation::CatmullRom,
+                "splines-catmull-rom",
+            )),
+            peer_reference(&keys, "catmull_rom"),
+        ));
+        methods.push((
+            Box::new(SplinesMethod::new(
+                &keys,
+                splines::Interpolation::Linear,
+                "splines-linear",
+            )),
+            peer_reference(&keys, "linear"),
+        ));
+        methods.push((
+            Box::new(KeyframeMethod::new(&keys)),
+            peer_reference(&keys, "in_out_cubic"),
+        ));
+        if let Some(m) = EnterpolationMethod::new(&keys) {
+            methods.push((Box::new(m), peer_reference(&keys, "linear")));
+        }
+        methods.push((Box::new(HermiteMethod::new(&doc)), None));
+        methods.push((Box::new(BandwidthMethod::new(state_bytes)), None));
+        group.throughput(Throughput::Elements(channels as u64));
+        let mut out = vec![0.0f32; channels];
+        for (method, reference) in &mut methods {
+            let name = method.name();
+            if name != "bandwidth-ceiling" {
+                let error = max_error(method.as_mut(), reference.as_ref().unwrap_or(&doc), 64);
+                println!("check {name} at {channels} channels: max error {error:.3e}");
+                if error.is_nan() || error > CHECK_TOLERANCE {
+                    println!("  {name} fails its check; not timed");
+                    continue;
+                }
+            }
+            // One iteration is one frame; the window restarts (a seek, not timed) every 300 frames.
+            group.bench_function(BenchmarkId::new(name, channels), |b| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    let mut left = iters;
+                    while left > 0 {
+                        let n = left.min(300);
+                        method.reset();
+                        let start = Instant::now();
+                        for _ in 0..n {
+                            method.frame(&mut out);
+                            black_box(&mut out);
+                        }
+                        total += start.elapsed();
+                        left -= n;
+                    }
+                    total
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_playback);
+criterion_main!(benches);

@@ -1,0 +1,268 @@
+//! The batch player against `TrackPlayer`: every channel at every frame, over random documents of mixed kinds, precisions and degrees, with seeks, wraps and steps.
+
+use proptest::prelude::*;
+use serde_json::{json, Value as Json};
+
+use inbetween::batch::{Bank, BatchError};
+use inbetween::compile::CompileOptions;
+use inbetween::player::TrackPlayer;
+use inbetween::stream::{Precision, Stream};
+use inbetween::Document;
+
+mod common;
+use common::random_documents::document_strategy;
+
+/// What the test does to the bank and to the reference cursors.
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    Seek(f64),
+    Advance(usize),
+    Step(f64),
+}
+
+/// Compiles `doc`, or `None` when the compiler refuses it (an expression leaving its domain,
+/// a tolerance a low maximum degree cannot reach): a refusal is not the batch player's concern.
+fn compile(doc: &Json, precision: Precision, max_degree: u8) -> Option<Vec<u8>> {
+    let d = Document::from_json_str(&doc.to_string(), "batch.json").ok()?;
+    let options = CompileOptions {
+        precision,
+        max_degree,
+        ..CompileOptions::default()
+    };
+    d.compile(&options).ok().map(|c| c.bytes)
+}
+
+/// Plays `ops` on a bank over `streams` and on one `TrackPlayer` per track, comparing every
+/// channel after every operation and every advance: fixed channels bit-exact, float channels
+/// within 1e-12 relative. Returns the number of channel-frames compared.
+fn check(streams: &[Stream<'_>], ops: &[Op]) -> Result<usize, String> {
+    let mut bank = Bank::new(streams).map_err(|e| e.to_string())?;
+    let mut players: Vec<TrackPlayer<'_>> = streams
+        .iter()
+        .flat_map(|s| s.tracks())
+        .map(TrackPlayer::new)
+        .collect();
+    let mut fixed = Vec::new();
+    for p in &mut players {
+        p.seek(0.0).map_err(|e| e.to_string())?;
+        for _ in 0..p.track().components() {
+            fixed.push(p.track().precision() == Precision::Fixed);
+        }
+    }
+    let width = bank.channels();
+    if width != fixed.len() {
+        return Err(format!("channels {width} != {}", fixed.len()));
+    }
+    let mut got = vec![0.0; width];
+    let mut got32 = vec![0.0f32; width];
+    let mut want = vec![0.0; width];
+    let mut compared = 0;
+    let mut compare = |bank: &Bank<'_>, players: &[TrackPlayer<'_>], when: &str| {
+        bank.write_f64(&mut got).map_err(|e| e.to_string())?;
+        bank.write_f32(&mut got32).map_err(|e| e.to_string())?;
+        let mut at = 0;
+        for p in players {
+            at += p.write(&mut want[at..]);
+        }
+        for (c, ((g, w), g32)) in got.iter().zip(&want).zip(&got32).enumerate() {
+            let ok = if fixed[c] {
+                g.to_bits() == w.to_bits() || g == w
+            } else {
+                (g - w).abs() <= 1e-12 * w.abs().max(1.0)
+            };
+            if !ok || *g32 != *w as f32 {
+                return Err(format!(
+                    "channel {c} at frame {} ({when}): batch {g:?} (f32 {g32:?}), player {w:?}",
+                    bank.frame()
+                ));
+            }
+        }
+        compared += width;
+        Ok::<(), String>(())
+    };
+    compare(&bank, &players, "start")?;
+    for op in ops {
+        match *op {
+            Op::Seek(f) => {
+                bank.seek(f).map_err(|e| e.to_string())?;
+                for p in &mut players {
+                    p.seek(f).map_err(|e| e.to_string())?;
+                }
+                compare(&bank, &players, &format!("{op:?}"))?;
+            }
+            Op::Step(h) => {
+                bank.set_step(h).map_err(|e| e.to_string())?;
+                for p in &mut players {
+                    p.set_step(h).map_err(|e| e.to_string())?;
+                }
+                compare(&bank, &players, &format!("{op:?}"))?;
+            }
+            Op::Advance(n) => {
+                for i in 0..n {
+                    bank.advance();
+                    players.iter_mut().for_each(TrackPlayer::advance);
+                    compare(&bank, &players, &format!("{op:?}, advance {i}"))?;
+                }
+            }
+        }
+    }
+    Ok(compared)
+}
+
+fn op_strategy() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (1usize..80).prop_map(Op::Advance),
+        2 => (-60i32..90).prop_map(|f| Op::Seek(f64::from(f))),
+        1 => (-600i32..900).prop_map(|f| Op::Seek(f64::from(f) / 10.0)),
+        1 => prop_oneof![Just(1.0), Just(-1.0), Just(0.4), Just(2.5), Just(-60.0 / 144.0)].prop_map(Op::Step),
+    ]
+}
+
+fn precision_strategy() -> impl Strategy<Value = Precision> {
+    prop_oneof![
+        Just(Precision::F32),
+        Just(Precision::F64),
+        Just(Precision::Fixed)
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Up to three documents, each in its own precision and maximum degree, in one bank.
+    #[test]
+    fn bank_equals_track_players(
+        docs in prop::collection::vec((document_strategy(), precision_strategy(), 0u8..=8), 1..4),
+        ops in prop::collection::vec(op_strategy(), 1..10),
+    ) {
+        let bytes: Vec<Vec<u8>> = docs.iter().filter_map(|(d, p, n)| compile(d, *p, *n)).collect();
+        let streams: Vec<Stream<'_>> = bytes.iter().filter_map(|b| Stream::from_bytes(b).ok()).collect();
+        prop_assert_eq!(streams.len(), bytes.len());
+        check(&streams, &ops).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// A deterministic generator (64-bit LCG, top bits).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next() * n as f64) as usize).min(n - 1)
+    }
+}
+
+/// `tracks` tracks of scalars and vectors, keys 1..20 frames apart (some on half frames), kinds
+/// catmull_rom, tcb, bezier, linear, step and eased linear (only steps on integer frames when
+/// `steps_only`, for degree 0), every wrap.
+fn big_document(tracks: usize, seed: u64, steps_only: bool) -> Json {
+    let mut rng = Lcg(seed);
+    let list: Vec<Json> = (0..tracks)
+        .map(|i| {
+            let (ty, dims) = [("scalar", 1), ("vec2", 2), ("vec3", 3), ("vec4", 4)][rng.below(4)];
+            let wrap = ["clamp", "loop", "ping_pong"][rng.below(3)];
+            let mut frame = rng.below(10) as f64 - 5.0;
+            let keys: Vec<Json> = (0..2 + rng.below(10))
+                .map(|_| {
+                    frame += 1.0
+                        + rng.below(20) as f64
+                        + if rng.below(6) == 0 && !steps_only {
+                            0.5
+                        } else {
+                            0.0
+                        };
+                    let v: Vec<f64> = (0..dims).map(|_| rng.next() * 200.0 - 100.0).collect();
+                    let value = if dims == 1 { json!(v[0]) } else { json!(v) };
+                    let h: Vec<f64> = (0..dims).map(|_| rng.next() * 40.0 - 20.0).collect();
+                    let handle = if dims == 1 { json!(h[0]) } else { json!(h) };
+                    let interp = match if steps_only { 4 } else { rng.below(6) } {
+                        0 => json!("catmull_rom"),
+                        1 => json!("tcb"),
+                        2 => json!({"bezier": {"out": handle, "in": handle}}),
+                        3 => json!("linear"),
+                        4 => json!("step"),
+                        _ => json!("linear"),
+                    };
+                    let ease = ["linear", "smoothstep", "in_out_sine", "out_quad"][rng.below(4)];
+                    json!({"frame": frame, "value": value, "interp": interp, "ease": ease})
+                })
+                .collect();
+            json!({"name": format!("c{i}"), "type": ty, "wrap": wrap, "keys": keys})
+        })
+        .collect();
+    json!({"inbetween": 1, "fps": 30, "tracks": list})
+}
+
+/// About 10 000 channels in nine streams (every maximum degree 0..=8, all three precisions),
+/// played forward through the script, past every track's end into its wrap, and after
+/// backward, fractional and far seeks, backward play and a rate change.
+#[test]
+fn ten_thousand_channels_of_mixed_degrees() {
+    let mut bytes = Vec::new();
+    for degree in 0..=8u8 {
+        let precision = [Precision::F32, Precision::F64, Precision::Fixed][usize::from(degree) % 3];
+        let doc = big_document(460, 17 + u64::from(degree), degree == 0);
+        let d =
+            Document::from_json_str(&doc.to_string(), "big.json").unwrap_or_else(|e| panic!("{e}"));
+        let options = CompileOptions {
+            precision,
+            max_degree: degree,
+            ..CompileOptions::default()
+        };
+        match d.compile(&options) {
+            Ok(c) => bytes.push(c.bytes),
+            Err(e) => panic!("degree {degree}: {e}"),
+        }
+    }
+    let streams: Vec<Stream<'_>> = bytes
+        .iter()
+        .map(|b| Stream::from_bytes(b).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let ops = [
+        Op::Seek(-7.0),
+        Op::Advance(150),
+        Op::Seek(37.0),
+        Op::Advance(40),
+        Op::Seek(12.5),
+        Op::Advance(10),
+        Op::Step(-1.0),
+        Op::Advance(20),
+        Op::Step(1.0),
+        Op::Seek(300.0),
+        Op::Advance(10),
+        Op::Step(0.4),
+        Op::Advance(10),
+    ];
+    let compared = check(&streams, &ops).unwrap_or_else(|e| panic!("{e}"));
+    let channels: usize = streams.iter().map(Stream::total_components).sum();
+    assert!(channels >= 10_000, "only {channels} channels");
+    assert!(compared >= channels * 240, "compared {compared}");
+}
+
+#[test]
+fn refusals_name_the_problem() {
+    let doc = big_document(3, 5, false);
+    let bytes = compile(&doc, Precision::F64, 3).unwrap_or_default();
+    let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let mut bank = Bank::new(&[stream]).unwrap_or_else(|e| panic!("{e}"));
+    let mut short = vec![0.0; bank.channels() - 1];
+    assert_eq!(
+        bank.write_f64(&mut short),
+        Err(BatchError::BufferTooSmall {
+            needed: bank.channels(),
+            found: bank.channels() - 1
+        })
+    );
+    assert!(bank.seek(f64::NAN).is_err());
+    assert!(bank.set_step(0.0).is_err());
+    assert_eq!(bank.frame(), 0.0);
+    let empty = Bank::new(&[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(empty.channels(), 0);
+    assert_eq!(empty.write_f32(&mut []), Ok(()));
+}
