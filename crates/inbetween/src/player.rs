@@ -148,21 +148,7 @@ impl<'s> TrackPlayer<'s> {
     /// A cursor at the track's first frame, step 1.
     #[must_use]
     pub fn new(track: Track<'s>) -> Self {
-        let mut player = Self {
-            track,
-            step: 1.0,
-            base_frame: track.first_frame(),
-            steps: 0,
-            run_left: 1,
-            degree: 0,
-            components: track.components().min(MAX_COMPONENTS),
-            mode: Mode::Float,
-            int_scale: 1.0,
-            work: [0.0; STATE_SIZE],
-            int_work: [0; STATE_SIZE],
-        };
-        player.enter_run();
-        player
+        Self::at(track, track.first_frame(), 0, 1.0)
     }
 
     /// A cursor at `base_frame + steps · step` whose positions are computed exactly as those of
