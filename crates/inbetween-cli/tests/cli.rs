@@ -47,6 +47,13 @@ fn assert_csv_within(played: &str, sampled: &str, tolerances: &[f64], context: &
     }
 }
 
+/// `run_ok!("play", &path, "--rate", "0.5")`: [`stdout_of`] with arguments of mixed types.
+macro_rules! run_ok {
+    ($($arg:expr),* $(,)?) => {
+        stdout_of([$(OsString::from($arg)),*])
+    };
+}
+
 /// Runs `inbetween` with `args`, requires success, and returns its standard output.
 fn stdout_of<I, S>(args: I) -> String
 where
@@ -82,7 +89,7 @@ const SIMPLE: &str = r#"{"inbetween": 1, "fps": 30, "tracks": [
 fn sample_prints_the_spec_csv() {
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), "a.json", SIMPLE);
-    let out = stdout_of([OsString::from("sample"), OsString::from(&input)]);
+    let out = run_ok!("sample", &input);
     let text = out;
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "frame,x,c.r,c.g,c.b,c.a");
@@ -111,14 +118,7 @@ fn sample_range_and_json_format() {
         .assert()
         .success()
         .stdout("frame,x,c.r,c.g,c.b,c.a\n");
-    let out = stdout_of([
-        OsString::from("sample"),
-        OsString::from("--format"),
-        OsString::from("json"),
-        OsString::from("--to"),
-        OsString::from("2"),
-        OsString::from(&input),
-    ]);
+    let out = run_ok!("sample", "--format", "json", "--to", "2", &input);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["frames"], serde_json::json!([1, 2]));
     let numbers = |x: &serde_json::Value| -> Vec<f64> {
@@ -248,11 +248,7 @@ fn usage_errors_exit_with_2() {
 #[test]
 fn demo_prints_its_table_and_writes_the_csv() {
     let dir = tempfile::tempdir().unwrap();
-    let out = stdout_of([
-        OsString::from("demo"),
-        OsString::from("--out-dir"),
-        OsString::from(dir.path()),
-    ]);
+    let out = run_ok!("demo", "--out-dir", dir.path());
     let text = out;
     for kind in [
         "tcb",
@@ -274,7 +270,7 @@ fn demo_prints_its_table_and_writes_the_csv() {
 
 #[test]
 fn showcase_sample_matches_the_library() {
-    let out = stdout_of([OsString::from("sample"), OsString::from(showcase())]);
+    let out = run_ok!("sample", showcase());
     let text = out;
     let doc = inbetween::Document::from_json_str(
         &fs::read_to_string(showcase()).unwrap(),
@@ -315,8 +311,8 @@ fn compile_play_and_inspect_round_trip() {
             .assert()
             .success()
             .stdout(predicate::str::contains("max error").and(predicate::str::contains("bytes →")));
-        let played = stdout_of([OsString::from("play"), OsString::from(&ibs)]);
-        let sampled = stdout_of([OsString::from("sample"), OsString::from(showcase())]);
+        let played = run_ok!("play", &ibs);
+        let sampled = run_ok!("sample", showcase());
         let doc =
             inbetween::Document::from_json_str(&fs::read_to_string(showcase()).unwrap(), "s.json")
                 .unwrap();
@@ -334,23 +330,8 @@ fn compile_play_and_inspect_round_trip() {
             );
     }
     // Reverse play prints the same rows backward.
-    let fwd = stdout_of([
-        OsString::from("play"),
-        OsString::from(&ibs),
-        OsString::from("--from"),
-        OsString::from("10"),
-        OsString::from("--to"),
-        OsString::from("20"),
-    ]);
-    let back = stdout_of([
-        OsString::from("play"),
-        OsString::from(&ibs),
-        OsString::from("--from"),
-        OsString::from("10"),
-        OsString::from("--to"),
-        OsString::from("20"),
-        OsString::from("--reverse"),
-    ]);
+    let fwd = run_ok!("play", &ibs, "--from", "10", "--to", "20");
+    let back = run_ok!("play", &ibs, "--from", "10", "--to", "20", "--reverse");
     let fwd: Vec<String> = fwd.lines().skip(1).map(String::from).collect();
     let mut back: Vec<String> = back.lines().skip(1).map(String::from).collect();
     back.reverse();
@@ -367,16 +348,7 @@ fn compile_play_and_inspect_round_trip() {
         }
     }
     // Half rate: 21 rows from 10 to 20, at fractional frames.
-    let half = stdout_of([
-        OsString::from("play"),
-        OsString::from(&ibs),
-        OsString::from("--from"),
-        OsString::from("10"),
-        OsString::from("--to"),
-        OsString::from("20"),
-        OsString::from("--rate"),
-        OsString::from("0.5"),
-    ]);
+    let half = run_ok!("play", &ibs, "--from", "10", "--to", "20", "--rate", "0.5");
     assert_eq!(half.lines().count(), 22);
     assert!(half.lines().nth(2).unwrap().starts_with("10.5,"));
 }
@@ -433,12 +405,9 @@ fn gltf_import_writes_a_document_that_samples_like_the_gltf() {
         .assert()
         .success()
         .stdout(predicate::str::contains("69 tracks"));
-    let from_json = stdout_of([OsString::from("sample"), OsString::from(&json)]);
+    let from_json = run_ok!("sample", &json);
     // Sampling the glTF directly uses 60 fps; the imported document at 30 fps has half the frames.
-    let direct = stdout_of([
-        OsString::from("sample"),
-        OsString::from(corpus("character_walk.gltf")),
-    ]);
+    let direct = run_ok!("sample", corpus("character_walk.gltf"));
     assert_eq!(from_json.lines().next(), direct.lines().next());
     let rows_json: Vec<&str> = from_json.lines().skip(1).collect();
     let rows_direct: Vec<&str> = direct.lines().skip(1).collect();
@@ -475,8 +444,8 @@ fn gltf_compiles_and_plays_within_tolerance() {
                 .args(["--precision", precision, "-q"])
                 .assert()
                 .success();
-            let played = stdout_of([OsString::from("play"), OsString::from(&ibs)]);
-            let sampled = stdout_of([OsString::from("sample"), OsString::from(corpus(file))]);
+            let played = run_ok!("play", &ibs);
+            let sampled = run_ok!("sample", corpus(file));
             let doc = inbetween::gltf_import::import_gltf_path(&corpus(file), &Default::default())
                 .unwrap();
             assert_csv_within(
@@ -534,19 +503,19 @@ fn help_shows_an_example_for_every_subcommand_and_completions_work() {
         "completions",
         "demo",
     ] {
-        let help = stdout_of(["help", sub]);
+        let help = run_ok!("help", sub);
         assert!(
             help.contains("Example: inbetween"),
             "{sub} help lacks an example:\n{help}"
         );
     }
-    assert!(stdout_of(["--help"]).contains("Exit codes"));
-    assert!(stdout_of(["completions", "bash"]).contains("_inbetween"));
+    assert!(run_ok!("--help").contains("Exit codes"));
+    assert!(run_ok!("completions", "bash").contains("_inbetween"));
 }
 
 #[test]
 fn bench_quick_json_reports_every_method() {
-    let text = stdout_of(["bench", "--quick", "--json"]);
+    let text = run_ok!("bench", "--quick", "--json");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert!(v["machine"].is_string());
     let results = v["results"].as_array().unwrap();
