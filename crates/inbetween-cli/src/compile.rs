@@ -9,6 +9,7 @@ use inbetween::Document;
 use crate::error::CliError;
 use crate::input::load_document;
 use crate::output::write_atomic;
+use crate::progress::Progress;
 
 /// Options of `compile` as given on the command line.
 pub struct CompileArgs<'a> {
@@ -31,7 +32,26 @@ pub fn compile_document(
     doc: &Document,
     options: &CompileOptions,
 ) -> Result<CompiledStream, CliError> {
-    doc.compile(options).map_err(CliError::Compile)
+    compile_with_bar(doc, options, true)
+}
+
+/// Compiles `doc` with a progress bar on standard error (a terminal only, and not `quiet`).
+pub fn compile_with_bar(
+    doc: &Document,
+    options: &CompileOptions,
+    quiet: bool,
+) -> Result<CompiledStream, CliError> {
+    let bar = Progress::bar("compiling tracks", doc.tracks().len() as u64, quiet);
+    let result = doc
+        .compile_with_progress(options, &mut |done, total| {
+            bar.set(done as u64, total as u64);
+            if done == total {
+                bar.label("verifying stream");
+            }
+        })
+        .map_err(CliError::Compile);
+    bar.finish();
+    result
 }
 
 /// Prints the per-track table: kinds → pieces, degrees, bytes, measured error, additions/frame.
@@ -75,7 +95,7 @@ pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
         precision: args.precision,
         max_degree: args.max_degree,
     };
-    let compiled = compile_document(&doc, &options)?;
+    let compiled = compile_with_bar(&doc, &options, args.quiet)?;
     let out: PathBuf = match args.output {
         Some(p) => p.to_path_buf(),
         None => args.input.with_extension("ibs"),

@@ -186,6 +186,15 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         write_atomic(&path, &compiled.bytes)?;
         println!("→ {}", path.display());
     }
+    let svg = out_dir.join("showcase.svg");
+    write_atomic(&svg, crate::plot::render_svg(&doc, None)?.as_bytes())?;
+    let html = out_dir.join("showcase.html");
+    write_atomic(&html, crate::preview::render_html(&doc)?.as_bytes())?;
+    println!(
+        "\ncurves and paths → {}\ninteractive preview (open in a browser) → {}",
+        svg.display(),
+        html.display()
+    );
     walk_cycle(out_dir)
 }
 

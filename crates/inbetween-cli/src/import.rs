@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use crate::error::CliError;
 use crate::input::import_gltf;
 use crate::output::write_output;
+use crate::progress::Progress;
 
 /// Runs `inbetween import`: writes the document to `output` (atomically) or standard output.
 pub fn run(
@@ -19,7 +20,10 @@ pub fn run(
             "--fps must be a positive number, found {fps}"
         )));
     }
-    let doc = import_gltf(input, fps, animation)?;
+    let spinner = Progress::spinner(&format!("importing {}", input.display()), quiet);
+    let doc = import_gltf(input, fps, animation);
+    spinner.finish();
+    let doc = doc?;
     let text = doc.to_json_string();
     write_output(output, text.as_bytes())?;
     if let (Some(out), false) = (output, quiet) {

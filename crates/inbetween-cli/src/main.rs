@@ -10,6 +10,9 @@ mod input;
 mod inspect;
 mod output;
 mod play;
+mod plot;
+mod preview;
+mod progress;
 mod sample;
 
 use std::path::PathBuf;
@@ -91,6 +94,16 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// Draw value-over-frame curves (keys marked, segment kinds labelled) and, for vec2/vec3
+    /// tracks, the path with a dot at every frame, as SVG or PNG.
+    ///
+    /// Example: inbetween plot examples/showcase.json -o curves.svg --track ball
+    Plot(plot::PlotArgs),
+    /// Write one self-contained HTML page that plays the compiled stream: curves, moving
+    /// objects, play/pause, scrubber, speed and loop controls, and the values at each frame.
+    ///
+    /// Example: inbetween preview examples/showcase.json -o preview.html
+    Preview(preview::PreviewArgs),
     /// Run the main job on the bundled showcase document and print what it did.
     ///
     /// Example: inbetween demo --out-dir out/demo
@@ -262,13 +275,17 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.quiet,
         ),
         Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
+        Command::Plot(a) => plot::run(&a),
+        Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),
         Command::Bench { quick, json } => {
-            let results = bench::run_bench(quick);
+            let spinner = progress::Progress::spinner("benchmarking", false);
+            let report = bench::run_bench_with_status(quick, &mut |what| spinner.label(what));
+            spinner.finish();
             if json {
-                println!("{}", bench::to_json(&bench::machine(), &results));
+                println!("{}", bench::to_json(&bench::machine(), &report));
             } else {
-                print!("{}", bench::to_table(&results));
+                print!("{}", bench::to_table(&report));
             }
             Ok(())
         }

@@ -266,6 +266,16 @@ fn demo_prints_its_table_and_writes_the_csv() {
     let csv = fs::read_to_string(dir.path().join("showcase.csv")).unwrap();
     assert!(text.contains(&dir.path().join("showcase.csv").display().to_string()));
     assert_eq!(csv.lines().count(), 122);
+    for (file, marker) in [("showcase.svg", "<svg"), ("showcase.html", "<html")] {
+        let path = dir.path().join(file);
+        assert!(
+            text.contains(&path.display().to_string()),
+            "demo does not print {file}"
+        );
+        let body = fs::read_to_string(&path).unwrap();
+        assert!(body.contains(marker), "{file} is not what it says");
+        assert!(body.contains("glide_eased"), "{file} lacks a track");
+    }
 }
 
 #[test]
@@ -542,4 +552,76 @@ fn bench_quick_json_reports_every_method() {
             "{method}: inconsistent rates"
         );
     }
+    for method in [
+        "inbetween-batch-f32",
+        "inbetween-batch-f32-degree4",
+        "inbetween-batch-fixed",
+        "slerp-cached",
+    ] {
+        let row = results
+            .iter()
+            .find(|r| r["method"] == method && r["workload"] == "quaternion")
+            .unwrap_or_else(|| panic!("quaternion {method} missing"));
+        assert!(row["ns_per_channel_frame"]
+            .as_f64()
+            .is_some_and(|ns| ns > 0.0));
+    }
+    let compile = v["compile"].as_array().unwrap();
+    for workload in ["scalar", "quaternion"] {
+        for precision in ["f32", "f64", "fixed"] {
+            let row = compile
+                .iter()
+                .find(|r| r["workload"] == workload && r["precision"] == precision)
+                .unwrap_or_else(|| panic!("no compile figure for {workload} {precision}"));
+            let keys = row["keys"].as_f64().unwrap();
+            let bytes = row["stream_bytes"].as_f64().unwrap();
+            assert!(keys >= 32.0 * 300.0);
+            assert!((row["stream_bytes_per_key"].as_f64().unwrap() - bytes / keys).abs() < 1e-9);
+            assert!(row["keys_per_s"].as_f64().unwrap() > 0.0);
+            // The JSON spells each key out; raw f32 keys are 4 bytes × (1 + components).
+            let raw = if workload == "scalar" { 8.0 } else { 20.0 };
+            assert_eq!(row["raw_f32_bytes_per_key"].as_f64().unwrap(), raw);
+            assert!(row["json_bytes_per_key"].as_f64().unwrap() > raw);
+        }
+    }
+}
+
+/// Progress bars go to a terminal only: with standard error piped (as here, or in a script), a
+/// compile and an import print nothing there; `--quiet` also silences standard output.
+#[test]
+fn progress_is_silent_off_a_terminal_and_quiet_is_silent() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.ibs");
+    let run = inbetween()
+        .args([OsString::from("compile"), showcase().into(), "-o".into()])
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(
+        run.get_output().stderr.is_empty(),
+        "compile wrote to stderr"
+    );
+    assert!(String::from_utf8_lossy(&run.get_output().stdout).contains("bytes →"));
+    let quiet = inbetween()
+        .args([
+            OsString::from("compile"),
+            showcase().into(),
+            "-q".into(),
+            "-o".into(),
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(quiet.get_output().stdout.is_empty() && quiet.get_output().stderr.is_empty());
+    let walk =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/gltf/character_walk.gltf");
+    let import = inbetween()
+        .args([OsString::from("import"), walk.into(), "-o".into()])
+        .arg(dir.path().join("walk.json"))
+        .assert()
+        .success();
+    assert!(
+        import.get_output().stderr.is_empty(),
+        "import wrote to stderr"
+    );
 }

@@ -1,17 +1,19 @@
-//! Playback at scale: the batch player against the single-track player, exact evaluation, the peers (splines, keyframe, enterpolation) and hand-written baselines, on one workload in one run.
+//! Playback at scale: the batch player against the single-track player, exact evaluation, the peers (splines, keyframe, enterpolation, bevy_math) and hand-written baselines, on one workload in one run.
 //!
-//! Run: `cargo bench -p inbetween --bench playback` (1 000 and 100 000 channels; set
-//! `INBETWEEN_BENCH_MILLION=1` to add 1 000 000). The workload, our methods, the hand-written
-//! baselines and the checks are `inbetween-cli/src/bench.rs` (what `inbetween bench` runs),
-//! included here so both time the same code. Every method is checked against exact evaluation
-//! before it is timed, within `CHECK_TOLERANCE` (2e-4 on values of ±100: compile tolerance plus
-//! f32 output); peers that play another kind of curve are checked against exact evaluation of the
-//! same keys with their kind (see `peer_reference`). On this workload splines' Catmull-Rom
+//! Run: `cargo bench -p inbetween --bench playback` (1 000 and 100 000 scalar channels, then
+//! 1 000 and 10 000 rotations). `INBETWEEN_BENCH_MILLION=1` adds 1 000 000 scalar channels
+//! (compiled in f32 only); with `INBETWEEN_BENCH_ONLY_MILLION=1` as well, only that size runs.
+//! The workload, our methods, the hand-written baselines and the checks are
+//! `inbetween-cli/src/bench.rs` (what `inbetween bench` runs), included here so both time the
+//! same code. Every method is checked against exact evaluation before it is timed, within
+//! `CHECK_TOLERANCE` (2e-4 on values of ±100: compile tolerance plus f32 output); peers that
+//! play another kind of curve are checked against exact evaluation of the same keys with their
+//! kind (see `peer_reference` and `bevy_reference`). On this workload splines' Catmull-Rom
 //! (non-uniform, tangents from the neighbouring keys and their frames) agrees with ours within
 //! 6e-5 on the frames played (it has no end segments: `clamped_sample` is `None` in the first
 //! and last two segments, which the played window avoids). `INBETWEEN_BENCH_DEGREES=1` prints
-//! the compiled pieces by degree. One criterion iteration is one frame of
-//! every channel, so ns per channel-frame = time / channels.
+//! the compiled pieces by degree. One criterion iteration is one frame of every channel, so ns
+//! per channel-frame = time / channels.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -170,6 +172,98 @@ impl Method for EnterpolationMethod {
     }
 }
 
+/// bevy_math 0.19: one uniform Catmull-Rom `CubicCurve<f32>` per channel (bevy's cardinal spline
+/// with tension ½ through every key; its parameter counts segments), sampled with `position(t)`
+/// at `t = segment + (frame − k_i) / (k_{i+1} − k_i)`, the segment from a cursor per channel (so
+/// bevy is spared any key search).
+struct BevyMethod {
+    curves: Vec<bevy_math::cubic_splines::CubicCurve<f32>>,
+    frames: Vec<Vec<f32>>,
+    cursor: Vec<usize>,
+    frame: f32,
+}
+
+impl BevyMethod {
+    fn new(keys: &[Vec<PlainKey>]) -> Option<Self> {
+        use bevy_math::cubic_splines::{CubicCardinalSpline, CubicGenerator};
+        let curves = keys
+            .iter()
+            .map(|list| {
+                CubicCardinalSpline::new_catmull_rom(list.iter().map(|k| k.value as f32))
+                    .to_curve()
+                    .ok()
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let frames = keys
+            .iter()
+            .map(|list| list.iter().map(|k| k.frame as f32).collect())
+            .collect();
+        Some(Self {
+            curves,
+            frames,
+            cursor: vec![0; keys.len()],
+            frame: 0.0,
+        })
+    }
+}
+
+impl Method for BevyMethod {
+    fn name(&self) -> String {
+        "bevy-curve".into()
+    }
+    fn reset(&mut self) {
+        self.frame = START_FRAME as f32 - 1.0;
+        self.cursor.iter_mut().for_each(|c| *c = 0);
+    }
+    fn frame(&mut self, out: &mut [f32]) {
+        self.frame += 1.0;
+        let f = self.frame;
+        for (((curve, frames), c), o) in self
+            .curves
+            .iter()
+            .zip(&self.frames)
+            .zip(&mut self.cursor)
+            .zip(out.iter_mut())
+        {
+            while *c + 2 < frames.len() && frames[*c + 1] <= f {
+                *c += 1;
+            }
+            let t = *c as f32 + (f - frames[*c]) / (frames[*c + 1] - frames[*c]);
+            *o = curve.position(t);
+        }
+    }
+}
+
+/// The uniform Catmull-Rom bevy plays, as `hermite` segments of ours: on segment i, slopes
+/// `m_i = (p_{i+1} − p_{i−1}) / 2` per segment at interior keys (one-sided `p_1 − p_0` and
+/// `p_{n−1} − p_{n−2}` at the ends), divided by the segment's length in frames.
+fn bevy_reference(keys: &[Vec<PlainKey>]) -> Option<Document> {
+    let mut builder = Document::builder().fps(60.0);
+    for (i, list) in keys.iter().enumerate() {
+        let n = list.len();
+        let slope = |k: usize| -> f64 {
+            let p = |j: usize| list[j].value;
+            if k == 0 {
+                p(1) - p(0)
+            } else if k + 1 == n {
+                p(n - 1) - p(n - 2)
+            } else {
+                (p(k + 1) - p(k - 1)) / 2.0
+            }
+        };
+        let mut track = inbetween::Track::scalar(format!("c{i}"));
+        for (k, key) in list.iter().enumerate() {
+            track = track.key(key.frame, key.value);
+            if k + 1 < n {
+                let len = list[k + 1].frame - key.frame;
+                track = track.hermite(slope(k) / len, slope(k + 1) / len);
+            }
+        }
+        builder = builder.track(track);
+    }
+    builder.build().ok()
+}
+
 /// Exact evaluation of the same keys with the kind a peer plays (catmull_rom for splines'
 /// Catmull-Rom, linear for splines/enterpolation linear, linear with an `in_out_cubic` ease for
 /// keyframe), the reference its output is checked against.
@@ -194,6 +288,9 @@ fn peer_reference(keys: &[Vec<PlainKey>], kind: &str) -> Option<Document> {
 
 fn sizes() -> Vec<usize> {
     let mut sizes = vec![1_000, 100_000];
+    if std::env::var_os("INBETWEEN_BENCH_ONLY_MILLION").is_some() {
+        sizes.clear();
+    }
     if std::env::var_os("INBETWEEN_BENCH_MILLION").is_some() {
         sizes.push(1_000_000);
     }
@@ -203,8 +300,8 @@ fn sizes() -> Vec<usize> {
 fn bench_playback(c: &mut Criterion) {
     // `INBETWEEN_BENCH_CLI=quick|full`: run the CLI's `run_bench` instead (checks its code).
     if let Some(mode) = std::env::var_os("INBETWEEN_BENCH_CLI") {
-        let results = cli_bench::run_bench(mode == "quick");
-        println!("{}", cli_bench::to_json("bench harness", &results));
+        let report = cli_bench::run_bench_with_status(mode == "quick", &mut |_| {});
+        println!("{}", cli_bench::to_json("bench harness", &report));
         return;
     }
     let mut group = c.benchmark_group("playback");
@@ -213,9 +310,21 @@ fn bench_playback(c: &mut Criterion) {
         let Ok(doc) = workload_document(&keys, None) else {
             continue;
         };
-        let bytes: Vec<(Precision, Vec<u8>)> = [Precision::F32, Precision::F64, Precision::Fixed]
-            .into_iter()
-            .filter_map(|p| compile(&doc, p).ok().map(|b| (p, b)))
+        // A million channels take ~10 minutes to compile per precision here: f32 only.
+        let precisions: &[Precision] = if channels >= 1_000_000 {
+            &[Precision::F32]
+        } else {
+            &[Precision::F32, Precision::F64, Precision::Fixed]
+        };
+        let bytes: Vec<(Precision, Vec<u8>)> = precisions
+            .iter()
+            .filter_map(|&p| match compile(&doc, p) {
+                Ok(b) => Some((p, b)),
+                Err(e) => {
+                    println!("{channels} channels do not compile in {p}: {e}");
+                    None
+                }
+            })
             .collect();
         let mut methods: Vec<(Box<dyn Method + '_>, Option<Document>)> = Vec::new();
         let mut state_bytes = 0;
@@ -273,40 +382,101 @@ fn bench_playback(c: &mut Criterion) {
         if let Some(m) = EnterpolationMethod::new(&keys) {
             methods.push((Box::new(m), peer_reference(&keys, "linear")));
         }
+        if let Some(m) = BevyMethod::new(&keys) {
+            methods.push((Box::new(m), bevy_reference(&keys)));
+        }
         methods.push((Box::new(HermiteMethod::new(&doc)), None));
         methods.push((Box::new(BandwidthMethod::new(state_bytes)), None));
-        group.throughput(Throughput::Elements(channels as u64));
-        let mut out = vec![0.0f32; channels];
-        for (method, reference) in &mut methods {
-            let name = method.name();
-            if name != "bandwidth-ceiling" {
-                let error = max_error(method.as_mut(), reference.as_ref().unwrap_or(&doc), 64);
-                println!("check {name} at {channels} channels: max error {error:.3e}");
-                if error.is_nan() || error > CHECK_TOLERANCE {
-                    println!("  {name} fails its check; not timed");
-                    continue;
-                }
+        time_methods(&mut group, &mut methods, &doc, channels);
+    }
+    group.finish();
+    if std::env::var_os("INBETWEEN_BENCH_ONLY_MILLION").is_none() {
+        bench_quaternions(c);
+    }
+}
+
+/// Checks each method against exact evaluation (its own reference, or `doc`), then times it;
+/// one criterion iteration is one frame of every channel, the window restarting (a seek, not
+/// timed) every 300 frames.
+fn time_methods(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    methods: &mut [(Box<dyn Method + '_>, Option<Document>)],
+    doc: &Document,
+    channels: usize,
+) {
+    group.throughput(Throughput::Elements(channels as u64));
+    let mut out = vec![0.0f32; cli_bench::width(doc)];
+    for (method, reference) in methods {
+        let name = method.name();
+        if name != "bandwidth-ceiling" {
+            let error = max_error(method.as_mut(), reference.as_ref().unwrap_or(doc), 64);
+            println!("check {name} at {channels} channels: max error {error:.3e}");
+            if error.is_nan() || error > CHECK_TOLERANCE {
+                println!("  {name} fails its check; not timed");
+                continue;
             }
-            // One iteration is one frame; the window restarts (a seek, not timed) every 300 frames.
-            group.bench_function(BenchmarkId::new(name, channels), |b| {
-                b.iter_custom(|iters| {
-                    let mut total = Duration::ZERO;
-                    let mut left = iters;
-                    while left > 0 {
-                        let n = left.min(300);
-                        method.reset();
-                        let start = Instant::now();
-                        for _ in 0..n {
-                            method.frame(&mut out);
-                            black_box(&mut out);
-                        }
-                        total += start.elapsed();
-                        left -= n;
-                    }
-                    total
-                });
-            });
         }
+        group.bench_function(BenchmarkId::new(name, channels), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                let mut left = iters;
+                while left > 0 {
+                    let n = left.min(300);
+                    method.reset();
+                    let start = Instant::now();
+                    for _ in 0..n {
+                        method.frame(&mut out);
+                        black_box(&mut out);
+                    }
+                    total += start.elapsed();
+                    left -= n;
+                }
+                total
+            });
+        });
+    }
+}
+
+/// The quaternion workload (slerp keys; a channel is one rotation): our batch in every
+/// precision and at maximum degree 4, the player, exact evaluation, a cached f32 slerp and the
+/// bandwidth ceiling, at 1 000 and 10 000 rotations.
+fn bench_quaternions(c: &mut Criterion) {
+    let mut group = c.benchmark_group("playback-quaternion");
+    for channels in [1_000, 10_000] {
+        let Ok(doc) = cli_bench::quat_workload_document(channels, 9) else {
+            continue;
+        };
+        let bytes: Vec<(String, Vec<u8>)> = [
+            ("inbetween-batch-f32", Precision::F32, 8),
+            ("inbetween-batch-f64", Precision::F64, 8),
+            ("inbetween-batch-fixed", Precision::Fixed, 8),
+            ("inbetween-batch-f32-degree4", Precision::F32, 4),
+        ]
+        .into_iter()
+        .filter_map(|(name, p, d)| {
+            cli_bench::compile_with_degree(&doc, p, d)
+                .ok()
+                .map(|b| (name.to_string(), b))
+        })
+        .collect();
+        let mut methods: Vec<(Box<dyn Method + '_>, Option<Document>)> = Vec::new();
+        let mut state_bytes = 0;
+        for (name, b) in &bytes {
+            let Ok(stream) = Stream::from_bytes(b) else {
+                continue;
+            };
+            if let Ok(m) = BatchMethod::new(name, stream) {
+                if name == "inbetween-batch-f32" {
+                    state_bytes = m.bank.state_bytes();
+                    methods.push((Box::new(PlayerMethod::new(stream)), None));
+                }
+                methods.push((Box::new(m), None));
+            }
+        }
+        methods.push((Box::new(ExactMethod::new(&doc)), None));
+        methods.push((Box::new(cli_bench::SlerpCachedMethod::new(&doc)), None));
+        methods.push((Box::new(BandwidthMethod::new(state_bytes)), None));
+        time_methods(&mut group, &mut methods, &doc, channels);
     }
     group.finish();
 }

@@ -94,6 +94,13 @@ pub const MAX_QUADRATURE_DEPTH: u32 = 48;
 /// [`MIN_ACCURACY`]; the cap bounds the work on any input, so no curve can make the quadrature hang.
 pub const MAX_QUADRATURE_INTERVALS: usize = 1 << 14;
 
+/// The most leaves an [`ArcLengthTable`] keeps over all its segments: 2^22 (about 100 MB of
+/// leaves). A smooth segment needs a few, so this allows a million segments; as the leaves
+/// are what the quadrature examined (a successful pass examines 2 × leaves − 1 intervals), it
+/// also bounds the time a track's table takes, which the per-segment cap
+/// [`MAX_QUADRATURE_INTERVALS`] alone does not when there are many segments.
+pub const MAX_TABLE_LEAVES: usize = 1 << 22;
+
 /// The most Newton/bisection steps of one inverse solve within a leaf; 64 bisections alone shrink
 /// any bracket in [0, 1] below f64 resolution, so the solve has always converged by then.
 const MAX_SOLVE_STEPS: u32 = 64;
@@ -182,6 +189,17 @@ pub enum ArcLengthError {
         segment: usize,
         /// The reported number of components.
         dims: usize,
+    },
+    /// A table would keep more than [`MAX_TABLE_LEAVES`] leaves (all segments together).
+    #[error(
+        "the arc-length table needs more than {max} intervals by segment {segment} \
+         (docs/limits.md); the curve has too many segments or too many turns"
+    )]
+    TooManyIntervals {
+        /// Index of the segment whose leaves crossed the limit.
+        segment: usize,
+        /// The limit.
+        max: usize,
     },
 }
 
@@ -767,7 +785,8 @@ impl ArcLengthTable {
     ///
     /// # Errors
     ///
-    /// As [`arclen`], with the index of the failing segment.
+    /// As [`arclen`], with the index of the failing segment;
+    /// [`ArcLengthError::TooManyIntervals`] past [`MAX_TABLE_LEAVES`] leaves in all.
     pub fn build(segments: &[&dyn ParamCurve], accuracy: f64) -> Result<Self, ArcLengthError> {
         check_accuracy(accuracy)?;
         let mut segment_starts = Vec::with_capacity(segments.len() + 1);
@@ -779,6 +798,12 @@ impl ArcLengthTable {
             check_dims(*segment, index)?;
             raw.clear();
             measure(*segment, index, (0.0, 1.0), accuracy, Some(&mut raw))?;
+            if leaves.len() + raw.len() > MAX_TABLE_LEAVES {
+                return Err(ArcLengthError::TooManyIntervals {
+                    segment: index,
+                    max: MAX_TABLE_LEAVES,
+                });
+            }
             segment_starts.push(total);
             segment_leaves.push(leaves.len());
             for &(u0, u1, length) in &raw {

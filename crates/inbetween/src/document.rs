@@ -122,6 +122,7 @@ pub(crate) fn build_document(fps: f64, raw: Vec<TrackBuilder>) -> Result<Documen
             ErrorKind::NoTracks,
         ));
     }
+    crate::validate::check_track_count(raw.len())?;
     let mut tracks: Vec<Track> = Vec::with_capacity(raw.len());
     let mut names: BTreeMap<String, usize> = BTreeMap::new();
     for (index, builder) in raw.into_iter().enumerate() {

@@ -165,6 +165,22 @@ pub enum ErrorKind {
     /// A track has no keys.
     #[error("expected at least one key, found none")]
     NoKeys,
+    /// More tracks than [`crate::track::MAX_TRACKS`].
+    #[error("{found} tracks, more than the limit of {max} tracks per document (docs/limits.md)")]
+    TooManyTracks {
+        /// Tracks in the document.
+        found: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// More keys than [`crate::track::MAX_KEYS_PER_TRACK`].
+    #[error("{found} keys, more than the limit of {max} keys per track (docs/limits.md)")]
+    TooManyKeys {
+        /// Keys in the track.
+        found: usize,
+        /// The limit.
+        max: usize,
+    },
     /// Key frames are not strictly increasing.
     #[error("key frames must increase strictly: expected a frame greater than {previous}, found {found}")]
     UnsortedKeys {

@@ -18,6 +18,11 @@ pub const DEFAULT_IMPORT_FPS: f64 = 60.0;
 /// The most elements an accessor without a buffer view may declare (its zeros are allocated).
 const MAX_VIEWLESS_COUNT: usize = 1 << 24;
 
+/// The largest `byteLength` of a buffer an import loads: 1 GiB. Buffers are read whole, and a
+/// URI may name a file that never ends (`/dev/zero`); a file is read up to its `byteLength`
+/// only, so this bounds what one buffer can take.
+pub const MAX_BUFFER_BYTES: usize = 1 << 30;
+
 /// Extensions that change what buffer views hold; a file that requires one is refused.
 const REFUSED_REQUIRED_EXTENSIONS: [&str; 2] =
     ["EXT_meshopt_compression", "KHR_meshopt_compression"];
@@ -154,6 +159,14 @@ pub enum AccessorProblem {
         /// The limit.
         limit: usize,
     },
+    /// An input accessor holds more key times than a track may have keys
+    /// ([`crate::track::MAX_KEYS_PER_TRACK`]).
+    TooManyKeys {
+        /// The declared `count`.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// A rotation key of length zero.
     ZeroQuaternion {
         /// Element index.
@@ -203,6 +216,10 @@ impl fmt::Display for AccessorProblem {
             AccessorProblem::TooLarge { count, limit } => write!(
                 f,
                 "count {count} without a buffer view; expected at most {limit} elements"
+            ),
+            AccessorProblem::TooManyKeys { count, limit } => write!(
+                f,
+                "count {count} key times; expected at most {limit}, the limit of keys per track"
             ),
             AccessorProblem::ZeroQuaternion { element } => write!(
                 f,
@@ -466,6 +483,17 @@ fn channel_tracks(
     let mut tracks = Vec::new();
     let input = sampler.input();
     let output = sampler.output();
+    if input.count() > crate::track::MAX_KEYS_PER_TRACK {
+        return Err(GltfImportError::Accessor {
+            channel: cref.clone(),
+            role: "input",
+            accessor: input.index(),
+            problem: AccessorProblem::TooManyKeys {
+                count: input.count(),
+                limit: crate::track::MAX_KEYS_PER_TRACK,
+            },
+        });
+    }
     buffers.load_for(&input, cref)?;
     buffers.load_for(&output, cref)?;
     let times = read_times(&input, buffers).map_err(|problem| GltfImportError::Accessor {
@@ -588,6 +616,42 @@ fn validate(doc: &gltf::Document) -> Result<(), GltfImportError> {
         }
     }
     let mut problems = Vec::new();
+    // gltf-json 1.4.1 indexes `accessors` with a primitive's POSITION attribute inside its
+    // validation (mesh.rs, `primitive_validate_hook`) before checking the index: out of range,
+    // it panics. Found by fuzzing (tests/fuzz_regressions/gltf/); checked here first.
+    let positions = gltf::json::validation::Checked::Valid(gltf::json::mesh::Semantic::Positions);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            if let Some(index) = primitive.attributes.get(&positions) {
+                if index.value() >= root.accessors.len() {
+                    problems.push(format!(
+                        "meshes[{m}].primitives[{p}].attributes.POSITION: Index out of range"
+                    ));
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(GltfImportError::Invalid { problems });
+    }
+    // gltf-json 1.4.1 does not validate channel targets (`Animation::validate` checks only the
+    // sampler index), so an out-of-range target node or an unknown path reached the `gltf`
+    // crate's `unwrap`s in `Target::node` and `Target::property`. Found by fuzzing.
+    for (a, animation) in root.animations.iter().enumerate() {
+        for (c, channel) in animation.channels.iter().enumerate() {
+            let path = || {
+                gltf::json::Path::new()
+                    .field("animations")
+                    .index(a)
+                    .field("channels")
+                    .index(c)
+                    .field("target")
+            };
+            channel.target.validate(root, path, &mut |path, error| {
+                problems.push(format!("{}: {error}", path()));
+            });
+        }
+    }
     root.validate(root, gltf::json::Path::new, &mut |path, error| {
         let path = path().to_string();
         if !path.starts_with("extensionsRequired") {
@@ -788,13 +852,26 @@ impl<'a> Buffers<'a> {
                 accessor: accessor.index(),
                 reason,
             };
-            let bytes = match uri {
-                None => self
-                    .blob
-                    .map(<[u8]>::to_vec)
-                    .ok_or_else(|| fail("the GLB file has no binary chunk".into()))?,
-                Some(uri) => load_uri(uri, self.base).map_err(fail)?,
-            };
+            if buffer.length() > MAX_BUFFER_BYTES {
+                return Err(fail(format!(
+                    "byteLength {} is beyond the import limit of {MAX_BUFFER_BYTES} bytes",
+                    buffer.length()
+                )));
+            }
+            let bytes =
+                match uri {
+                    // glTF 2.0 §4.4.3.3: only the first buffer may be the GLB binary chunk (each
+                    // further one would be another copy of it in memory).
+                    None if index != 0 => return Err(fail(
+                        "expected a uri: only the first buffer may refer to the GLB binary chunk"
+                            .into(),
+                    )),
+                    None => self
+                        .blob
+                        .map(<[u8]>::to_vec)
+                        .ok_or_else(|| fail("the GLB file has no binary chunk".into()))?,
+                    Some(uri) => load_uri(uri, self.base, buffer.length()).map_err(fail)?,
+                };
             if bytes.len() < buffer.length() {
                 return Err(fail(format!(
                     "expected byteLength {} bytes, found {}",
@@ -824,8 +901,9 @@ fn short_uri(uri: &str) -> String {
     }
 }
 
-/// Reads a buffer URI: `data:` with base64, or a path relative to `base` (percent-decoded).
-fn load_uri(uri: &str, base: Option<&Path>) -> Result<Vec<u8>, String> {
+/// Reads a buffer URI: `data:` with base64, or a path relative to `base` (percent-decoded), of
+/// which at most `length` bytes are read.
+fn load_uri(uri: &str, base: Option<&Path>, length: usize) -> Result<Vec<u8>, String> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let Some((_, payload)) = rest.split_once(";base64,") else {
             return Err("only base64 data URIs are supported".into());
@@ -841,7 +919,13 @@ fn load_uri(uri: &str, base: Option<&Path>) -> Result<Vec<u8>, String> {
     };
     let decoded = percent_decode(uri)?;
     let path = base.join(decoded);
-    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    let mut bytes = Vec::new();
+    std::fs::File::open(&path)
+        .and_then(|file| {
+            std::io::Read::read_to_end(&mut std::io::Read::take(file, length as u64), &mut bytes)
+        })
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Ok(bytes)
 }
 
 fn percent_decode(uri: &str) -> Result<String, String> {

@@ -14,6 +14,22 @@ use crate::value::{Value, ValueType, MAX_COMPONENTS};
 /// Frames per second used when none is given (the spec's default).
 pub const DEFAULT_FPS: f64 = 60.0;
 
+/// The most keys a track may have: one key per frame for 4.6 hours at 60 fps. A validated key
+/// with its segment takes a few hundred bytes, so the limit keeps one track under about 1 GB
+/// (see docs/limits.md); more is refused with [`crate::ErrorKind::TooManyKeys`].
+pub const MAX_KEYS_PER_TRACK: usize = 1_000_000;
+
+/// The most tracks a document may have: 2^20 = 1 048 576, a bank of a million scalar channels
+/// (the batch player's largest benchmark), far beyond any rig (a skeleton of 1 000 bones has
+/// 3 000 tracks); more is refused with [`crate::ErrorKind::TooManyTracks`].
+pub const MAX_TRACKS: usize = 1 << 20;
+
+/// The most keys one `polynomial` segment may pass through. Evaluation costs K² operations,
+/// and the Lagrange polynomial through K equally spaced keys amplifies a rounding error in a
+/// key by its Lebesgue constant, about 2^K / (e·K·ln K) — 2.5e16 at K = 64, past the precision
+/// of f64 — so no wider polynomial draws a meaningful curve.
+pub const MAX_POLYNOMIAL_KEYS: usize = 64;
+
 /// What a frame outside `[first key, last key]` gets.
 ///
 /// With f₀ the first key's frame and S the span (last − first):
@@ -569,11 +585,15 @@ impl Track {
         let p1 = &k1.value;
         let dims = p0.len();
         let mut out = Value::zeros(dims);
+        // Σ |term| over the blend's terms and components: the size of the rounding left where a
+        // component-wise quaternion blend cancels (see the normalization below).
+        let mut magnitude = 0.0;
         match &segment.form {
             SegmentForm::Hold => return *p0,
             SegmentForm::Lerp => {
                 for c in 0..dims {
                     out.as_mut_slice()[c] = p0[c] + (p1[c] - p0[c]) * u;
+                    magnitude += math::abs(p0[c]) + math::abs((p1[c] - p0[c]) * u);
                 }
             }
             SegmentForm::Slerp => {
@@ -588,7 +608,9 @@ impl Track {
                 let h01 = -2.0 * u3 + 3.0 * u2;
                 let h11 = u3 - u2;
                 for c in 0..dims {
-                    out.as_mut_slice()[c] = h00 * p0[c] + h10 * m0[c] + h01 * p1[c] + h11 * m1[c];
+                    let terms = [h00 * p0[c], h10 * m0[c], h01 * p1[c], h11 * m1[c]];
+                    out.as_mut_slice()[c] = terms[0] + terms[1] + terms[2] + terms[3];
+                    magnitude += terms.iter().map(|t| math::abs(*t)).sum::<f64>();
                 }
             }
             SegmentForm::Bezier { c1, c2 } => {
@@ -598,7 +620,9 @@ impl Track {
                 let b2 = 3.0 * v * u * u;
                 let b3 = u * u * u;
                 for c in 0..dims {
-                    out.as_mut_slice()[c] = b0 * p0[c] + b1 * c1[c] + b2 * c2[c] + b3 * p1[c];
+                    let terms = [b0 * p0[c], b1 * c1[c], b2 * c2[c], b3 * p1[c]];
+                    out.as_mut_slice()[c] = terms[0] + terms[1] + terms[2] + terms[3];
+                    magnitude += terms.iter().map(|t| math::abs(*t)).sum::<f64>();
                 }
             }
             SegmentForm::Lagrange { start, count } => {
@@ -613,6 +637,7 @@ impl Track {
                     }
                     for c in 0..dims {
                         out.as_mut_slice()[c] += basis * kj.value[c];
+                        magnitude += math::abs(basis * kj.value[c]);
                     }
                 }
             }
@@ -627,6 +652,16 @@ impl Track {
                     out.as_mut_slice()[c] = e.eval(&vars);
                 }
             }
+        }
+        // A blend whose length is within rounding of its terms' sizes (16 ulp of Σ |term|) is a
+        // cancellation to zero: its direction is noise, so it counts as zero, like an exact zero.
+        // Expressions have no terms to compare with (`magnitude` stays 0): only an exact zero.
+        let cancelled = {
+            let length_squared: f64 = out.iter().map(|x| x * x).sum();
+            math::sqrt(length_squared) <= 16.0 * f64::EPSILON * magnitude
+        };
+        if segment.normalize && cancelled && out.is_finite() {
+            return *p0;
         }
         if segment.normalize {
             match quat::normalize(out.to_array()) {

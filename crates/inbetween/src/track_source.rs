@@ -4,7 +4,10 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::compile::source::{CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
-use crate::compile::{compile_tracks, CompileError, CompileOptions, CompiledStream, TrackInput};
+use crate::compile::{
+    compile_tracks_with_progress, CompileError, CompileOptions, CompiledStream, TrackInput,
+    MAX_PIECES,
+};
 use crate::document::Document;
 use crate::ease::{Ease, EaseDirection, PennerFamily};
 use crate::stream::{StreamValueType, StreamWrap};
@@ -40,8 +43,27 @@ impl Document {
     /// verified in the precision that will play it.
     ///
     /// # Errors
-    /// The compiler's errors, naming the track (and frame where one is at fault).
+    /// The compiler's errors, naming the track (and frame where one is at fault); among them
+    /// `TooManyPieces` before any work when the `steps` eases alone ask for more than
+    /// [`MAX_PIECES`] constant spans.
     pub fn compile(&self, options: &CompileOptions) -> Result<CompiledStream, CompileError> {
+        let mut spans = 0u64;
+        for track in self.tracks() {
+            check_step_spans(track, &mut spans)?;
+        }
+        self.compile_with_progress(options, &mut |_, _| {})
+    }
+
+    /// [`Document::compile`], calling `progress(done, total)` after each track is compiled
+    /// (`total` = number of tracks; the final whole-stream verification follows the last call).
+    ///
+    /// # Errors
+    /// As [`Document::compile`].
+    pub fn compile_with_progress(
+        &self,
+        options: &CompileOptions,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<CompiledStream, CompileError> {
         let inputs: Vec<TrackInput<'_>> = self
             .tracks()
             .iter()
@@ -52,8 +74,42 @@ impl Document {
                 source: t,
             })
             .collect();
-        compile_tracks(&inputs, self.fps(), options)
+        compile_tracks_with_progress(&inputs, self.fps(), options, progress)
     }
+}
+
+/// Counts the spans of `track` (adding to `spans`, the count of the tracks before it) with each
+/// `steps` ease counted as its n constant spans, one a step, and refuses the track that takes the
+/// count past [`MAX_PIECES`]: every span becomes at least one piece, and `steps(n)` allows n up
+/// to 2^32 − 1, so without this check a short document could make the compiler list billions
+/// of spans before the piece limit is reached.
+fn check_step_spans(track: &Track, spans: &mut u64) -> Result<(), CompileError> {
+    let limit = MAX_PIECES as u64;
+    let too_many = |frame: f64| CompileError::TooManyPieces {
+        track: track.name().into(),
+        frame,
+        max: MAX_PIECES,
+    };
+    if let crate::track::PathMode::Arclength {
+        ease: Ease::Steps(steps),
+    } = track.path()
+    {
+        *spans += u64::from(steps.count());
+        if *spans > limit {
+            return Err(too_many(track.first_frame()));
+        }
+    }
+    let keys = track.keys();
+    for key in keys.iter().take(keys.len().saturating_sub(1)) {
+        *spans += match key.ease {
+            Ease::Steps(steps) => u64::from(steps.count()),
+            _ => 1,
+        };
+        if *spans > limit {
+            return Err(too_many(key.frame));
+        }
+    }
+    Ok(())
 }
 
 /// Coefficients of `outer(inner(v))`, both in the power basis, lowest order first.

@@ -10,6 +10,7 @@ use crate::expr::Expr;
 use crate::quat;
 use crate::track::{
     assemble, with_arclength, Interp, Key, PathMode, RawInterp, Tcb, Track, TrackBuilder,
+    MAX_KEYS_PER_TRACK, MAX_POLYNOMIAL_KEYS, MAX_TRACKS,
 };
 use crate::value::{Value, ValueType};
 
@@ -106,6 +107,15 @@ pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track,
         ));
     }
     let n = raw.keys.len();
+    if n > MAX_KEYS_PER_TRACK {
+        return Err(DocumentError::new(
+            loc.with_field("keys"),
+            ErrorKind::TooManyKeys {
+                found: n,
+                max: MAX_KEYS_PER_TRACK,
+            },
+        ));
+    }
     let mut keys = Vec::with_capacity(n);
     let mut exprs = Vec::with_capacity(n);
     let mut previous: Option<f64> = None;
@@ -181,7 +191,7 @@ pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track,
                 Interp::Slerp
             }
             RawInterp::Plain(Interp::Polynomial { keys: count }) => {
-                if count < 2 || count > n {
+                if count < 2 || count > n || count > MAX_POLYNOMIAL_KEYS {
                     if n < 2 {
                         return Err(DocumentError::new(
                             kloc.with_field("interp.polynomial.keys"),
@@ -194,7 +204,9 @@ pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track,
                     }
                     return Err(invalid(
                         kloc.with_field("interp.polynomial.keys"),
-                        format!("an integer from 2 to the number of keys ({n})"),
+                        format!(
+                            "an integer from 2 to the number of keys ({n}), at most {MAX_POLYNOMIAL_KEYS}"
+                        ),
                         format!("{count}"),
                     ));
                 }
@@ -249,4 +261,18 @@ pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track,
     let track = assemble(raw.name, value_type, raw.wrap, path, raw.fps, keys, exprs);
     with_arclength(track)
         .map_err(|e| DocumentError::new(loc.with_field("path"), ErrorKind::ArcLength(e)))
+}
+
+/// Refuses a document with more than [`MAX_TRACKS`] tracks.
+pub(crate) fn check_track_count(count: usize) -> Result<(), DocumentError> {
+    if count > MAX_TRACKS {
+        return Err(DocumentError::new(
+            Location::top("tracks"),
+            ErrorKind::TooManyTracks {
+                found: count,
+                max: MAX_TRACKS,
+            },
+        ));
+    }
+    Ok(())
 }

@@ -266,3 +266,44 @@ fn refusals_name_the_problem() {
     assert_eq!(empty.channels(), 0);
     assert_eq!(empty.write_f32(&mut []), Ok(()));
 }
+
+/// `advance_parallel` (feature `rayon`) equals `advance` bit for bit on banks big enough to be
+/// split between threads (every group past `PARALLEL_CHUNK` lanes), float and fixed, through
+/// piece changes, wraps, a seek and backward play.
+#[cfg(feature = "rayon")]
+#[test]
+fn parallel_advance_equals_serial_advance() {
+    let mut bytes = Vec::new();
+    for (seed, precision) in [(3, Precision::F64), (4, Precision::Fixed)] {
+        let doc = big_document(2_500, seed, false);
+        bytes.push(compile(&doc, precision, 3).unwrap_or_else(|| panic!("seed {seed} refused")));
+    }
+    let streams: Vec<Stream<'_>> = bytes
+        .iter()
+        .map(|b| Stream::from_bytes(b).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let mut serial = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    let mut parallel = serial.clone();
+    assert!(serial.channels() > 10_000, "{} channels", serial.channels());
+    let (mut a, mut b) = (vec![0.0; serial.channels()], vec![0.0; serial.channels()]);
+    for round in 0..3 {
+        if round == 1 {
+            for bank in [&mut serial, &mut parallel] {
+                bank.seek(40.0).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+        if round == 2 {
+            for bank in [&mut serial, &mut parallel] {
+                bank.set_step(-1.0).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+        for frame in 0..120 {
+            serial.advance();
+            parallel.advance_parallel();
+            serial.write_f64(&mut a).unwrap_or_else(|e| panic!("{e}"));
+            parallel.write_f64(&mut b).unwrap_or_else(|e| panic!("{e}"));
+            let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+            assert!(same, "round {round} frame {frame}: parallel differs");
+        }
+    }
+}

@@ -72,6 +72,37 @@ pub const DEEP_SPLIT_BUDGET: usize = 256;
 /// (fractional) positions checked like frames between.
 pub const WRAP_WINDOW: f64 = 256.0;
 
+/// The largest |frame| of a track's first and last frames the compiler accepts: 2^32 (about
+/// 4.3e9; 2.3 years at 60 fps). Up to it an f64 frame still resolves [`MIN_PIECE_FRAMES`]
+/// (its spacing there is 2^-20), so every split and every integer-frame step stays exact;
+/// beyond it the compiler refuses the track with [`CompileError::FrameOutOfRange`].
+pub const MAX_COMPILE_FRAME: f64 = 4_294_967_296.0;
+
+/// The most frames the compiler verifies for one track (its integer frames plus the
+/// 2 × [`WRAP_WINDOW`] frames checked outside its keys when it loops): 2^22 = 4 194 304, 19.4
+/// hours at 60 fps, four times the piece of 10^6 frames the format is meant to hold. Every one
+/// is evaluated exactly, kept while its piece is checked (about 80 bytes a frame) and played,
+/// so the count bounds the compile's time and memory (measured: 0.4 s and 82 MB for 10^6
+/// frames of one polynomial piece, 4.4 s for a fitted expression; see docs/limits.md); more is
+/// refused with [`CompileError::TooManyFrames`].
+pub const MAX_VERIFIED_FRAMES_PER_TRACK: u64 = 1 << 22;
+
+/// The most frames one compile verifies over all its tracks: 2^31 = 2 147 483 648 — a million
+/// channels of 2 000 frames, the batch player's largest benchmark bank (issue 5: banks of
+/// 1 000 000 channels must compile). Time grows linearly with it (about 0.3 µs a frame for
+/// polynomial segments, 20 µs for the slowest fitted curves), memory does not (each track's
+/// frames are dropped once it is verified); more is refused with
+/// [`CompileError::TooManyFrames`] naming the track that crosses the limit.
+pub const MAX_VERIFIED_FRAMES: u64 = 1 << 31;
+
+/// The most pieces one compile makes over all its tracks: 2^26 = 67 108 864, twice what a
+/// bank of a million channels of 32 keys needs (about 31 million pieces, the batch player's
+/// largest benchmark). A piece takes about 80 bytes in memory while the stream is assembled
+/// (more for high degrees and four components), and the stream format's u32 offsets cap a
+/// stream at 4 GiB anyway; the count is checked as pieces are made, so a curve that splits
+/// without end is refused early with [`CompileError::TooManyPieces`].
+pub const MAX_PIECES: usize = 1 << 26;
+
 /// How to compile.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CompileOptions {
@@ -184,6 +215,39 @@ pub enum CompileError {
         /// Precision.
         precision: Precision,
     },
+    /// A track's first or last frame is beyond ±[`MAX_COMPILE_FRAME`].
+    #[error("track {track:?}: frame {frame} is beyond ±{max}, the largest frame the compiler accepts (docs/limits.md)")]
+    FrameOutOfRange {
+        /// Track name.
+        track: String,
+        /// The first or last frame.
+        frame: f64,
+        /// The limit.
+        max: f64,
+    },
+    /// Verifying the track would check more frames than [`MAX_VERIFIED_FRAMES_PER_TRACK`], or
+    /// all tracks up to this one more than [`MAX_VERIFIED_FRAMES`].
+    #[error("track {track:?}: compiling would verify {frames} frames{}, more than the limit of {max} (docs/limits.md); split the animation or shorten the track", if *.total { " in all tracks up to this one" } else { "" })]
+    TooManyFrames {
+        /// Track name.
+        track: String,
+        /// Frames that would be verified (of this track, or of all tracks up to it).
+        frames: u64,
+        /// The limit crossed.
+        max: u64,
+        /// Whether the count is of all tracks so far (`MAX_VERIFIED_FRAMES`).
+        total: bool,
+    },
+    /// The tracks need more than [`MAX_PIECES`] pieces in all.
+    #[error("track {track:?}: the stream needs more than {max} pieces by frame {frame} (docs/limits.md); loosen the tolerance or split the animation")]
+    TooManyPieces {
+        /// Track name.
+        track: String,
+        /// Start frame of the piece past the limit.
+        frame: f64,
+        /// The limit.
+        max: usize,
+    },
     /// The stream could not be written.
     #[error("cannot write the stream: {0}")]
     Stream(#[from] StreamError),
@@ -235,11 +299,26 @@ pub enum SourceProblem {
 /// # Errors
 /// `InvalidOption` (tolerance not finite and positive, max degree above 8, fps not finite and
 /// positive), `InvalidSource`, `NonFinite`, `ToleranceExceeded` (with the track, frame and error),
-/// `OutOfRange`, or `Stream` (counts beyond the format's limits).
+/// `OutOfRange`, `FrameOutOfRange`, `TooManyFrames`, `TooManyPieces` (the limits of
+/// docs/limits.md), or `Stream` (counts beyond the format's limits).
 pub fn compile_tracks(
     tracks: &[TrackInput<'_>],
     fps: f64,
     options: &CompileOptions,
+) -> Result<CompiledStream, CompileError> {
+    compile_tracks_with_progress(tracks, fps, options, &mut |_, _| {})
+}
+
+/// [`compile_tracks`], calling `progress(done, total)` after each track is compiled (`total` =
+/// `tracks.len()`; the whole-stream verification follows the last call).
+///
+/// # Errors
+/// As [`compile_tracks`].
+pub fn compile_tracks_with_progress(
+    tracks: &[TrackInput<'_>],
+    fps: f64,
+    options: &CompileOptions,
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<CompiledStream, CompileError> {
     if !(fps.is_finite() && fps > 0.0) {
         return Err(CompileError::InvalidOption {
@@ -264,12 +343,15 @@ pub fn compile_tracks(
             expected: "0..=8",
         });
     }
+    check_frame_limits(tracks)?;
     let mut data = Vec::with_capacity(tracks.len());
     let mut spans = Vec::with_capacity(tracks.len());
-    for input in tracks {
-        let (track, span_count) = compile_track(input, options)?;
+    for (done, input) in tracks.iter().enumerate() {
+        let pieces_before = data.iter().map(|t: &TrackData| t.pieces.len()).sum();
+        let (track, span_count) = compile_track(input, options, pieces_before)?;
         data.push(track);
         spans.push(span_count);
+        progress(done + 1, tracks.len());
     }
     let mut bytes = write_stream(fps, &data)?;
     // Play the stream as `play` does and measure again; store what the player really does.
@@ -306,6 +388,50 @@ pub fn compile_tracks(
         })
         .collect();
     Ok(CompiledStream { bytes, reports })
+}
+
+/// Refuses tracks beyond [`MAX_COMPILE_FRAME`], [`MAX_VERIFIED_FRAMES_PER_TRACK`] or (in all)
+/// [`MAX_VERIFIED_FRAMES`] before any work is done. Non-finite frames are left to
+/// `checked_spans`, which names them.
+fn check_frame_limits(tracks: &[TrackInput<'_>]) -> Result<(), CompileError> {
+    let mut total = 0u64;
+    for input in tracks {
+        let (first, last) = (input.source.first_frame(), input.source.last_frame());
+        if !(first.is_finite() && last.is_finite()) {
+            continue;
+        }
+        for frame in [first, last] {
+            if crate::math::abs(frame) > MAX_COMPILE_FRAME {
+                return Err(CompileError::FrameOutOfRange {
+                    track: input.name.to_string(),
+                    frame,
+                    max: MAX_COMPILE_FRAME,
+                });
+            }
+        }
+        let window = if input.wrap == StreamWrap::Clamp || last <= first {
+            0
+        } else {
+            2 * WRAP_WINDOW as u64
+        };
+        // Integer frames in [first, last] plus the wrap window; both ends are within ±2^32.
+        let frames = integer_frames(first, last) + 1 + window;
+        total = total.saturating_add(frames);
+        let (max, over_total) = if frames > MAX_VERIFIED_FRAMES_PER_TRACK {
+            (MAX_VERIFIED_FRAMES_PER_TRACK, false)
+        } else if total > MAX_VERIFIED_FRAMES {
+            (MAX_VERIFIED_FRAMES, true)
+        } else {
+            continue;
+        };
+        return Err(CompileError::TooManyFrames {
+            track: input.name.to_string(),
+            frames: if over_total { total } else { frames },
+            max,
+            total: over_total,
+        });
+    }
+    Ok(())
 }
 
 /// Plays every track forward from its first integer frame to its last frame and returns, per
@@ -406,6 +532,8 @@ struct TrackCompiler<'a> {
     precision: Precision,
     max_degree: usize,
     pieces: Vec<PieceData>,
+    /// Pieces of the tracks compiled before this one (for [`MAX_PIECES`]).
+    pieces_before: usize,
     max_error: (f64, f64),
     /// Sorted fractional frames that integer frames outside the keys wrap to (loop, ping-pong).
     wrapped_frames: Vec<f64>,
@@ -451,6 +579,7 @@ fn wrapped_frames(wrap: StreamWrap, first: f64, last: f64) -> Vec<f64> {
 fn compile_track(
     input: &TrackInput<'_>,
     options: &CompileOptions,
+    pieces_before: usize,
 ) -> Result<(TrackData, usize), CompileError> {
     let spans = checked_spans(input)?;
     let source = input.source;
@@ -479,6 +608,7 @@ fn compile_track(
         precision: options.precision,
         max_degree: usize::from(options.max_degree),
         pieces: Vec::new(),
+        pieces_before,
         max_error: (0.0, source.first_frame()),
         wrapped_frames: wrapped_frames(input.wrap, source.first_frame(), source.last_frame()),
     };
@@ -662,6 +792,13 @@ impl TrackCompiler<'_> {
                 Some((candidate, checked)) => {
                     if checked.max_error > self.max_error.0 {
                         self.max_error = (checked.max_error, checked.max_error_frame);
+                    }
+                    if self.pieces_before + self.pieces.len() >= MAX_PIECES {
+                        return Err(CompileError::TooManyPieces {
+                            track: self.input.name.to_string(),
+                            frame: candidate.start,
+                            max: MAX_PIECES,
+                        });
                     }
                     self.pieces.push(PieceData {
                         start: candidate.start,
@@ -973,5 +1110,41 @@ impl TrackCompiler<'_> {
             degree: d,
             differences,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Interp, Track};
+
+    /// The piece limit counts the pieces of the tracks compiled before: with all but five
+    /// used, the sixth piece of a track of one-frame steps (starting at frame 5) is refused.
+    #[test]
+    fn the_piece_limit_counts_every_track_and_names_the_frame() {
+        let mut builder = Track::scalar("steps");
+        for i in 0..20 {
+            builder = builder
+                .key(f64::from(i), f64::from(i % 3))
+                .interp(Interp::Step);
+        }
+        let track = builder.build().unwrap();
+        let input = TrackInput {
+            name: "steps",
+            value_type: StreamValueType::Scalar,
+            wrap: StreamWrap::Clamp,
+            source: &track,
+        };
+        let options = CompileOptions::default();
+        assert_eq!(
+            compile_track(&input, &options, MAX_PIECES - 5).unwrap_err(),
+            CompileError::TooManyPieces {
+                track: "steps".into(),
+                frame: 5.0,
+                max: MAX_PIECES,
+            }
+        );
+        let (data, _) = compile_track(&input, &options, MAX_PIECES - 19).unwrap();
+        assert_eq!(data.pieces.len(), 19);
     }
 }

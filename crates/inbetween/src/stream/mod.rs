@@ -478,7 +478,9 @@ impl<'s> Track<'s> {
                 * components;
         }
         let (first, last) = (self.first_frame(), self.last_frame());
-        let frames = integer_frames(first, last) + u64::from(is_integer(last));
+        // Saturating: a stream may hold any finite frames, and `integer_frames` saturates at
+        // u64::MAX beyond 1.8e19 frames (found by fuzzing).
+        let frames = integer_frames(first, last).saturating_add(u64::from(is_integer(last)));
         TrackSummary {
             pieces: self.piece_count(),
             degree_histogram: histogram,

@@ -1,0 +1,341 @@
+//! `inbetween plot`: value-over-frame curves and spatial paths as SVG or PNG.
+//!
+//! One row per track: the curve of every component over the frames (exact values from
+//! `Track::eval`, a small dot at every integer frame, keys ringed, segment kinds and eases
+//! labelled above), and for vec2/vec3 tracks the (x, y) path at equal scale with a dot at every
+//! integer frame, so the spacing of the dots shows the speed.
+
+mod draw;
+mod model;
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use inbetween::{Document, Track};
+use plotters::prelude::*;
+
+use crate::error::CliError;
+use crate::input::load_document;
+use crate::output::write_atomic;
+
+use self::draw::{Panel, PanelKind};
+use self::model::TrackPlot;
+
+/// The bundled font (DejaVu Sans 2.37, licence in assets/DejaVuSans-LICENSE.txt): text in PNG
+/// pictures is rasterised from it, and SVG text is measured with it.
+const FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// The tallest PNG written, pixels (viewers struggle beyond about 32 000).
+pub const MAX_PNG_HEIGHT: u32 = 32_400;
+
+/// Arguments of `inbetween plot`.
+#[derive(clap::Args, Debug)]
+pub struct PlotArgs {
+    /// The animation document (JSON, or glTF).
+    pub input: PathBuf,
+    /// The picture to write: .svg or .png.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Plot only this track (default: all).
+    #[arg(long)]
+    pub track: Option<String>,
+}
+
+/// The picture formats, chosen by the output's extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PictureFormat {
+    Svg,
+    Png,
+}
+
+/// `.svg` or `.png` (case-insensitive); anything else is a usage error.
+fn picture_format(path: &Path) -> Result<PictureFormat, CliError> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if ext.eq_ignore_ascii_case("svg") {
+        Ok(PictureFormat::Svg)
+    } else if ext.eq_ignore_ascii_case("png") {
+        Ok(PictureFormat::Png)
+    } else {
+        Err(CliError::Usage(format!(
+            "cannot tell the picture format of {}: the output must end in .svg or .png",
+            path.display()
+        )))
+    }
+}
+
+/// The tracks to plot: all, or the one called `name` (a usage error naming the available tracks
+/// when there is none).
+fn selected_tracks<'a>(doc: &'a Document, name: Option<&str>) -> Result<Vec<&'a Track>, CliError> {
+    match name {
+        None => Ok(doc.tracks().iter().collect()),
+        Some(name) => doc.track(name).map(|t| vec![t]).ok_or_else(|| {
+            let names: Vec<&str> = doc.tracks().iter().map(Track::name).collect();
+            CliError::Usage(format!(
+                "--track {name:?}: no such track; the document has {}",
+                names.join(", ")
+            ))
+        }),
+    }
+}
+
+/// Samples the selected tracks over their common frame axis.
+fn track_plots(doc: &Document, name: Option<&str>) -> Result<Vec<TrackPlot>, CliError> {
+    let tracks = selected_tracks(doc, name)?;
+    let axis = model::frame_axis(&tracks);
+    let frames = model::integer_frames(&tracks);
+    Ok(tracks
+        .iter()
+        .map(|t| model::track_plot(t, axis, frames))
+        .collect())
+}
+
+/// Registers the bundled font with plotters (once per process).
+fn register_font() -> Result<(), Box<dyn Error>> {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    let ok = *REGISTERED.get_or_init(|| {
+        plotters::style::register_font(draw::FONT, FontStyle::Normal, FONT_BYTES).is_ok()
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err("the bundled font DejaVuSans.ttf could not be read".into())
+    }
+}
+
+/// Draws one panel onto `area`.
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    panel: &Panel,
+    plots: &[TrackPlot],
+) -> draw::Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let plot = &plots[panel.track];
+    match (panel.kind, &plot.path) {
+        (PanelKind::Curves, _) => draw::draw_curves(area, plot),
+        (PanelKind::Path, Some(path)) => draw::draw_path(area, plot, path),
+        (PanelKind::Path, None) => Ok(()),
+    }
+}
+
+/// `text` with the five XML special characters escaped, for attribute values.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The SVG picture: each panel drawn by plotters as its own `<svg>`, placed in a
+/// `<g class="panel curves|path" data-track="NAME">` of one outer `<svg>`.
+fn svg_of(plots: &[TrackPlot]) -> Result<String, Box<dyn Error>> {
+    register_font()?;
+    let (panels, (width, height)) = draw::layout(plots);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
+         viewBox=\"0 0 {width} {height}\">\n<title>inbetween plot</title>\n\
+         <rect x=\"0\" y=\"0\" width=\"{width}\" height=\"{height}\" fill=\"#ffffff\"/>\n"
+    );
+    for panel in &panels {
+        let mut inner = String::new();
+        {
+            let area = SVGBackend::with_string(&mut inner, (panel.width, panel.height))
+                .into_drawing_area();
+            draw_panel(&area, panel, plots)?;
+            area.present()?;
+        }
+        let class = match panel.kind {
+            PanelKind::Curves => "curves",
+            PanelKind::Path => "path",
+        };
+        svg.push_str(&format!(
+            "<g class=\"panel {class}\" data-track=\"{}\" transform=\"translate({},{})\">\n",
+            xml_escape(&plots[panel.track].name),
+            panel.x,
+            panel.y
+        ));
+        svg.push_str(&inner);
+        svg.push_str("</g>\n");
+    }
+    svg.push_str("</svg>\n");
+    Ok(svg)
+}
+
+/// The PNG picture: every panel drawn into one RGB buffer, then encoded.
+fn png_of(plots: &[TrackPlot]) -> Result<Vec<u8>, Box<dyn Error>> {
+    register_font()?;
+    let (panels, (width, height)) = draw::layout(plots);
+    let mut rgb = vec![255u8; width as usize * height as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+        for panel in &panels {
+            let area = root
+                .clone()
+                .shrink((panel.x, panel.y), (panel.width, panel.height));
+            draw_panel(&area, panel, plots)?;
+        }
+        root.present()?;
+    }
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&rgb)?;
+    writer.finish()?;
+    Ok(bytes)
+}
+
+/// A drawing failure (a backend or font error) as a write error for `path`: nothing is written.
+fn drawing_failed(path: &Path, error: &dyn Error) -> CliError {
+    CliError::Write {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(format!("drawing failed: {error}")),
+    }
+}
+
+/// The SVG picture of `doc` (all tracks, or only `track`), as `plot -o X.svg` writes it.
+pub fn render_svg(doc: &Document, track: Option<&str>) -> Result<String, CliError> {
+    let plots = track_plots(doc, track)?;
+    svg_of(&plots).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
+}
+
+/// The PNG picture of `doc` (all tracks, or only `track`), as `plot -o X.png` writes it.
+pub fn render_png(doc: &Document, track: Option<&str>) -> Result<Vec<u8>, CliError> {
+    let plots = track_plots(doc, track)?;
+    let (_, (_, height)) = draw::layout(&plots);
+    if height > MAX_PNG_HEIGHT {
+        return Err(CliError::Usage(format!(
+            "{} tracks make a PNG {height} pixels tall (at most {MAX_PNG_HEIGHT}); \
+             pick one with --track or write .svg",
+            plots.len()
+        )));
+    }
+    png_of(&plots).map_err(|e| drawing_failed(Path::new("<PNG picture>"), e.as_ref()))
+}
+
+/// Runs `inbetween plot`: checks the output's extension, reads the document, draws the picture
+/// in memory and writes it atomically.
+pub fn run(args: &PlotArgs) -> Result<(), CliError> {
+    let format = picture_format(&args.output)?;
+    let doc = load_document(&args.input)?;
+    let track = args.track.as_deref();
+    let bytes = match format {
+        PictureFormat::Svg => render_svg(&doc, track).map(String::into_bytes),
+        PictureFormat::Png => render_png(&doc, track),
+    }
+    .map_err(|e| match e {
+        CliError::Write { source, .. } => CliError::Write {
+            path: args.output.clone(),
+            source,
+        },
+        other => other,
+    })?;
+    write_atomic(&args.output, &bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (cx, cy, r) of every `<circle>` in `svg`.
+    fn circles(svg: &str) -> Vec<(f64, f64, f64)> {
+        let attr = |tag: &str, name: &str| -> f64 {
+            let start = tag.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            let end = start + tag[start..].find('"').unwrap();
+            tag[start..end].parse().unwrap()
+        };
+        svg.split("<circle")
+            .skip(1)
+            .map(|tag| (attr(tag, "cx"), attr(tag, "cy"), attr(tag, "r")))
+            .collect()
+    }
+
+    #[test]
+    fn a_curve_point_lands_at_its_pixel() {
+        // value = 10·frame over frames 0..=10. The plot area covers pixel columns 74 ..= 1261
+        // (left margin 8 + y-label area 66; the panel's 1280 less the right margin 18, last
+        // pixel 1261) and rows 78 ..= 315 (title 36 + label strip 42; 360 less the bottom
+        // margin 6 and the x-label area 38, last pixel 315); values span −6 ..= 106 (6 %
+        // padding of 0 ..= 100). Pixels are whole, so a point is within 1 of the exact place.
+        let doc = Document::builder()
+            .track(Track::scalar("line").key(0.0, 0.0).key(10.0, 100.0))
+            .build()
+            .unwrap();
+        let svg = render_svg(&doc, None).unwrap();
+        let px = |frame: f64| 74.0 + frame / 10.0 * (1261.0 - 74.0);
+        let py = |value: f64| 315.0 - (value + 6.0) / 112.0 * (315.0 - 78.0);
+        let all = circles(&svg);
+        let keys: Vec<_> = all
+            .iter()
+            .filter(|c| c.2 == f64::from(draw::KEY_RADIUS))
+            .collect();
+        assert_eq!(keys.len(), 4, "two circles (fill, ring) per key");
+        for (key, (frame, value)) in keys.iter().step_by(2).zip([(0.0, 0.0), (10.0, 100.0)]) {
+            assert!(
+                (key.0 - px(frame)).abs() <= 1.0,
+                "{key:?} vs x {}",
+                px(frame)
+            );
+            assert!(
+                (key.1 - py(value)).abs() <= 1.0,
+                "{key:?} vs y {}",
+                py(value)
+            );
+        }
+        let dots: Vec<_> = all
+            .iter()
+            .filter(|c| c.2 == f64::from(draw::CURVE_DOT_RADIUS))
+            .collect();
+        assert_eq!(dots.len(), 11, "a dot at every integer frame 0..=10");
+        // Frame 7: value 70.
+        assert!((dots[7].0 - px(7.0)).abs() <= 1.0, "{:?}", dots[7]);
+        assert!((dots[7].1 - py(70.0)).abs() <= 1.0, "{:?}", dots[7]);
+    }
+
+    #[test]
+    fn unknown_track_lists_the_names() {
+        let doc = Document::builder()
+            .track(Track::scalar("alpha").key(0.0, 0.0).key(1.0, 1.0))
+            .track(
+                Track::vec2("beta")
+                    .key(0.0, [0.0, 0.0])
+                    .key(1.0, [1.0, 1.0]),
+            )
+            .build()
+            .unwrap();
+        let err = render_svg(&doc, Some("gamma")).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("alpha, beta"), "{err}");
+    }
+
+    #[test]
+    fn the_extension_decides_the_format() {
+        assert_eq!(
+            picture_format(Path::new("a/b.SVG")).unwrap(),
+            PictureFormat::Svg
+        );
+        assert_eq!(
+            picture_format(Path::new("b.Png")).unwrap(),
+            PictureFormat::Png
+        );
+        for bad in ["b.jpg", "b", "svg", "b.svg.txt"] {
+            assert_eq!(picture_format(Path::new(bad)).unwrap_err().exit_code(), 2);
+        }
+    }
+
+    #[test]
+    fn names_are_escaped_in_attributes() {
+        assert_eq!(xml_escape(r#"a<b>&"c'"#), "a&lt;b&gt;&amp;&quot;c&apos;");
+    }
+}

@@ -1,0 +1,483 @@
+//! What a plot shows, independent of the backend: exact samples, keys, segment labels, ranges.
+
+use inbetween::{PathMode, Track, ValueType};
+
+/// Points of the fine curve line per panel: about one per pixel of a wide panel.
+pub const LINE_SAMPLES: usize = 1000;
+
+/// Above this many integer frames, the per-frame dots are left out (they would merge).
+pub const MAX_FRAME_DOTS: usize = 5000;
+
+/// One key as drawn: where the motion passes it (frame) and its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyMark {
+    /// The frame at which the curve passes the key: the key's own frame, or for `path: arclength`
+    /// tracks the frame at which the travelled distance reaches it.
+    pub frame: f64,
+    /// The key's frame as written in the document.
+    pub written_frame: f64,
+    /// The key's value, one number per component.
+    pub value: Vec<f64>,
+}
+
+/// A run of consecutive segments with the same kind and ease, labelled once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SegmentLabel {
+    /// Frame where the run starts.
+    pub from: f64,
+    /// Frame where the run ends.
+    pub to: f64,
+    /// The segment kind (`step`, `linear`, `tcb`, ...).
+    pub kind: &'static str,
+    /// The ease name when it is not `linear`.
+    pub ease: Option<String>,
+}
+
+/// The (x, y) path of a vec2/vec3 track: the curve, a dot at every integer frame, the keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathPlot {
+    /// The fine line, split where a value is not finite.
+    pub line: Vec<Vec<(f64, f64)>>,
+    /// (x, y) at every integer frame of the plotted range (empty when there are too many).
+    pub dots: Vec<(f64, f64)>,
+    /// Keys: (x, y) and the written frames of every key at that point.
+    pub keys: Vec<((f64, f64), Vec<f64>)>,
+    /// Range of x covered by the line, dots and keys.
+    pub x_range: (f64, f64),
+    /// Range of y covered by the line, dots and keys.
+    pub y_range: (f64, f64),
+}
+
+/// Everything drawn for one track.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrackPlot {
+    /// The track's name.
+    pub name: String,
+    /// One line of description: type, wrap, path mode, anything left out.
+    pub subtitle: String,
+    /// Component names (`x`, `y`, ... or `r`, `g`, ...).
+    pub components: Vec<&'static str>,
+    /// Whether the components are colour channels (drawn in red, green, blue, grey).
+    pub is_color: bool,
+    /// Frames shown on the x axis.
+    pub x_range: (f64, f64),
+    /// Values shown on the y axis (all components).
+    pub y_range: (f64, f64),
+    /// The fine line of each component, split where a value is not finite.
+    pub lines: Vec<Vec<Vec<(f64, f64)>>>,
+    /// The value at every integer frame: (frame, components), empty when there are too many.
+    pub frame_values: Vec<(f64, Vec<f64>)>,
+    /// The keys.
+    pub keys: Vec<KeyMark>,
+    /// Segment kind labels.
+    pub segments: Vec<SegmentLabel>,
+    /// The path panel of a vec2/vec3 track.
+    pub path: Option<PathPlot>,
+}
+
+/// The component names of a value type.
+pub fn component_names(value_type: ValueType) -> Vec<&'static str> {
+    match value_type {
+        ValueType::Scalar => vec!["value"],
+        ValueType::Vec2 => vec!["x", "y"],
+        ValueType::Vec3 => vec!["x", "y", "z"],
+        ValueType::Vec4 | ValueType::Quat => vec!["x", "y", "z", "w"],
+        ValueType::Color => vec!["r", "g", "b", "a"],
+    }
+}
+
+/// The integer frames plotted for these tracks: ⌈earliest first key⌉ ..= ⌊latest last key⌋
+/// (the same rule as `sample`); `None` when that range holds no integer.
+pub fn integer_frames(tracks: &[&Track]) -> Option<(i64, i64)> {
+    let (first, last) = key_span(tracks);
+    let (from, to) = (first.ceil(), last.floor());
+    if from.is_nan() || to.is_nan() || from > to || from < i64::MIN as f64 || to > i64::MAX as f64 {
+        return None;
+    }
+    Some((from as i64, to as i64))
+}
+
+/// The earliest first key frame and the latest last key frame of `tracks` (∞, −∞ when empty).
+fn key_span(tracks: &[&Track]) -> (f64, f64) {
+    tracks
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), t| {
+            (a.min(t.first_frame()), b.max(t.last_frame()))
+        })
+}
+
+/// The frame axis for these tracks: every key frame and every integer frame, widened by one
+/// frame each side when it is a single point.
+pub fn frame_axis(tracks: &[&Track]) -> (f64, f64) {
+    padded(key_span(tracks), 0.0)
+}
+
+/// `range` widened by `fraction` of its span on each side; a point (or a non-finite range) is
+/// widened to a unit (or ±|v|/2) interval so every axis has a positive span.
+pub fn padded((lo, hi): (f64, f64), fraction: f64) -> (f64, f64) {
+    if !lo.is_finite() || !hi.is_finite() || lo > hi {
+        return (-1.0, 1.0);
+    }
+    let span = hi - lo;
+    if span <= f64::EPSILON * lo.abs().max(hi.abs()) {
+        let half = if lo == 0.0 { 1.0 } else { lo.abs() * 0.5 };
+        return (lo - half, hi + half);
+    }
+    (lo - span * fraction, hi + span * fraction)
+}
+
+/// The frame at which an arclength track's travelled distance first reaches `s` (bisection on
+/// the monotone part of `s(f)`; 80 halvings reach the resolution of f64).
+fn frame_reaching(track: &Track, s: f64) -> f64 {
+    let (mut lo, mut hi) = (track.first_frame(), track.last_frame());
+    let reached = |f: f64| track.arclength_at(f).is_some_and(|d| d >= s);
+    if reached(lo) {
+        return lo;
+    }
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if reached(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
+}
+
+/// The frames at which the motion passes each key: the keys' frames, or for `path: arclength`
+/// tracks the frames where the distance reaches each segment's start.
+fn key_pass_frames(track: &Track) -> Vec<f64> {
+    let keys = track.keys();
+    match (track.path(), track.arclength_table()) {
+        (PathMode::Arclength { .. }, Some(table)) => (0..keys.len())
+            .map(|i| {
+                if i == 0 {
+                    track.first_frame()
+                } else {
+                    frame_reaching(track, table.segment_start(i))
+                }
+            })
+            .collect(),
+        _ => keys.iter().map(|k| k.frame).collect(),
+    }
+}
+
+/// The frames at which the fine line is sampled: an even grid over `axis`, each key frame and a
+/// point just before it (so a jump at a key is drawn upright), sorted.
+fn line_frames(axis: (f64, f64), key_frames: &[f64]) -> Vec<f64> {
+    let (lo, hi) = axis;
+    let span = hi - lo;
+    let before = span * 1e-7;
+    let mut frames: Vec<f64> = (0..=LINE_SAMPLES)
+        .map(|i| lo + span * i as f64 / LINE_SAMPLES as f64)
+        .collect();
+    for &k in key_frames {
+        if k >= lo && k <= hi {
+            frames.push(k);
+            if k - before >= lo {
+                frames.push(k - before);
+            }
+        }
+    }
+    frames.sort_by(f64::total_cmp);
+    frames.dedup();
+    frames
+}
+
+/// Splits `(x, y)` points into runs of finite points.
+fn finite_runs(points: impl IntoIterator<Item = (f64, f64)>) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for (x, y) in points {
+        if x.is_finite() && y.is_finite() {
+            if let Some(run) = runs.last_mut() {
+                run.push((x, y));
+            }
+        } else if runs.last().is_some_and(|r| !r.is_empty()) {
+            runs.push(Vec::new());
+        }
+    }
+    runs.retain(|r| !r.is_empty());
+    runs
+}
+
+/// The smallest range holding every finite number of `values`, `None` without any.
+fn finite_range(values: impl IntoIterator<Item = f64>) -> Option<(f64, f64)> {
+    values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold(None, |acc, v| match acc {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+        })
+}
+
+/// Consecutive segments with the same kind and ease, merged; `pass` are the key pass frames.
+fn segment_labels(track: &Track, pass: &[f64]) -> Vec<SegmentLabel> {
+    let keys = track.keys();
+    let mut labels: Vec<SegmentLabel> = Vec::new();
+    for (i, key) in keys.iter().enumerate().take(keys.len().saturating_sub(1)) {
+        let kind = key.interp.name();
+        let ease_name = key.ease.name();
+        let ease = (ease_name != "linear").then_some(ease_name);
+        let (from, to) = (pass[i], pass[i + 1]);
+        match labels.last_mut() {
+            Some(last) if last.kind == kind && last.ease == ease => last.to = to,
+            _ => labels.push(SegmentLabel {
+                from,
+                to,
+                kind,
+                ease,
+            }),
+        }
+    }
+    labels
+}
+
+/// One line describing the track: type, wrap, timing, and what was left out.
+fn subtitle(track: &Track, frame_count: usize, non_finite: bool) -> String {
+    let mut parts = vec![
+        track.value_type().to_string(),
+        format!("wrap {}", track.wrap().name()),
+        format!(
+            "{} key{}",
+            track.keys().len(),
+            if track.keys().len() == 1 { "" } else { "s" }
+        ),
+    ];
+    if let PathMode::Arclength { ease } = track.path() {
+        let ease = ease.name();
+        parts.push(if ease == "linear" {
+            "timed by arc length (constant speed)".to_string()
+        } else {
+            format!("timed by arc length, ease {ease}")
+        });
+    }
+    if frame_count > MAX_FRAME_DOTS {
+        parts.push(format!("{frame_count} frames: per-frame dots left out"));
+    }
+    if non_finite {
+        parts.push("non-finite values left out".to_string());
+    }
+    parts.join(" · ")
+}
+
+/// Samples `track` exactly (`Track::eval`) over the frame axis `axis` and the integer frames
+/// `frames` (inclusive), and gathers what the panels draw.
+pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -> TrackPlot {
+    let n = track.components();
+    let pass = key_pass_frames(track);
+    let line_at = line_frames(axis, &pass);
+    let line_values: Vec<(f64, Vec<f64>)> = line_at
+        .iter()
+        .map(|&f| (f, track.eval(f).as_slice().to_vec()))
+        .collect();
+    let frame_count = frames.map_or(0, |(a, b)| usize::try_from(b - a + 1).unwrap_or(usize::MAX));
+    let frame_values: Vec<(f64, Vec<f64>)> = match frames {
+        Some((a, b)) if frame_count <= MAX_FRAME_DOTS => (a..=b)
+            .map(|f| (f as f64, track.eval(f as f64).as_slice().to_vec()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let keys: Vec<KeyMark> = track
+        .keys()
+        .iter()
+        .zip(&pass)
+        .map(|(k, &frame)| KeyMark {
+            frame,
+            written_frame: k.frame,
+            value: k.value.as_slice().to_vec(),
+        })
+        .collect();
+    let non_finite = line_values
+        .iter()
+        .chain(&frame_values)
+        .any(|(_, v)| v.iter().any(|c| !c.is_finite()));
+
+    let lines: Vec<Vec<Vec<(f64, f64)>>> = (0..n)
+        .map(|c| finite_runs(line_values.iter().map(|(f, v)| (*f, v[c]))))
+        .collect();
+    let all_values = line_values
+        .iter()
+        .chain(&frame_values)
+        .flat_map(|(_, v)| v.iter().copied())
+        .chain(keys.iter().flat_map(|k| k.value.iter().copied()));
+    let y_range = padded(finite_range(all_values).unwrap_or((-1.0, 1.0)), 0.06);
+
+    let path = matches!(track.value_type(), ValueType::Vec2 | ValueType::Vec3).then(|| {
+        let xy = |v: &[f64]| (v[0], v[1]);
+        // The path is broken at every key, so that a jump there (an expression segment that
+        // ends away from the next key, a step) is not drawn as a motion; where the motion is
+        // continuous the two pieces meet.
+        let mut line = Vec::new();
+        let mut start = 0;
+        for (i, (f, _)) in line_values.iter().enumerate() {
+            if i > start && pass.contains(f) {
+                line.extend(finite_runs(
+                    line_values[start..i].iter().map(|(_, v)| xy(v)),
+                ));
+                start = i;
+            }
+        }
+        line.extend(finite_runs(line_values[start..].iter().map(|(_, v)| xy(v))));
+        let dots: Vec<(f64, f64)> = frame_values.iter().map(|(_, v)| xy(v)).collect();
+        let mut key_points: Vec<((f64, f64), Vec<f64>)> = Vec::new();
+        for k in &keys {
+            let p = xy(&k.value);
+            match key_points.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, frames)) => frames.push(k.written_frame),
+                None => key_points.push((p, vec![k.written_frame])),
+            }
+        }
+        let points = || {
+            line.iter()
+                .flatten()
+                .copied()
+                .chain(dots.iter().copied())
+                .chain(key_points.iter().map(|(p, _)| *p))
+        };
+        let x_range = finite_range(points().map(|p| p.0)).unwrap_or((-1.0, 1.0));
+        let y_range = finite_range(points().map(|p| p.1)).unwrap_or((-1.0, 1.0));
+        PathPlot {
+            line,
+            dots: dots
+                .into_iter()
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect(),
+            keys: key_points,
+            x_range,
+            y_range,
+        }
+    });
+
+    TrackPlot {
+        name: track.name().to_string(),
+        subtitle: subtitle(track, frame_count, non_finite),
+        components: component_names(track.value_type()),
+        is_color: track.value_type() == ValueType::Color,
+        x_range: axis,
+        y_range,
+        lines,
+        frame_values,
+        keys,
+        segments: segment_labels(track, &pass),
+        path,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inbetween::{Document, Interp};
+
+    fn doc(json: &str) -> Document {
+        Document::from_json_str(json, "test.json").unwrap()
+    }
+
+    #[test]
+    fn segments_with_the_same_kind_and_ease_are_labelled_once() {
+        let d = doc(
+            r#"{"inbetween":1,"fps":60,"tracks":[{"name":"s","type":"scalar","keys":[
+            {"frame":0,"value":0,"interp":"linear"},{"frame":10,"value":1,"interp":"linear"},
+            {"frame":20,"value":0,"interp":"step"},
+            {"frame":30,"value":1,"interp":"linear","ease":"in_quad"},{"frame":40,"value":2}]}]}"#,
+        );
+        let plot = track_plot(&d.tracks()[0], (0.0, 40.0), Some((0, 40)));
+        let labels: Vec<(f64, f64, &str, Option<&str>)> = plot
+            .segments
+            .iter()
+            .map(|s| (s.from, s.to, s.kind, s.ease.as_deref()))
+            .collect();
+        assert_eq!(
+            labels,
+            vec![
+                (0.0, 20.0, "linear", None),
+                (20.0, 30.0, "step", None),
+                (30.0, 40.0, "linear", Some("in_quad")),
+            ]
+        );
+        assert_eq!(plot.frame_values.len(), 41);
+        assert!(plot.path.is_none());
+    }
+
+    #[test]
+    fn a_step_is_drawn_upright_at_the_key() {
+        let track = Track::scalar("s")
+            .key(0.0, 0.0)
+            .interp(Interp::Step)
+            .key(10.0, 5.0)
+            .build()
+            .unwrap();
+        let plot = track_plot(&track, (0.0, 10.0), Some((0, 10)));
+        let line = &plot.lines[0][0];
+        let last_two = &line[line.len() - 2..];
+        assert_eq!(last_two[1], (10.0, 5.0));
+        assert_eq!(last_two[0].1, 0.0, "held value just before the key");
+        assert!(10.0 - last_two[0].0 < 1e-5);
+    }
+
+    #[test]
+    fn arclength_keys_are_marked_where_the_distance_reaches_them() {
+        // Two straight segments of lengths 30 and 10 at constant speed over 40 frames: the
+        // middle key is passed when 30 of 40 units are travelled, at frame 30 (not its key
+        // frame 5).
+        let d = doc(
+            r#"{"inbetween":1,"fps":60,"tracks":[{"name":"p","type":"vec2",
+            "path":"arclength","keys":[{"frame":0,"value":[0,0]},{"frame":5,"value":[30,0]},
+            {"frame":40,"value":[30,10]}]}]}"#,
+        );
+        let plot = track_plot(&d.tracks()[0], (0.0, 40.0), Some((0, 40)));
+        let frames: Vec<f64> = plot.keys.iter().map(|k| k.frame).collect();
+        assert_eq!(frames[0], 0.0);
+        assert!((frames[1] - 30.0).abs() < 1e-6, "{frames:?}");
+        assert!((frames[2] - 40.0).abs() < 1e-6, "{frames:?}");
+        let path = plot.path.unwrap();
+        assert_eq!(path.dots.len(), 41);
+        assert_eq!(path.keys[1], ((30.0, 0.0), vec![5.0]));
+        // Constant speed: one unit per frame, so the dot at frame 12 is at (12, 0).
+        assert!((path.dots[12].0 - 12.0).abs() < 1e-6 && path.dots[12].1.abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_path_breaks_at_a_jump_and_keys_at_one_point_share_a_label() {
+        // x = 100·u ends at 100 but the last key is at 0: a jump at frame 10, not a motion.
+        let d = doc(
+            r#"{"inbetween":1,"fps":60,"tracks":[{"name":"p","type":"vec2","keys":[
+            {"frame":0,"value":[0,0],"interp":{"expr":["100*u","0"]}},
+            {"frame":10,"value":[0,0]}]}]}"#,
+        );
+        let path = track_plot(&d.tracks()[0], (0.0, 10.0), Some((0, 10)))
+            .path
+            .unwrap();
+        assert_eq!(path.line.len(), 2);
+        let first = &path.line[0];
+        assert!((first[first.len() - 1].0 - 100.0).abs() < 1e-3);
+        assert_eq!(path.line[1], vec![(0.0, 0.0)]);
+        assert_eq!(path.keys, vec![((0.0, 0.0), vec![0.0, 10.0])]);
+    }
+
+    #[test]
+    fn non_finite_values_break_the_line_and_are_reported() {
+        // 1/(u − 0.5) is infinite at frame 5, a point of the sampling grid and an integer frame.
+        let d = doc(
+            r#"{"inbetween":1,"fps":60,"tracks":[{"name":"s","type":"scalar","keys":[
+            {"frame":0,"value":0,"interp":{"expr":"1/(u-0.5)"}},{"frame":10,"value":0}]}]}"#,
+        );
+        let plot = track_plot(&d.tracks()[0], (0.0, 10.0), Some((0, 10)));
+        assert!(plot.frame_values[5].1[0].is_infinite());
+        assert_eq!(plot.lines[0].len(), 2, "one run each side of frame 5");
+        assert!(plot.lines[0].iter().flatten().all(|p| p.1.is_finite()));
+        assert!(plot.subtitle.contains("non-finite values left out"));
+        assert!(plot.y_range.0.is_finite() && plot.y_range.1.is_finite());
+    }
+
+    #[test]
+    fn a_single_point_range_is_widened() {
+        assert_eq!(padded((3.0, 3.0), 0.1), (1.5, 4.5));
+        assert_eq!(padded((0.0, 0.0), 0.1), (-1.0, 1.0));
+        assert_eq!(padded((0.0, 10.0), 0.1), (-1.0, 11.0));
+    }
+}

@@ -1,0 +1,104 @@
+//! Plays one method of the playback benchmark for a given number of frames, for counting instructions with `valgrind --tool=callgrind` (run twice with different frame counts and subtract: setup cancels out).
+//!
+//! ```sh
+//! cargo build --release -p inbetween --example playback_instructions
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/playback_instructions inbetween-batch-f32 scalar 10000 100
+//! ```
+//!
+//! Arguments: METHOD (a name of `inbetween bench`), WORKLOAD (`scalar` or `quaternion`),
+//! CHANNELS, FRAMES. `tools/callgrind-playback.sh` runs the subtraction for every method.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+use inbetween::stream::{Precision, Stream};
+
+#[allow(dead_code)]
+#[path = "../../inbetween-cli/src/bench.rs"]
+mod cli_bench;
+
+use cli_bench::{
+    compile_with_degree, quat_workload_document, workload_document, workload_keys, BandwidthMethod,
+    BatchMethod, ExactMethod, HermiteMethod, Method, PlayerMethod, SlerpCachedMethod,
+};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [method, workload, channels, frames] = args.as_slice() else {
+        eprintln!("usage: playback_instructions METHOD scalar|quaternion CHANNELS FRAMES");
+        return ExitCode::from(2);
+    };
+    let (Ok(channels), Ok(frames)) = (channels.parse::<usize>(), frames.parse::<usize>()) else {
+        eprintln!("CHANNELS and FRAMES are whole numbers");
+        return ExitCode::from(2);
+    };
+    let doc = match workload.as_str() {
+        "scalar" => workload_document(&workload_keys(channels, 5), None),
+        "quaternion" => quat_workload_document(channels, 9),
+        other => Err(format!("unknown workload {other}")),
+    };
+    let doc = match doc {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let precision = match method.as_str() {
+        "inbetween-batch-f64" => Precision::F64,
+        "inbetween-batch-fixed" => Precision::Fixed,
+        _ => Precision::F32,
+    };
+    let max_degree = if method == "inbetween-batch-f32-degree4" {
+        4
+    } else {
+        inbetween::compile::DEFAULT_MAX_DEGREE
+    };
+    let bytes = match compile_with_degree(&doc, precision, max_degree) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let Ok(stream) = Stream::from_bytes(&bytes) else {
+        eprintln!("the compiled stream does not load");
+        return ExitCode::FAILURE;
+    };
+    let width = cli_bench::width(&doc);
+    let mut m: Box<dyn Method + '_> = match method.as_str() {
+        "inbetween-batch-f32"
+        | "inbetween-batch-f64"
+        | "inbetween-batch-fixed"
+        | "inbetween-batch-f32-degree4" => match BatchMethod::new(method, stream) {
+            Ok(m) => Box::new(m),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        "inbetween-player-f32" => Box::new(PlayerMethod::new(stream)),
+        "inbetween-exact" => Box::new(ExactMethod::new(&doc)),
+        "hermite-cached" => Box::new(HermiteMethod::new(&doc)),
+        "slerp-cached" => Box::new(SlerpCachedMethod::new(&doc)),
+        "bandwidth-ceiling" => match BatchMethod::new(method, stream) {
+            Ok(b) => Box::new(BandwidthMethod::new(b.bank.state_bytes())),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        other => {
+            eprintln!("unknown method {other}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut out = vec![0.0f32; width];
+    m.reset();
+    for _ in 0..frames {
+        m.frame(&mut out);
+        black_box(&mut out);
+    }
+    ExitCode::SUCCESS
+}
