@@ -197,6 +197,9 @@ pub struct BatchMethod<'s> {
     /// The bank.
     pub bank: Bank<'s>,
     started: bool,
+    /// Play with `Bank::advance_parallel` (feature `rayon`).
+    #[cfg(feature = "rayon")]
+    parallel: bool,
 }
 
 impl<'s> BatchMethod<'s> {
@@ -209,7 +212,20 @@ impl<'s> BatchMethod<'s> {
             label: label.to_string(),
             bank: Bank::new(&[stream]).map_err(|e| e.to_string())?,
             started: false,
+            #[cfg(feature = "rayon")]
+            parallel: false,
         })
+    }
+
+    /// A bank over `stream` that plays with `Bank::advance_parallel` (rayon's threads).
+    ///
+    /// # Errors
+    /// The bank's message.
+    #[cfg(feature = "rayon")]
+    pub fn parallel(label: &str, stream: Stream<'s>) -> Result<Self, String> {
+        let mut method = Self::new(label, stream)?;
+        method.parallel = true;
+        Ok(method)
     }
 }
 
@@ -224,6 +240,13 @@ impl Method for BatchMethod<'_> {
     }
     fn frame(&mut self, out: &mut [f32]) {
         if self.started {
+            #[cfg(feature = "rayon")]
+            if self.parallel {
+                self.bank.advance_parallel();
+            } else {
+                self.bank.advance();
+            }
+            #[cfg(not(feature = "rayon"))]
             self.bank.advance();
         }
         self.started = true;
@@ -756,6 +779,10 @@ fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> (Vec<Box<dyn Method + '_>>,
         }
         if *precision == Precision::F32 {
             methods.push(Box::new(PlayerMethod::new(stream)));
+            #[cfg(feature = "rayon")]
+            if let Ok(m) = BatchMethod::parallel("inbetween-batch-f32-parallel", stream) {
+                methods.push(Box::new(m));
+            }
         }
     }
     (methods, state_bytes)

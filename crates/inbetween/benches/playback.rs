@@ -356,6 +356,10 @@ fn bench_playback(c: &mut Criterion) {
             }
             if *precision == Precision::F32 {
                 methods.push((Box::new(PlayerMethod::new(stream)), None));
+                #[cfg(feature = "rayon")]
+                if let Ok(m) = BatchMethod::parallel("inbetween-batch-f32-parallel", stream) {
+                    methods.push((Box::new(m), None));
+                }
             }
         }
         methods.push((Box::new(ExactMethod::new(&doc)), None));
