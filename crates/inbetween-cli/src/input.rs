@@ -1,6 +1,7 @@
 //! Reading animations from files: our JSON documents, or glTF (.gltf/.glb) imported in memory.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use inbetween::gltf_import::{import_gltf_path, AnimationSelector, ImportOptions};
 use inbetween::Document;
@@ -22,11 +23,22 @@ pub fn animation_selector(text: Option<&str>) -> Option<AnimationSelector> {
     })
 }
 
+/// The folders `--allow-path` adds for glTF buffer URIs, set once from the command line.
+static ALLOWED_DIRS: OnceLock<Vec<PathBuf>> = OnceLock::new();
+
+/// Records the `--allow-path` folders for every glTF file this run reads.
+pub fn set_allowed_dirs(dirs: Vec<PathBuf>) {
+    // Set once in `main`, before any command runs; a second call would change nothing.
+    let _ = ALLOWED_DIRS.set(dirs);
+}
+
 /// Imports a glTF file's animations at `fps`.
 pub fn import_gltf(path: &Path, fps: f64, animation: Option<&str>) -> Result<Document, CliError> {
     let options = ImportOptions {
         fps,
         animation: animation_selector(animation),
+        allowed_dirs: ALLOWED_DIRS.get().cloned().unwrap_or_default(),
+        ..ImportOptions::default()
     };
     import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
         path: path.to_path_buf(),

@@ -36,6 +36,10 @@ use crate::error::CliError;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// A folder from which a glTF file's buffer URIs may also read (repeatable). By default a
+    /// buffer is read only from data: URIs and files inside the model's own folder.
+    #[arg(long = "allow-path", value_name = "DIR", global = true)]
+    allow_path: Vec<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -304,6 +308,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    input::set_allowed_dirs(cli.allow_path.clone());
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

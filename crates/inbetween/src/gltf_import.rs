@@ -12,6 +12,11 @@ use crate::document::Document;
 use crate::error::DocumentError;
 use crate::track::{Interp, Track, TrackBuilder};
 
+mod uri;
+
+pub use uri::BufferProblem;
+use uri::UriPolicy;
+
 /// Frames per second used when [`ImportOptions`] does not say otherwise.
 pub const DEFAULT_IMPORT_FPS: f64 = 60.0;
 
@@ -36,13 +41,29 @@ pub struct ImportOptions {
     /// The animation to import; `None` imports all of them (names then get an `ANIMATION/`
     /// prefix when there is more than one).
     pub animation: Option<AnimationSelector>,
+    /// Folders besides the model's own from which relative buffer URIs may read (default none).
+    ///
+    /// A buffer URI is read only when it is a `data:` URI or a relative path that stays inside
+    /// the model's folder or one of these, as written and once symbolic links are resolved, and
+    /// names a regular file; absolute paths and other schemes (`file:`, `http:`) are refused.
+    /// See `docs/gltf.md`, "Which files an import reads".
+    pub allowed_dirs: Vec<PathBuf>,
+    /// The most bytes [`import_gltf_path`] reads of the glTF or GLB file itself (default
+    /// [`DEFAULT_MAX_FILE_BYTES`]); a longer file is refused before it is parsed.
+    pub max_file_bytes: u64,
 }
+
+/// The default [`ImportOptions::max_file_bytes`]: 2 GiB, room for a GLB whose binary chunk holds
+/// a buffer of [`MAX_BUFFER_BYTES`] and its JSON.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 2 << 30;
 
 impl Default for ImportOptions {
     fn default() -> Self {
         ImportOptions {
             fps: DEFAULT_IMPORT_FPS,
             animation: None,
+            allowed_dirs: Vec::new(),
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
         }
     }
 }
@@ -240,6 +261,14 @@ pub enum GltfImportError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The file is longer than [`ImportOptions::max_file_bytes`].
+    #[error("{} is larger than the limit of {limit} bytes for a glTF file", path.display())]
+    FileTooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit.
+        limit: u64,
+    },
     /// The bytes are not glTF JSON or GLB.
     #[error("not a glTF 2.0 file: {0}")]
     Parse(#[source] gltf::Error),
@@ -293,8 +322,8 @@ pub enum GltfImportError {
         channel: ChannelRef,
         /// The accessor that reads it.
         accessor: usize,
-        /// What went wrong.
-        reason: String,
+        /// What went wrong, and the rule it broke (boxed: it can hold two paths).
+        reason: Box<BufferProblem>,
     },
     /// An accessor a sampler reads is malformed.
     #[error("{channel}, {role} accessor {accessor}: {problem}")]
@@ -341,16 +370,31 @@ pub enum GltfImportError {
 
 /// Imports the animations of a `.gltf` (with `.bin` side files or `data:` URIs) or `.glb` file.
 ///
-/// Relative buffer URIs resolve against the file's folder.
+/// Relative buffer URIs resolve against the file's folder and may not leave it (nor the
+/// folders of [`ImportOptions::allowed_dirs`]); see [`BufferProblem`] for every rule.
 ///
 /// # Errors
 ///
-/// [`GltfImportError::Io`] when the file cannot be read, otherwise as [`import_gltf_slice`].
+/// [`GltfImportError::Io`] when the file cannot be read, [`GltfImportError::FileTooLarge`] past
+/// [`ImportOptions::max_file_bytes`], otherwise as [`import_gltf_slice`].
 pub fn import_gltf_path(path: &Path, options: &ImportOptions) -> Result<Document, GltfImportError> {
-    let bytes = std::fs::read(path).map_err(|source| GltfImportError::Io {
+    let io = |source| GltfImportError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, options.max_file_bytes.saturating_add(1)),
+        &mut bytes,
+    )
+    .map_err(io)?;
+    if bytes.len() as u64 > options.max_file_bytes {
+        return Err(GltfImportError::FileTooLarge {
+            path: path.to_path_buf(),
+            limit: options.max_file_bytes,
+        });
+    }
     let base = path.parent().map(|p| {
         if p.as_os_str().is_empty() {
             Path::new(".")
@@ -416,14 +460,19 @@ pub fn import_gltf_slice(
     let node_labels = labels(doc.nodes().map(|n| n.name()));
     let anim_labels = labels(animations.iter().map(gltf::Animation::name));
 
-    let mut buffers = Buffers::new(doc, gltf.blob.as_deref(), base_dir);
+    let policy = UriPolicy {
+        base: base_dir,
+        allowed: &options.allowed_dirs,
+    };
+    let mut buffers = Buffers::new(doc, gltf.blob.as_deref(), policy);
     let mut tracks = Vec::new();
+    let mut used_names: BTreeSet<String> = BTreeSet::new();
     for animation in selected {
         let anim_ref = AnimationRef {
             index: animation.index(),
             name: animation.name().map(String::from),
         };
-        let mut targets: BTreeMap<String, usize> = BTreeMap::new();
+        let mut targets: BTreeMap<(usize, &'static str), usize> = BTreeMap::new();
         let mut any = false;
         for channel in animation.channels() {
             any = true;
@@ -435,22 +484,25 @@ pub fn import_gltf_slice(
             };
             let target = channel.target();
             let node = target.node().index();
-            let mut name = format!(
-                "{}/{}",
-                label_of(&node_labels, node),
-                path_name(target.property())
+            let path = path_name(target.property());
+            let anim_label = prefix.then(|| label_of(&anim_labels, animation.index()));
+            let name = unique_track_name(
+                anim_label.as_deref(),
+                &label_of(&node_labels, node),
+                node,
+                path,
+                &mut used_names,
             );
-            if prefix {
-                name = format!("{}/{name}", label_of(&anim_labels, animation.index()));
-            }
-            if let Some(first) = targets.get(&name) {
+            // glTF 2.0 §3.11: two channels of one animation may not target the same node
+            // property; compared by node index, never by the (made-up) track name.
+            if let Some(first) = targets.get(&(node, path)) {
                 return Err(GltfImportError::DuplicateTarget {
                     channel: cref,
                     track: name,
                     first: *first,
                 });
             }
-            targets.insert(name.clone(), channel.index());
+            targets.insert((node, path), channel.index());
             tracks.extend(channel_tracks(
                 &channel,
                 &cref,
@@ -468,6 +520,17 @@ pub fn import_gltf_slice(
         builder = builder.track(t);
     }
     Ok(builder.build()?)
+}
+
+impl GltfImportError {
+    /// The rule a buffer broke, when this is a [`GltfImportError::Buffer`].
+    #[must_use]
+    pub fn buffer_problem(&self) -> Option<&BufferProblem> {
+        match self {
+            GltfImportError::Buffer { reason, .. } => Some(reason),
+            _ => None,
+        }
+    }
 }
 
 /// The tracks of one channel: one for TRS, one per morph target for weights.
@@ -671,14 +734,7 @@ fn select<'a>(
 ) -> Result<Vec<gltf::Animation<'a>>, GltfImportError> {
     let not_found = |selector: &AnimationSelector| GltfImportError::AnimationNotFound {
         selector: selector.clone(),
-        available: animations
-            .iter()
-            .map(|a| match a.name() {
-                Some(n) => format!("#{} \"{n}\"", a.index()),
-                None => format!("#{}", a.index()),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
+        available: list_animations(animations),
     };
     match selector {
         None => Ok(animations.to_vec()),
@@ -703,8 +759,34 @@ fn select<'a>(
     }
 }
 
+/// The animations of a file as an error lists them: `#0 "walk", #1, …`, the first
+/// [`LISTED_ANIMATIONS`] and then how many more (a file may hold thousands).
+fn list_animations(animations: &[gltf::Animation<'_>]) -> String {
+    let mut listed: Vec<String> = animations
+        .iter()
+        .take(LISTED_ANIMATIONS)
+        .map(|a| match a.name() {
+            Some(n) => format!("#{} \"{}\"", a.index(), shorten(n)),
+            None => format!("#{}", a.index()),
+        })
+        .collect();
+    if animations.len() > LISTED_ANIMATIONS {
+        listed.push(format!(
+            "and {} more (select by index: 0 to {})",
+            animations.len() - LISTED_ANIMATIONS,
+            animations.len() - 1
+        ));
+    }
+    listed.join(", ")
+}
+
+/// How many animations an error lists by name.
+const LISTED_ANIMATIONS: usize = 20;
+
 /// A label per item: its name when unique and non-empty, its index when it has none,
-/// `NAME#INDEX` when the name (or the index written as a name) is shared.
+/// `NAME#INDEX` when the name (or the index written as a name) is shared. A made-up label never
+/// takes a label that an item carries as its own (a node really named `foo#3`): `#INDEX` is
+/// appended again until it is free.
 fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
     let base: Vec<String> = names
         .enumerate()
@@ -717,16 +799,48 @@ fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
     for b in &base {
         *counts.entry(b.as_str()).or_insert(0) += 1;
     }
+    let shared = |b: &str| counts.get(b).copied().unwrap_or(0) > 1;
+    let mut taken: BTreeSet<String> = base.iter().filter(|b| !shared(b)).cloned().collect();
     base.iter()
         .enumerate()
         .map(|(i, b)| {
-            if counts.get(b.as_str()).copied().unwrap_or(0) > 1 {
-                format!("{b}#{i}")
-            } else {
-                b.clone()
+            if !shared(b) {
+                return b.clone();
             }
+            let mut label = format!("{b}#{i}");
+            while taken.contains(&label) {
+                label = format!("{label}#{i}");
+            }
+            taken.insert(label.clone());
+            label
         })
         .collect()
+}
+
+/// The track name of a channel, `[ANIMATION/]NODE/PATH`, made unique among `used`: labels are
+/// unique among nodes and among animations, but names may hold `/`, so animation `a/b` with node
+/// `c` and animation `a` with node `b/c` would both give `a/b/c/PATH`; a later one gets `#NODE`
+/// after its node label (again until it is free). Morph-target tracks append `/TARGET` to a
+/// unique name, which keeps them unique: a TRS name ends in a property word, theirs in digits.
+fn unique_track_name(
+    animation: Option<&str>,
+    node_label: &str,
+    node: usize,
+    path: &str,
+    used: &mut BTreeSet<String>,
+) -> String {
+    let compose = |label: &str| match animation {
+        Some(a) => format!("{a}/{label}/{path}"),
+        None => format!("{label}/{path}"),
+    };
+    let mut label = node_label.to_string();
+    let mut name = compose(&label);
+    while used.contains(&name) {
+        label = format!("{label}#{node}");
+        name = compose(&label);
+    }
+    used.insert(name.clone());
+    name
 }
 
 fn label_of(labels: &[String], index: usize) -> String {
@@ -801,16 +915,16 @@ impl Role {
 struct Buffers<'a> {
     doc: &'a gltf::Document,
     blob: Option<&'a [u8]>,
-    base: Option<&'a Path>,
+    policy: UriPolicy<'a>,
     data: Vec<Option<Vec<u8>>>,
 }
 
 impl<'a> Buffers<'a> {
-    fn new(doc: &'a gltf::Document, blob: Option<&'a [u8]>, base: Option<&'a Path>) -> Self {
+    fn new(doc: &'a gltf::Document, blob: Option<&'a [u8]>, policy: UriPolicy<'a>) -> Self {
         Buffers {
             doc,
             blob,
-            base,
+            policy,
             data: doc.buffers().map(|_| None).collect(),
         }
     }
@@ -845,139 +959,71 @@ impl<'a> Buffers<'a> {
                 gltf::buffer::Source::Uri(u) => Some(u),
                 gltf::buffer::Source::Bin => None,
             };
-            let fail = |reason: String| GltfImportError::Buffer {
-                buffer: index,
-                uri: uri.map(short_uri),
-                channel: channel.clone(),
-                accessor: accessor.index(),
-                reason,
-            };
-            if buffer.length() > MAX_BUFFER_BYTES {
-                return Err(fail(format!(
-                    "byteLength {} is beyond the import limit of {MAX_BUFFER_BYTES} bytes",
-                    buffer.length()
-                )));
-            }
-            let bytes =
-                match uri {
-                    // glTF 2.0 §4.4.3.3: only the first buffer may be the GLB binary chunk (each
-                    // further one would be another copy of it in memory).
-                    None if index != 0 => return Err(fail(
-                        "expected a uri: only the first buffer may refer to the GLB binary chunk"
-                            .into(),
-                    )),
-                    None => self
-                        .blob
-                        .map(<[u8]>::to_vec)
-                        .ok_or_else(|| fail("the GLB file has no binary chunk".into()))?,
-                    Some(uri) => load_uri(uri, self.base, buffer.length()).map_err(fail)?,
-                };
-            if bytes.len() < buffer.length() {
-                return Err(fail(format!(
-                    "expected byteLength {} bytes, found {}",
-                    buffer.length(),
-                    bytes.len()
-                )));
-            }
+            let bytes = self
+                .load_buffer(index, uri, buffer.length())
+                .map_err(|reason| GltfImportError::Buffer {
+                    buffer: index,
+                    uri: uri.map(shorten),
+                    channel: channel.clone(),
+                    accessor: accessor.index(),
+                    reason: Box::new(reason),
+                })?;
             if let Some(slot) = self.data.get_mut(index) {
                 *slot = Some(bytes);
             }
         }
         Ok(())
     }
-}
 
-fn short_uri(uri: &str) -> String {
-    if uri.starts_with("data:") && uri.len() > 40 {
-        let cut = uri
-            .char_indices()
-            .map(|(i, _)| i)
-            .take_while(|&i| i <= 40)
-            .last()
-            .unwrap_or(0);
-        format!("{}...", &uri[..cut])
-    } else {
-        uri.to_string()
-    }
-}
-
-/// Reads a buffer URI: `data:` with base64, or a path relative to `base` (percent-decoded), of
-/// which at most `length` bytes are read.
-fn load_uri(uri: &str, base: Option<&Path>, length: usize) -> Result<Vec<u8>, String> {
-    if let Some(rest) = uri.strip_prefix("data:") {
-        let Some((_, payload)) = rest.split_once(";base64,") else {
-            return Err("only base64 data URIs are supported".into());
-        };
-        return decode_base64(payload);
-    }
-    let scheme = uri.find(':').filter(|&c| !uri[..c].contains('/'));
-    if scheme.is_some() {
-        return Err("expected a data: URI or a relative path".into());
-    }
-    let Some(base) = base else {
-        return Err("a relative URI needs the folder of the glTF file; none was given".into());
-    };
-    let decoded = percent_decode(uri)?;
-    let path = base.join(decoded);
-    let mut bytes = Vec::new();
-    std::fs::File::open(&path)
-        .and_then(|file| {
-            std::io::Read::read_to_end(&mut std::io::Read::take(file, length as u64), &mut bytes)
-        })
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Ok(bytes)
-}
-
-fn percent_decode(uri: &str) -> Result<String, String> {
-    let bytes = uri.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| format!("bad percent escape at byte {i} of the URI"))?;
-            out.push(hex);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
+    /// The bytes of buffer `index`: the GLB binary chunk or what its URI names, at least
+    /// `length` (its `byteLength`) bytes.
+    fn load_buffer(
+        &self,
+        index: usize,
+        uri: Option<&str>,
+        length: usize,
+    ) -> Result<Vec<u8>, BufferProblem> {
+        if length > MAX_BUFFER_BYTES {
+            return Err(BufferProblem::TooLarge {
+                length,
+                limit: MAX_BUFFER_BYTES,
+            });
         }
+        let bytes = match uri {
+            // glTF 2.0 §4.4.3.3: only the first buffer may be the GLB binary chunk (each further
+            // one would be another copy of it in memory).
+            None if index != 0 => return Err(BufferProblem::NotFirstOnBinaryChunk),
+            None => self
+                .blob
+                .map(<[u8]>::to_vec)
+                .ok_or(BufferProblem::NoBinaryChunk)?,
+            Some(uri) => uri::load_uri(uri, &self.policy, length)?,
+        };
+        if bytes.len() < length {
+            return Err(BufferProblem::TooShort {
+                path: None,
+                found: bytes.len() as u64,
+                expected: length,
+            });
+        }
+        Ok(bytes)
     }
-    String::from_utf8(out).map_err(|_| "the percent-decoded URI is not UTF-8".into())
 }
 
-/// Standard base64 (RFC 4648 §4) with optional `=` padding.
-fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
-    let trimmed = text.trim_end_matches('=');
-    if text.len() - trimmed.len() > 2 {
-        return Err("base64: too much padding".into());
+/// A URI as error messages show it: at most about 60 characters (data: payloads and hostile
+/// names can be megabytes long).
+fn shorten(uri: &str) -> String {
+    const SHOWN: usize = 60;
+    if uri.len() <= SHOWN {
+        return uri.to_string();
     }
-    let mut out = Vec::with_capacity(trimmed.len() * 3 / 4);
-    let mut acc: u32 = 0;
-    let mut bits = 0;
-    for (i, c) in trimmed.bytes().enumerate() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return Err(format!("base64: invalid character at position {i}")),
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push(((acc >> bits) & 0xff) as u8);
-        }
-    }
-    if bits >= 6 {
-        return Err("base64: truncated data".into());
-    }
-    Ok(out)
+    let cut = uri
+        .char_indices()
+        .map(|(i, _)| i)
+        .take_while(|&i| i <= SHOWN)
+        .last()
+        .unwrap_or(0);
+    format!("{}... ({} bytes)", &uri[..cut], uri.len())
 }
 
 /// The bytes of a buffer view, checked against its buffer.

@@ -25,6 +25,7 @@ fn assert_round_trip(doc: &Document, glb: bool) {
         &ImportOptions {
             fps: doc.fps(),
             animation: None,
+            ..ImportOptions::default()
         },
     )
     .unwrap();
@@ -124,6 +125,7 @@ fn samplers_are_exact_where_gltf_can_say_it() {
         &ImportOptions {
             fps: 24.0,
             animation: None,
+            ..ImportOptions::default()
         },
     )
     .unwrap();

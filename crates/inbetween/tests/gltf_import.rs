@@ -443,6 +443,7 @@ fn interpolation_test_select_one_animation() {
         let options = ImportOptions {
             fps: 24.0,
             animation: Some(selector),
+            ..ImportOptions::default()
         };
         let doc = import_gltf_path(&path, &options).unwrap();
         let names: Vec<&str> = doc.tracks().iter().map(|t| t.name()).collect();
@@ -717,6 +718,83 @@ fn several_animations_get_a_prefix_and_shared_node_names_an_index() {
     assert_eq!(names, ["walk/n#0/translation", "1/n#1/translation"]);
 }
 
+#[test]
+fn a_made_up_name_never_takes_a_real_node_name() {
+    // Node 0 is really named "n#1"; nodes 1 and 2 share "n", so node 1's made-up label would be
+    // "n#1" too. The two channels drive different nodes and must both import.
+    let mut json = translation_file();
+    json["nodes"] = serde_json::json!([{"name": "n#1"}, {"name": "n"}, {"name": "n"}]);
+    let mut channel = json["animations"][0]["channels"][0].clone();
+    channel["target"]["node"] = serde_json::json!(1);
+    json["animations"][0]["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(channel);
+    let doc = import_json(&json).unwrap();
+    let names: Vec<&str> = doc.tracks().iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["n#1/translation", "n#1#1/translation"]);
+}
+
+#[test]
+fn slashes_in_names_cannot_make_two_tracks_one() {
+    // Animation "a/b" driving node "c" and animation "a" driving node "b/c" both spell
+    // "a/b/c/translation"; the second gets its node index after its label.
+    let mut json = translation_file();
+    json["nodes"] = serde_json::json!([{"name": "c"}, {"name": "b/c"}]);
+    let mut first = json["animations"][0].clone();
+    first["name"] = serde_json::json!("a/b");
+    let mut second = first.clone();
+    second["name"] = serde_json::json!("a");
+    second["channels"][0]["target"]["node"] = serde_json::json!(1);
+    json["animations"] = serde_json::json!([first, second]);
+    let doc = import_json(&json).unwrap();
+    let names: Vec<&str> = doc.tracks().iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["a/b/c/translation", "a/b/c#1/translation"]);
+}
+
+#[test]
+fn two_channels_on_one_node_property_are_still_refused() {
+    let mut json = translation_file();
+    let channel = json["animations"][0]["channels"][0].clone();
+    json["animations"][0]["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(channel);
+    let err = import_json(&json).unwrap_err();
+    assert!(
+        matches!(err, GltfImportError::DuplicateTarget { first: 0, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_animation_lists_twenty_and_counts_the_rest() {
+    let mut json = translation_file();
+    let anim = json["animations"][0].clone();
+    json["animations"] = serde_json::Value::Array(
+        (0..20_000)
+            .map(|i| {
+                let mut a = anim.clone();
+                a["name"] = serde_json::json!(format!("clip{i}"));
+                a
+            })
+            .collect(),
+    );
+    let options = ImportOptions {
+        animation: Some(AnimationSelector::Name("nope".into())),
+        ..ImportOptions::default()
+    };
+    let bytes = serde_json::to_vec(&json).unwrap();
+    let err = import_gltf_slice(&bytes, None, &options).unwrap_err();
+    let m = message(&err);
+    assert!(
+        m.contains("#19 \"clip19\", and 19980 more (select by index: 0 to 19999)"),
+        "{m}"
+    );
+    assert!(!m.contains("clip20\""), "{m}");
+    assert!(m.len() < 600, "{} bytes: {m}", m.len());
+}
+
 fn message(err: &GltfImportError) -> String {
     err.to_string()
 }
@@ -964,6 +1042,7 @@ fn zero_rotation_key_and_bad_fps_and_no_animations() {
         let options = ImportOptions {
             fps,
             animation: None,
+            ..ImportOptions::default()
         };
         assert!(matches!(
             import_gltf_slice(&bytes, None, &options),

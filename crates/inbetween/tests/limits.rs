@@ -366,16 +366,40 @@ fn glb_with_16_zero_bytes(json: &serde_json::Value) -> Vec<u8> {
 
 #[cfg(all(feature = "gltf", unix))]
 #[test]
-fn gltf_buffer_files_are_read_up_to_their_byte_length_only() {
-    use inbetween::gltf_import::{import_gltf_slice, ImportOptions};
-    // /dev/zero never ends: reading it whole once took all memory. 16 bytes are read.
+fn gltf_buffer_devices_are_refused_and_files_are_read_up_to_their_byte_length_only() {
+    use inbetween::gltf_import::{import_gltf_slice, BufferProblem, ImportOptions};
+    // /dev/zero never ends: reading it whole once took all memory. It is not a regular file, so
+    // it is not opened for reading at all now (tests/gltf_confinement.rs has every rule).
     let json = one_key_gltf(
         serde_json::json!([{"byteLength": 16, "uri": "dev/zero"}]),
         0,
     );
-    let doc = import_gltf_slice(
+    let error = import_gltf_slice(
         json.to_string().as_bytes(),
         Some(std::path::Path::new("/")),
+        &ImportOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            error.buffer_problem(),
+            Some(BufferProblem::NotRegularFile {
+                kind: "a character device",
+                ..
+            })
+        ),
+        "{error}"
+    );
+    // A regular file longer than byteLength: only byteLength bytes are read.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("long.bin"), vec![0u8; 1 << 20]).unwrap();
+    let json = one_key_gltf(
+        serde_json::json!([{"byteLength": 16, "uri": "long.bin"}]),
+        0,
+    );
+    let doc = import_gltf_slice(
+        json.to_string().as_bytes(),
+        Some(dir.path()),
         &ImportOptions::default(),
     )
     .unwrap();
@@ -386,7 +410,7 @@ fn gltf_buffer_files_are_read_up_to_their_byte_length_only() {
 #[test]
 fn gltf_buffers_beyond_a_gibibyte_and_extra_glb_chunk_buffers_are_refused() {
     use inbetween::gltf_import::{
-        import_gltf_slice, GltfImportError, ImportOptions, MAX_BUFFER_BYTES,
+        import_gltf_slice, BufferProblem, ImportOptions, MAX_BUFFER_BYTES,
     };
     let import = |bytes: &[u8]| import_gltf_slice(bytes, None, &ImportOptions::default());
     let json = one_key_gltf(
@@ -395,8 +419,13 @@ fn gltf_buffers_beyond_a_gibibyte_and_extra_glb_chunk_buffers_are_refused() {
     );
     let error = import(json.to_string().as_bytes()).unwrap_err();
     assert!(
-        matches!(&error, GltfImportError::Buffer { buffer: 0, reason, .. }
-            if reason.contains("beyond the import limit of 1073741824 bytes")),
+        matches!(
+            error.buffer_problem(),
+            Some(BufferProblem::TooLarge {
+                limit: 1073741824,
+                ..
+            })
+        ),
         "{error}"
     );
     // A GLB whose second buffer has no uri: each such buffer was one more copy of the binary
@@ -407,8 +436,10 @@ fn gltf_buffers_beyond_a_gibibyte_and_extra_glb_chunk_buffers_are_refused() {
     );
     let error = import(&glb_with_16_zero_bytes(&json)).unwrap_err();
     assert!(
-        matches!(&error, GltfImportError::Buffer { buffer: 1, reason, .. }
-            if reason.contains("only the first buffer")),
+        matches!(
+            error.buffer_problem(),
+            Some(BufferProblem::NotFirstOnBinaryChunk)
+        ),
         "{error}"
     );
     // The same file with the time in buffer 0 imports.
