@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
-use crate::input::import_gltf;
+use crate::input::{import_gltf, GltfChoice};
 use crate::output::write_output;
 use crate::progress::Progress;
 
@@ -11,17 +11,17 @@ use crate::progress::Progress;
 pub fn run(
     input: &Path,
     output: Option<&Path>,
-    fps: f64,
-    animation: Option<&str>,
+    choice: &GltfChoice<'_>,
     quiet: bool,
 ) -> Result<(), CliError> {
+    let fps = choice.fps;
     if !(fps.is_finite() && fps > 0.0) {
         return Err(CliError::Usage(format!(
             "--fps must be a positive number, found {fps}"
         )));
     }
     let spinner = Progress::spinner(&format!("importing {}", input.display()), quiet);
-    let doc = import_gltf(input, fps, animation);
+    let doc = import_gltf(input, choice);
     spinner.finish();
     let doc = doc?;
     let text = doc.to_json_string();

@@ -32,12 +32,33 @@ pub fn set_allowed_dirs(dirs: Vec<PathBuf>) {
     let _ = ALLOWED_DIRS.set(dirs);
 }
 
-/// Imports a glTF file's animations at `fps`.
-pub fn import_gltf(path: &Path, fps: f64, animation: Option<&str>) -> Result<Document, CliError> {
+/// What `import` (or a command reading glTF directly) takes from a glTF file.
+pub struct GltfChoice<'a> {
+    /// Frames per second of the document.
+    pub fps: f64,
+    /// `--animation`: an index or a name.
+    pub animation: Option<&'a str>,
+    /// Snap key frames within float32 rounding of a whole frame onto it.
+    pub snap: bool,
+}
+
+impl Default for GltfChoice<'_> {
+    fn default() -> Self {
+        GltfChoice {
+            fps: inbetween::gltf_import::DEFAULT_IMPORT_FPS,
+            animation: None,
+            snap: true,
+        }
+    }
+}
+
+/// Imports a glTF file's animations as `choice` says.
+pub fn import_gltf(path: &Path, choice: &GltfChoice<'_>) -> Result<Document, CliError> {
     let options = ImportOptions {
-        fps,
-        animation: animation_selector(animation),
+        fps: choice.fps,
+        animation: animation_selector(choice.animation),
         allowed_dirs: ALLOWED_DIRS.get().cloned().unwrap_or_default(),
+        snap_to_frames: choice.snap,
         ..ImportOptions::default()
     };
     import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
@@ -50,7 +71,7 @@ pub fn import_gltf(path: &Path, fps: f64, animation: Option<&str>) -> Result<Doc
 /// file.
 pub fn load_document(path: &Path) -> Result<Document, CliError> {
     if is_gltf(path) {
-        return import_gltf(path, inbetween::gltf_import::DEFAULT_IMPORT_FPS, None);
+        return import_gltf(path, &GltfChoice::default());
     }
     let bytes = std::fs::read(path).map_err(|source| CliError::Read {
         path: path.to_path_buf(),

@@ -227,6 +227,10 @@ struct ImportCmd {
     /// Import only this animation, by index or name (default: all).
     #[arg(long)]
     animation: Option<String>,
+    /// Keep key frames exactly time × fps: by default a key within |frame|·2^-21 of a whole frame
+    /// (float32 seconds) is snapped onto it, so a clip's last pose is not lost between frames.
+    #[arg(long)]
+    no_snap: bool,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -274,8 +278,11 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Import(a) => import::run(
             &a.input,
             a.output.as_deref(),
-            a.fps,
-            a.animation.as_deref(),
+            &input::GltfChoice {
+                fps: a.fps,
+                animation: a.animation.as_deref(),
+                snap: !a.no_snap,
+            },
             a.quiet,
         ),
         Command::Export(a) => export::run(&a.input, &a.output, a.quiet),

@@ -51,6 +51,10 @@ pub struct ImportOptions {
     /// The most bytes [`import_gltf_path`] reads of the glTF or GLB file itself (default
     /// [`DEFAULT_MAX_FILE_BYTES`]); a longer file is refused before it is parsed.
     pub max_file_bytes: u64,
+    /// Snap key frames within `|frame| · 2^-21` ([`SNAP_RELATIVE`]) of a whole frame onto it
+    /// (default true): glTF key times are f32 seconds, so `t · fps` of a key meant for frame 250
+    /// reads 249.99999046325684 and the last pose would fall between frames.
+    pub snap_to_frames: bool,
 }
 
 /// The default [`ImportOptions::max_file_bytes`]: 2 GiB, room for a GLB whose binary chunk holds
@@ -64,6 +68,7 @@ impl Default for ImportOptions {
             animation: None,
             allowed_dirs: Vec::new(),
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            snap_to_frames: true,
         }
     }
 }
@@ -509,6 +514,7 @@ pub fn import_gltf_slice(
                 &name,
                 &mut buffers,
                 options.fps,
+                options.snap_to_frames,
             )?);
         }
         if !any {
@@ -540,6 +546,7 @@ fn channel_tracks(
     name: &str,
     buffers: &mut Buffers<'_>,
     fps: f64,
+    snap: bool,
 ) -> Result<Vec<TrackBuilder>, GltfImportError> {
     let sampler = channel.sampler();
     let property = channel.target().property();
@@ -610,12 +617,13 @@ fn channel_tracks(
         })?;
     }
     let interp = sampler.interpolation();
+    let frames = key_frames(&times, fps, snap);
     if role == Role::Weights {
         for target in 0..targets_per_key {
             let builder = Track::scalar(format!("{name}/{target}"));
             tracks.push(build_track(
                 builder,
-                &times,
+                &frames,
                 &values,
                 Layout {
                     width: 1,
@@ -634,7 +642,7 @@ fn channel_tracks(
         };
         tracks.push(build_track(
             builder,
-            &times,
+            &frames,
             &values,
             Layout {
                 width,
@@ -1277,18 +1285,42 @@ impl Layout {
     }
 }
 
-/// One track from decoded times and values (counts already checked).
+/// How far from a whole frame, relative to the frame, an imported key is snapped onto it:
+/// 2^-21, eight times the relative rounding of an f32 key time (2^-24), which `t · fps` keeps.
+pub const SNAP_RELATIVE: f64 = 1.0 / (1u64 << 21) as f64;
+
+/// The frame of every key, `t · fps`; with `snap`, a frame within `|frame| · SNAP_RELATIVE` of a
+/// whole frame becomes that frame (glTF stores seconds in f32, so the last key of a 250-frame
+/// clip at 30 fps reads 249.99999046325684), unless that would make it meet a neighbour.
+fn key_frames(times: &[f64], fps: f64, snap: bool) -> Vec<f64> {
+    let mut frames: Vec<f64> = times.iter().map(|t| t * fps).collect();
+    if !snap {
+        return frames;
+    }
+    for k in 0..frames.len() {
+        let frame = frames[k];
+        let whole = crate::math::round(frame);
+        let near = crate::math::abs(frame - whole) <= crate::math::abs(frame) * SNAP_RELATIVE;
+        let after_previous = k == 0 || frames[k - 1] < whole;
+        let before_next = frames.get(k + 1).map_or(true, |&next| whole < next);
+        if near && after_previous && before_next {
+            frames[k] = whole;
+        }
+    }
+    frames
+}
+
+/// One track from key frames and decoded values (counts already checked).
 fn build_track(
     mut builder: TrackBuilder,
-    times: &[f64],
+    frames: &[f64],
     values: &[f64],
     layout: Layout,
     interpolation: Interpolation,
     fps: f64,
 ) -> TrackBuilder {
-    let n = times.len();
-    for (k, &t) in times.iter().enumerate() {
-        let frame = t * fps;
+    let n = frames.len();
+    for (k, &frame) in frames.iter().enumerate() {
         match interpolation {
             Interpolation::Step => {
                 builder = builder

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use inbetween::gltf_import::{
     import_gltf_path, import_gltf_slice, AccessorProblem, AnimationSelector, GltfImportError,
-    ImportOptions,
+    ImportOptions, SNAP_RELATIVE,
 };
-use inbetween::Document;
+use inbetween::{Document, ValueType};
 
 const TOL: f64 = 1e-9;
 
@@ -287,11 +287,19 @@ fn check_file(file: &str, expected_tracks: usize) -> Document {
     );
     let mut first_doc = None;
     for fps in [60.0, 24.0] {
+        // The reference evaluates glTF's own key times: compare without snapping, then check
+        // what snapping changes on its own.
         let options = ImportOptions {
             fps,
+            snap_to_frames: false,
             ..ImportOptions::default()
         };
         let doc = import_gltf_path(&corpus(file), &options).unwrap();
+        let snapped = ImportOptions {
+            fps,
+            ..ImportOptions::default()
+        };
+        check_snapping(&doc, &import_gltf_path(&corpus(file), &snapped).unwrap());
         assert_eq!(doc.fps(), fps);
         assert_eq!(doc.tracks().len(), expected_tracks, "{file}: track count");
         for ch in &reference.channels {
@@ -354,6 +362,115 @@ fn check_file(file: &str, expected_tracks: usize) -> Document {
         }
     }
     first_doc.unwrap()
+}
+
+/// Snapping moves a key only onto a whole frame, by at most `|frame| · 2^-21`, and changes the
+/// value at every other integer frame by no more than such a shift can (within 1e-6; rotations
+/// compared as rotations, q = −q). At the frame a key moved onto, a `step` key now takes effect:
+/// that is what snapping is for.
+fn check_snapping(exact: &Document, snapped: &Document) {
+    for (e, s) in exact.tracks().iter().zip(snapped.tracks()) {
+        assert_eq!(e.name(), s.name());
+        let mut moved_onto = Vec::new();
+        for (ke, ks) in e.keys().iter().zip(s.keys()) {
+            if ke.frame != ks.frame {
+                assert_eq!(
+                    ks.frame,
+                    ks.frame.round(),
+                    "{}: snapped to a whole frame",
+                    s.name()
+                );
+                assert!(
+                    (ke.frame - ks.frame).abs() <= ke.frame.abs() * SNAP_RELATIVE,
+                    "{}: {} moved to {}",
+                    s.name(),
+                    ke.frame,
+                    ks.frame
+                );
+                moved_onto.push(ks.frame);
+            }
+        }
+        let first = e.keys()[0].frame.floor() as i64;
+        let last = e.keys()[e.keys().len() - 1].frame.ceil() as i64;
+        for frame in (first..=last).filter(|&f| !moved_onto.contains(&(f as f64))) {
+            let (a, b) = (e.eval(frame as f64), s.eval(frame as f64));
+            let (a, b) = (a.as_slice(), b.as_slice());
+            let sign = if s.value_type() == ValueType::Quat && dot(a, b) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            for (x, y) in a.iter().zip(b) {
+                assert!(
+                    (x - sign * y).abs() <= 1e-6,
+                    "{} frame {frame}: {x} vs {y}",
+                    s.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_last_pose_of_a_clip_lands_on_a_whole_frame() {
+    // character_walk at 30 fps: f32 seconds × 30 put its keys just below whole frames
+    // (…999990463), so every integer-frame sampling dropped the final pose.
+    let raw = ImportOptions {
+        fps: 30.0,
+        snap_to_frames: false,
+        ..ImportOptions::default()
+    };
+    let exact = import_gltf_path(&corpus("character_walk.gltf"), &raw).unwrap();
+    let off_grid = exact
+        .tracks()
+        .iter()
+        .flat_map(|t| t.keys())
+        .filter(|k| k.frame != k.frame.round())
+        .count();
+    assert!(off_grid > 0, "the corpus file has keys off the frame grid");
+    let options = ImportOptions {
+        fps: 30.0,
+        ..ImportOptions::default()
+    };
+    let doc = import_gltf_path(&corpus("character_walk.gltf"), &options).unwrap();
+    for track in doc.tracks() {
+        for key in track.keys() {
+            assert_eq!(
+                key.frame,
+                key.frame.round(),
+                "{} key at {}",
+                track.name(),
+                key.frame
+            );
+        }
+    }
+}
+
+#[test]
+fn snapping_never_makes_two_keys_meet() {
+    // Two key times one f32 step apart around 100/60 s: both are within the snapping distance
+    // of frame 100, only the first may take it.
+    let t0 = (100.0f32 / 60.0).next_down();
+    let t1 = 100.0f32 / 60.0;
+    let mut json = one_channel(
+        "translation",
+        "LINEAR",
+        &[t0, t1],
+        &f32_bytes(&[0.0, 1.0, 2.0, 10.0, 11.0, 12.0]),
+        "VEC3",
+        5126,
+        2,
+    );
+    json["animations"][0]["name"] = serde_json::json!("near");
+    let doc = import_json(&json).unwrap();
+    let keys = doc.tracks()[0].keys();
+    assert!(
+        keys[0].frame < keys[1].frame,
+        "{} {}",
+        keys[0].frame,
+        keys[1].frame
+    );
+    assert!(keys[0].frame == 100.0 || keys[1].frame == 100.0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-//! Commands that read glTF keep a model's buffer URIs inside its folder; `--allow-path DIR`
-//! opens another folder, and a refusal names the file, the buffer and the rule.
+//! Commands that read glTF: a model's buffer URIs stay inside its folder (`--allow-path DIR`
+//! opens another folder, a refusal names the file, the buffer and the rule), and key frames
+//! within float32 rounding of a whole frame land on it (`--no-snap` keeps them as they are).
 
 use std::path::Path;
 
@@ -123,4 +124,37 @@ fn an_absolute_or_file_uri_is_refused_with_its_rule() {
             .stderr(predicate::str::contains(rule))
             .stderr(predicate::str::contains("root:").not());
     }
+}
+
+/// The last row's frame of `inbetween sample FILE`.
+fn last_sampled_frame(file: &Path) -> String {
+    let out = inbetween().arg("sample").arg(file).assert().success();
+    let csv = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let last = csv.lines().last().unwrap_or_default().to_string();
+    last.split(',').next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn an_imported_clip_keeps_its_last_pose_unless_told_not_to_snap() {
+    // character_walk at 30 fps: its last key is at 0.8333333 s in float32, frame 24.99999…
+    let walk =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/gltf/character_walk.gltf");
+    let dir = tempfile::tempdir().unwrap();
+    let snapped = dir.path().join("walk.json");
+    let raw = dir.path().join("walk-raw.json");
+    for (out, extra) in [(&snapped, None), (&raw, Some("--no-snap"))] {
+        let mut cmd = inbetween();
+        cmd.arg("import")
+            .arg(&walk)
+            .arg("--fps")
+            .arg("30")
+            .arg("-o")
+            .arg(out);
+        if let Some(flag) = extra {
+            cmd.arg(flag);
+        }
+        cmd.assert().success();
+    }
+    assert_eq!(last_sampled_frame(&snapped), "25");
+    assert_eq!(last_sampled_frame(&raw), "24");
 }
