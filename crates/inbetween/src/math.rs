@@ -106,6 +106,9 @@ pub fn powi(x: f64, n: i32) -> f64 {
 }
 
 /// Floored modulo: `x - m * floor(x / m)`, in [0, m) for m > 0.
+///
+/// Rounds `x / m` and the product, so it is off by up to m · 2^-53 · |x / m| — whole folds at
+/// far frames. Wraps use [`wrap_remainder`], which is exact.
 #[inline]
 #[must_use]
 pub fn floor_mod(x: f64, m: f64) -> f64 {
@@ -114,5 +117,66 @@ pub fn floor_mod(x: f64, m: f64) -> f64 {
         0.0
     } else {
         r
+    }
+}
+
+/// `a + b` as the rounded sum and its exact rounding error (Knuth's TwoSum): `s + e = a + b`
+/// exactly for finite `a`, `b` whose sum does not overflow.
+#[inline]
+#[must_use]
+pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
+}
+
+/// The floored remainder of the real number `frame − first` by `m` (finite, > 0, at most
+/// `f64::MAX / 2`), for the wraps: `r = (frame − first) − m·⌊(frame − first)/m⌋`, computed
+/// exactly and then rounded once to the nearest f64, in `[0, m]` (`m` only when the exact
+/// remainder lies within half an ulp below m).
+///
+/// Exact because the IEEE remainder `x % m` of two doubles is itself a double: `frame % m` and
+/// `first % m` are exact, their difference is held exactly as a two-term sum, and one addition
+/// of ±m brings it into `[0, m)` (`frame − first` itself is never formed, so it neither rounds
+/// nor overflows). Also returns ⌊(frame − first)/m⌋ as an f64 (exact up to 2^53 in magnitude,
+/// rounded beyond). Non-finite input gives `(0, 0)`.
+#[must_use]
+pub fn wrap_remainder(frame: f64, first: f64, m: f64) -> (f64, f64) {
+    if !(frame.is_finite() && first.is_finite() && m.is_finite() && m > 0.0) {
+        return (0.0, 0.0);
+    }
+    let a = frame % m;
+    let b = first % m;
+    // a − b = h + l exactly, |a − b| < 2m.
+    let (mut h, mut l) = two_sum(a, -b);
+    let mut carry = 0.0;
+    // Twice at most: a and b may have opposite signs.
+    for _ in 0..2 {
+        let below = h < 0.0 || (h == 0.0 && l < 0.0);
+        let above = h > m || (h == m && l >= 0.0);
+        if !(below || above) {
+            break;
+        }
+        let step = if below { m } else { -m };
+        let (h2, l2) = two_sum(h, step);
+        let (h3, l3) = two_sum(h2, l + l2);
+        h = h3;
+        l = l3;
+        carry -= step / m;
+    }
+    let r = (h + l).clamp(0.0, m);
+    // Whole folds: those of frame and first taken separately, plus the carry.
+    let folds = trunc_div(frame, m) - trunc_div(first, m) + carry;
+    (r, folds)
+}
+
+/// ⌊x / m⌋ towards zero, as `(x − x % m) / m` (exact while the quotient is below 2^53).
+fn trunc_div(x: f64, m: f64) -> f64 {
+    let q = (x - x % m) / m;
+    if q.is_finite() {
+        round(q)
+    } else {
+        q
     }
 }

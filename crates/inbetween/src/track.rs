@@ -30,12 +30,21 @@ pub const MAX_TRACKS: usize = 1 << 20;
 /// of f64 — so no wider polynomial draws a meaningful curve.
 pub const MAX_POLYNOMIAL_KEYS: usize = 64;
 
+/// The widest span of keys a track may have, last frame − first frame: f64::MAX / 2 (about
+/// 8.99e307). Up to it the span, every gap between keys and the ping-pong period 2S are finite
+/// f64s, so segments and wraps evaluate exactly as near the origin; keys at ±1.7e308 once made
+/// the span overflow to ∞ and every in-between read 0. Wider is refused with
+/// [`crate::ErrorKind::SpanTooLarge`].
+pub const MAX_KEY_SPAN: f64 = f64::MAX / 2.0;
+
 /// What a frame outside `[first key, last key]` gets.
 ///
-/// With f₀ the first key's frame and S the span (last − first):
+/// With f₀ the first key's frame and S the span (last − first, as an f64):
 /// `Clamp` uses f₀ or f₀ + S, whichever is nearer; `Loop` uses f₀ + ((f − f₀) mod S);
 /// `PingPong` uses f₀ + r if r ≤ S, else f₀ + 2S − r, with r = (f − f₀) mod 2S.
-/// `mod` is the floored modulo.
+/// `mod` is the floored modulo, computed exactly on the real numbers f − f₀ and S (or 2S) by
+/// [`math::wrap_remainder`] and rounded once, so frames at ±10^15 or ±2^52 wrap exactly as
+/// frames near the keys do; only the final f₀ + r rounds again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -89,13 +98,15 @@ impl Wrap {
                     last
                 }
             }
-            Wrap::Loop => first + math::floor_mod(frame - first, span),
+            Wrap::Loop => first + math::wrap_remainder(frame, first, span).0,
             Wrap::PingPong => {
-                let r = math::floor_mod(frame - first, 2.0 * span);
+                // 2S is exact (a power-of-two scaling; validation keeps S ≤ f64::MAX / 2), and so
+                // is 2S − r for S ≤ r ≤ 2S (Sterbenz).
+                let r = math::wrap_remainder(frame, first, 2.0 * span).0;
                 if r <= span {
                     first + r
                 } else {
-                    first + 2.0 * span - r
+                    first + (2.0 * span - r)
                 }
             }
         }
