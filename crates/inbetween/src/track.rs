@@ -339,6 +339,22 @@ impl ParamCurve for SegmentCurve<'_> {
             *o = *c;
         }
     }
+    /// A polynomial window of K keys costs K² / 4 cubics (K² multiply-adds, about 4 per unit);
+    /// an expression its program's length / 16; the other kinds 1.
+    fn cost(&self) -> u64 {
+        match self.track.segment(self.index).map(|s| &s.form) {
+            Some(SegmentForm::Lagrange { count, .. }) => (*count as u64).pow(2) / 4 + 1,
+            Some(SegmentForm::Expr(_)) => {
+                let key = self.track.keys.get(self.index);
+                let len = match key.map(|k| &k.interp) {
+                    Some(Interp::Expr(sources)) => sources.iter().map(String::len).sum::<usize>(),
+                    _ => 0,
+                };
+                len as u64 / 16 + 1
+            }
+            _ => 1,
+        }
+    }
 }
 
 impl Track {
@@ -735,25 +751,23 @@ impl Track {
                 }
             }
             SegmentForm::Lagrange { start, count } => {
-                // d/du = N · Σ_j p_j · L_j'(x), L_j'(x) = Σ_{k≠j} 1/(x_j − x_k) Π_{m≠j,k} (x − x_m)/(x_j − x_m).
+                // d/du = N · Σ_j p_j · L_j'(x), L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m): the
+                // product and its derivative are carried together, (v, d) ← (v·f, d·f + v·f'),
+                // so each basis costs O(K) and the whole O(K²), exact at the keys too.
                 let x = k0.frame + u * length;
                 let window = &self.keys[*start..*start + *count];
                 for (j, kj) in window.iter().enumerate() {
-                    let mut basis_derivative = 0.0;
-                    for (k, kk) in window.iter().enumerate() {
-                        if k == j {
-                            continue;
+                    let (mut value, mut slope) = (1.0, 0.0);
+                    for (m, km) in window.iter().enumerate() {
+                        if m != j {
+                            let scale = 1.0 / (kj.frame - km.frame);
+                            let factor = (x - km.frame) * scale;
+                            slope = slope * factor + value * scale;
+                            value *= factor;
                         }
-                        let mut term = 1.0 / (kj.frame - kk.frame);
-                        for (m, km) in window.iter().enumerate() {
-                            if m != j && m != k {
-                                term *= (x - km.frame) / (kj.frame - km.frame);
-                            }
-                        }
-                        basis_derivative += term;
                     }
                     for c in 0..dims {
-                        out.as_mut_slice()[c] += length * basis_derivative * kj.value[c];
+                        out.as_mut_slice()[c] += length * slope * kj.value[c];
                     }
                 }
             }
