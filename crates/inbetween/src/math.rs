@@ -137,14 +137,15 @@ pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
 /// remainder lies within half an ulp below m).
 ///
 /// Exact because the IEEE remainder `x % m` of two doubles is itself a double: `frame % m` and
-/// `first % m` are exact, their difference is held exactly as a two-term sum, and one addition
-/// of ±m brings it into `[0, m)` (`frame − first` itself is never formed, so it neither rounds
-/// nor overflows). Also returns ⌊(frame − first)/m⌋ as an f64 (exact up to 2^53 in magnitude,
-/// rounded beyond). Non-finite input gives `(0, 0)`.
+/// `first % m` are exact, their difference is held exactly as a two-term sum, and at most two
+/// additions of ±m bring it into `[0, m)` (`frame − first` itself is never formed, so it
+/// neither rounds nor overflows). Also returns the fold count ⌊(frame − first)/m⌋, exact, when
+/// both `frame / m` and `first / m` are below [`EXACT_FOLDS`] in magnitude, and NaN otherwise
+/// (adjacent folds may then not be told apart). Non-finite input gives `(0, NaN)`.
 #[must_use]
 pub fn wrap_remainder(frame: f64, first: f64, m: f64) -> (f64, f64) {
     if !(frame.is_finite() && first.is_finite() && m.is_finite() && m > 0.0) {
-        return (0.0, 0.0);
+        return (0.0, f64::NAN);
     }
     let a = frame % m;
     let b = first % m;
@@ -167,16 +168,23 @@ pub fn wrap_remainder(frame: f64, first: f64, m: f64) -> (f64, f64) {
     }
     let r = (h + l).clamp(0.0, m);
     // Whole folds: those of frame and first taken separately, plus the carry.
-    let folds = trunc_div(frame, m) - trunc_div(first, m) + carry;
+    let folds = trunc_div(frame, a, m) - trunc_div(first, b, m) + carry;
     (r, folds)
 }
 
-/// ⌊x / m⌋ towards zero, as `(x − x % m) / m` (exact while the quotient is below 2^53).
-fn trunc_div(x: f64, m: f64) -> f64 {
-    let q = (x - x % m) / m;
-    if q.is_finite() {
-        round(q)
-    } else {
+/// The largest |x / m| whose fold count [`wrap_remainder`] computes exactly: 2^50. The
+/// numerator x − (x % m) is exact as a two-term sum, so the rounded quotient is within
+/// 2^-52 · |x / m| < ¼ of the whole number it stands for.
+pub const EXACT_FOLDS: f64 = 1_125_899_906_842_624.0;
+
+/// (x − rem) / m towards zero, with `rem = x % m`: a whole number, exact below [`EXACT_FOLDS`],
+/// NaN beyond.
+fn trunc_div(x: f64, rem: f64, m: f64) -> f64 {
+    let (h, l) = two_sum(x, -rem);
+    let q = round(h / m + l / m);
+    if abs(q) < EXACT_FOLDS {
         q
+    } else {
+        f64::NAN
     }
 }

@@ -93,9 +93,9 @@ enum Region {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Place {
     region: Region,
-    /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side), a whole number
-    /// (exact below [`MAX_RUN`] in magnitude; beyond it folds are not told apart and every
-    /// step re-enters its piece).
+    /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side), a whole number;
+    /// NaN beyond `math::EXACT_FOLDS` cycles, where folds are not told apart (never the same
+    /// run: every step re-enters its piece).
     fold: f64,
     /// True on the backward half of a ping-pong period.
     mirrored: bool,
@@ -492,7 +492,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// Steps, including the current one, for which the state just loaded stays valid.
     fn run_length(&self, place: &Place, local_step: f64) -> u64 {
-        if place.fold.is_finite() && crate::math::abs(place.fold) >= MAX_RUN {
+        if place.fold.is_nan() {
             // Folds this far out are not told apart (adjacent ones may round to the same
             // number): re-enter every step rather than add across an unseen wrap.
             return 1;

@@ -12,8 +12,8 @@
 //!
 //! Fixed-point pieces also play an i64 state at whole-frame offsets and steps ±1. Its values
 //! are the exact integers `Δ^k P(m)`; [`fixed_fits`] replays them in i128 over every whole
-//! offset the player can reach in the piece (from ⌈start − o⌉ − n − 1 to ⌊end − o⌋ + 1), as
-//! the compiler did when it chose the exponent. That costs one step a frame, so the frames
+//! offset the player can reach in the piece ([`replay_range`]), as the compiler did when it
+//! chose the exponent. That costs one step a frame, so the frames
 //! replayed per stream are capped by [`MAX_FIXED_REPLAY_FRAMES`].
 
 use super::layout::MAX_TERMS;
@@ -53,10 +53,17 @@ pub fn bound_limit(degree: usize) -> f64 {
 }
 
 /// Whole offsets from the origin the fixed-point state is replayed over: `(low, high)`.
+///
+/// The player keeps an integer state only at whole offsets m ≥ 0 inside the piece, so m runs
+/// from m₀ = max(⌈start − o⌉, 0) to ⌈end − o⌉ − 1; a forward state at m holds Δ^k P(m), a
+/// backward one ±Δ^k P(m − k). Every one is a forward state at an offset in
+/// `[m₀ − n, ⌈end − o⌉]` (the last one is the state after the run's final addition) — the
+/// range the compiler replays when it chooses the exponent (from −n through the piece's frame
+/// count).
 #[must_use]
 pub fn replay_range(start: f64, end: f64, origin: f64, degree: usize) -> (f64, f64) {
-    let low = crate::math::ceil(start - origin) - degree as f64 - 1.0;
-    let high = crate::math::floor(end - origin) + 1.0;
+    let low = crate::math::ceil(start - origin).max(0.0) - degree as f64;
+    let high = crate::math::ceil(end - origin);
     (low.min(0.0), high.max(0.0))
 }
 

@@ -422,8 +422,9 @@ fn validate_track(
                 finite(t, pi, "difference", numbers.float(k))?;
             }
         }
-        // `end` is finite and after `start` here unless the next piece's checks will fail.
-        if end.is_finite() && end > start {
+        // Unless `end` lies in `(start, last]`, the next piece's order checks fail: leave the
+        // error to them.
+        if end > start && end <= last {
             let geometry = (start, end, origin);
             check_bounds(
                 &numbers,
