@@ -610,6 +610,12 @@ impl Track {
         let length = k1.frame - k0.frame;
         let p0 = &k0.value;
         let p1 = &k1.value;
+        if u == 0.0 && !matches!(segment.form, SegmentForm::Expr(_)) {
+            // Every kind but `expr` starts at its key's value: return it as stored (a blend
+            // such as Σ h_i·p_i is exact there too, but a quaternion's re-normalization could
+            // move it by an ulp).
+            return *p0;
+        }
         let dims = p0.len();
         let mut out = Value::zeros(dims);
         // Σ |term| over the blend's terms and components: the size of the rounding left where a

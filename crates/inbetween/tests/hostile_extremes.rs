@@ -553,3 +553,75 @@ fn arc_length_accuracy_messages_name_the_limit_reached() {
     .to_string();
     assert!(message.contains("16384 intervals"), "{message}");
 }
+
+/// Issue 16: with linear keys (0, −1200.5), (1, −1335.9744058463245), (2, −1400.25) `sample`
+/// printed −1335.9744058463243 at frame 1. Evaluation at a key frame is the segment that starts
+/// there at u = 0, which returns the key's value as stored, for every kind (quaternion kinds
+/// included, where re-normalizing could move it); the ulp was lost earlier, in the JSON reader,
+/// which now parses numbers correctly rounded (serde_json's `float_roundtrip`).
+#[test]
+fn key_frames_give_the_keys_values_exactly_for_every_segment_kind() {
+    let values = [
+        -1200.5,
+        -1335.974_405_846_324_5,
+        -1400.25,
+        0.1 + 0.2,
+        1e-300,
+        123_456.789_012_345_67,
+    ];
+    let kinds = [
+        r#""linear""#,
+        r#""step""#,
+        r#""catmull_rom""#,
+        r#""tcb""#,
+        r#"{"polynomial": {"keys": 4}}"#,
+        r#"{"hermite": {"out": 3.5, "in": -2}}"#,
+        r#"{"bezier": {"out": 7, "in": -9}}"#,
+    ];
+    for kind in kinds {
+        for ease in [
+            r#""linear""#,
+            r#""in_out_cubic""#,
+            r#"{"cubic_bezier": [0.3, 0.1, 0.2, 1]}"#,
+        ] {
+            let keys: Vec<String> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    format!(r#"{{"frame": {i}, "value": {v:?}, "interp": {kind}, "ease": {ease}}}"#)
+                })
+                .collect();
+            let document = doc(&format!(
+                r#"{{"name": "k", "type": "scalar", "keys": [{}]}}"#,
+                keys.join(",")
+            ));
+            let track = &document.tracks()[0];
+            for (i, v) in values.iter().enumerate() {
+                assert_eq!(track.keys()[i].value[0], *v, "{kind}: key {i} read back");
+                assert_eq!(track.eval(i as f64)[0], *v, "{kind} {ease}: frame {i}");
+            }
+        }
+    }
+    // Quaternion kinds: the stored (normalized) key comes back bit for bit.
+    for kind in [
+        r#""linear""#,
+        r#""slerp""#,
+        r#""catmull_rom""#,
+        r#"{"polynomial": {"keys": 3}}"#,
+    ] {
+        let document = doc(&format!(
+            r#"{{"name": "q", "type": "quat", "keys": [
+                {{"frame": 0, "value": [0.1, 0.3, -0.4, 0.7], "interp": {kind}}},
+                {{"frame": 1, "value": [0.37, -0.2, 0.9, 0.11], "interp": {kind}}},
+                {{"frame": 2, "value": [-0.5, 0.5, 0.5, 0.5]}}]}}"#
+        ));
+        let track = &document.tracks()[0];
+        for i in 0..3 {
+            assert_eq!(
+                track.eval(f64::from(i)),
+                track.keys()[i as usize].value,
+                "{kind}: frame {i}"
+            );
+        }
+    }
+}
