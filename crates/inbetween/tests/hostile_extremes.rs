@@ -563,7 +563,7 @@ fn arc_length_accuracy_messages_name_the_limit_reached() {
 fn key_frames_give_the_keys_values_exactly_for_every_segment_kind() {
     let values = [
         -1200.5,
-        -1335.974_405_846_324_5,
+        -1_335.974_405_846_324_5,
         -1400.25,
         0.1 + 0.2,
         1e-300,

@@ -483,7 +483,8 @@ fn check_bounds(
             *slot = numbers.float(c * numbers.terms + k);
         }
         let bound = newton_bound(&d[..terms], length);
-        if !(bound <= limit) {
+        // `newton_bound` is never NaN (an overflow is ∞).
+        if bound > limit {
             return Err(StreamError::PieceUnbounded {
                 track,
                 piece,
