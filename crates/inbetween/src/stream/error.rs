@@ -193,7 +193,7 @@ pub enum StreamError {
         offset: i64,
     },
     /// Checking the fixed-point pieces' integer states would replay more frames than
-    /// `layout::MAX_FIXED_REPLAY_FRAMES`.
+    /// `bound::MAX_FIXED_REPLAY_FRAMES`.
     #[error("track {track} piece {piece}: proving the fixed-point state fits i64 would replay {frames} frames in all, more than the limit of {max} (docs/limits.md)")]
     FixedReplayTooLong {
         /// Track.

@@ -501,7 +501,7 @@ fn check_bounds(
     let (low, high) = replay_range(start, end, origin, terms - 1);
     // Both are whole and, as the bound above held, within the piece's few lengths of 0.
     let frames = (high - low) as u64 + 1;
-    *replayed = replayed.saturating_add(frames.saturating_mul(components as u64));
+    *replayed = replayed.saturating_add(frames);
     if *replayed > MAX_FIXED_REPLAY_FRAMES {
         return Err(StreamError::FixedReplayTooLong {
             track,
