@@ -55,6 +55,11 @@ pub trait ParamCurve {
     /// Writes dC/du at u into `out[..self.dims()]`; must be exact or accurate to about 1e-12
     /// relative (callers supply analytic derivatives where they can).
     fn derivative(&self, u: f64, out: &mut [f64]);
+    /// What one `derivative` call costs, in units of a cubic's (about 20 multiplications):
+    /// [`ArcLengthTable::build`] spends at most [`MAX_TABLE_WORK`] units in all.
+    fn cost(&self) -> u64 {
+        1
+    }
 }
 
 impl<T: ParamCurve + ?Sized> ParamCurve for &T {
@@ -66,6 +71,9 @@ impl<T: ParamCurve + ?Sized> ParamCurve for &T {
     }
     fn derivative(&self, u: f64, out: &mut [f64]) {
         (**self).derivative(u, out);
+    }
+    fn cost(&self) -> u64 {
+        (**self).cost()
     }
 }
 
@@ -100,6 +108,18 @@ pub const MAX_QUADRATURE_INTERVALS: usize = 1 << 14;
 /// also bounds the time a track's table takes, which the per-segment cap
 /// [`MAX_QUADRATURE_INTERVALS`] alone does not when there are many segments.
 pub const MAX_TABLE_LEAVES: usize = 1 << 22;
+
+/// The most work an [`ArcLengthTable`] may take, in derivative evaluations weighted by
+/// [`ParamCurve::cost`]: 2^28 ≈ 2.7e8, what a pass over [`MAX_TABLE_LEAVES`] leaves of cubics
+/// costs (2 × 2^22 intervals × 18 evaluations, with the retry pass) — a few seconds. A curve whose
+/// evaluations are dear (a 64-key `polynomial` segment costs 1 024 units) gets proportionally
+/// fewer intervals, so no segment kind can make the table slow; checked before each interval,
+/// and crossing it is [`ArcLengthError::TooMuchWork`]. (A 4.7 KB track of 64-key polynomial
+/// segments once took 18 s to be refused.)
+pub const MAX_TABLE_WORK: u64 = 1 << 28;
+
+/// Derivative evaluations per examined interval: the 16 nodes of the two halves, and its ends.
+const EVALUATIONS_PER_INTERVAL: u64 = 18;
 
 /// The most Newton/bisection steps of one inverse solve within a leaf; 64 bisections alone shrink
 /// any bracket in [0, 1] below f64 resolution, so the solve has always converged by then.
@@ -149,12 +169,15 @@ const GAUSS_LEGENDRE_8_WEIGHTS: [f64; 4] = [
 pub enum ArcLengthError {
     /// The adaptive quadrature hit [`MAX_QUADRATURE_DEPTH`] or [`MAX_QUADRATURE_INTERVALS`] before
     /// its error estimate met the accuracy. `u0..u1` is the worst unresolved interval of segment
-    /// `segment`; `achieved` is the estimated error relative to the length, `requested` the
-    /// accuracy asked for.
+    /// `segment` (its estimate stayed above its share of the tolerance); `achieved` is the
+    /// summed error estimate relative to the length (it can be below `requested` while one
+    /// interval is unresolved), `requested` the accuracy asked for.
     #[error(
         "arc length of segment {segment} did not reach the relative accuracy {requested:e}: \
-         the error estimate is {achieved:e} of the length, worst on u in [{u0}, {u1}] \
-         where the quadrature could not subdivide further"
+         on u in [{u0}, {u1}] the error estimate stayed above that interval's share of the \
+         tolerance when the quadrature reached its limit of {} (summed error estimate: \
+         {achieved:e} of the length)",
+        if (*.u1 - *.u0) * math::powi(2.0, MAX_QUADRATURE_DEPTH as i32) <= 1.0 { "48 bisections" } else { "16384 intervals" }
     )]
     AccuracyNotReached {
         /// Index of the segment (0 for a single curve).
@@ -189,6 +212,20 @@ pub enum ArcLengthError {
         segment: usize,
         /// The reported number of components.
         dims: usize,
+    },
+    /// Building the table would take more than [`MAX_TABLE_WORK`] units of work.
+    #[error(
+        "measuring the arc length would take more than {max} evaluations of a cubic's cost \
+         by segment {segment} (docs/limits.md), each evaluation of this curve costing {cost}; \
+         use fewer keys per polynomial segment or fewer turns"
+    )]
+    TooMuchWork {
+        /// Index of the segment being measured when the budget ran out.
+        segment: usize,
+        /// Cost of one derivative evaluation of that segment.
+        cost: u64,
+        /// The limit.
+        max: u64,
     },
     /// A table would keep more than [`MAX_TABLE_LEAVES`] leaves (all segments together).
     #[error(
@@ -443,6 +480,7 @@ fn quadrature_pass<C, F>(
     (u0, u1): (f64, f64),
     accuracy: f64,
     reference: Option<f64>,
+    budget: &mut u64,
     mut visit: F,
 ) -> Result<Pass, ArcLengthError>
 where
@@ -450,6 +488,21 @@ where
     F: FnMut(f64, f64, f64) -> ControlFlow<()>,
 {
     let non_finite = |u| ArcLengthError::NonFinite { segment, u };
+    let cost = curve.cost().max(1);
+    // Charges one interval's evaluations to the budget, or refuses before doing them.
+    let charge = |budget: &mut u64| {
+        let units = cost.saturating_mul(EVALUATIONS_PER_INTERVAL);
+        if *budget < units {
+            return Err(ArcLengthError::TooMuchWork {
+                segment,
+                cost,
+                max: MAX_TABLE_WORK,
+            });
+        }
+        *budget -= units;
+        Ok(())
+    };
+    charge(budget)?;
     let width = u1 - u0;
     let coarse = gauss_legendre_8(curve, u0, u1).map_err(non_finite)?;
     let halves = halves_with_turn_check(curve, u0, u1).map_err(non_finite)?;
@@ -484,7 +537,10 @@ where
         let mid = 0.5 * (a + b);
         let (left, right, sharp) = match root_halves.take() {
             Some(known) => known,
-            None => halves_with_turn_check(curve, a, b).map_err(non_finite)?,
+            None => {
+                charge(budget)?;
+                halves_with_turn_check(curve, a, b).map_err(non_finite)?
+            }
         };
         examined += 1;
         let fine = left + right;
@@ -541,6 +597,7 @@ fn measure<C: ParamCurve + ?Sized>(
     range: (f64, f64),
     accuracy: f64,
     mut leaves: Option<&mut Vec<(f64, f64, f64)>>,
+    budget: &mut u64,
 ) -> Result<f64, ArcLengthError> {
     let kept = leaves.as_ref().map_or(0, |leaves| leaves.len());
     let mut reference = None;
@@ -551,6 +608,7 @@ fn measure<C: ParamCurve + ?Sized>(
             range,
             accuracy,
             reference,
+            budget,
             |a, b, length| {
                 if let Some(leaves) = leaves.as_mut() {
                     leaves.push((a, b, length));
@@ -617,7 +675,8 @@ pub fn arclen<C: ParamCurve + ?Sized>(
     if a >= b {
         return Ok(0.0);
     }
-    measure(curve, 0, (a, b), accuracy, None)
+    let mut budget = MAX_TABLE_WORK;
+    measure(curve, 0, (a, b), accuracy, None, &mut budget)
 }
 
 /// Arc length of `curve` between `u0` and `u1` (clamped to [0, 1], either order) by the composite
@@ -717,15 +776,24 @@ pub fn inv_arclen<C: ParamCurve + ?Sized>(
     }
     let mut before = 0.0;
     let mut found = None;
-    let pass = quadrature_pass(curve, 0, (0.0, 1.0), accuracy, None, |a, b, length| {
-        if before + length >= s {
-            found = Some((a, b, length));
-            ControlFlow::Break(())
-        } else {
-            before += length;
-            ControlFlow::Continue(())
-        }
-    })?;
+    let mut budget = MAX_TABLE_WORK;
+    let pass = quadrature_pass(
+        curve,
+        0,
+        (0.0, 1.0),
+        accuracy,
+        None,
+        &mut budget,
+        |a, b, length| {
+            if before + length >= s {
+                found = Some((a, b, length));
+                ControlFlow::Break(())
+            } else {
+                before += length;
+                ControlFlow::Continue(())
+            }
+        },
+    )?;
     if let Some(worst) = pass.shortfall {
         return Err(ArcLengthError::AccuracyNotReached {
             segment: 0,
@@ -794,10 +862,18 @@ impl ArcLengthTable {
         let mut leaves = Vec::with_capacity(segments.len() * 2);
         let mut raw = Vec::new();
         let mut total = 0.0;
+        let mut budget = MAX_TABLE_WORK;
         for (index, segment) in segments.iter().enumerate() {
             check_dims(*segment, index)?;
             raw.clear();
-            measure(*segment, index, (0.0, 1.0), accuracy, Some(&mut raw))?;
+            measure(
+                *segment,
+                index,
+                (0.0, 1.0),
+                accuracy,
+                Some(&mut raw),
+                &mut budget,
+            )?;
             if leaves.len() + raw.len() > MAX_TABLE_LEAVES {
                 return Err(ArcLengthError::TooManyIntervals {
                     segment: index,

@@ -44,7 +44,8 @@ impl Document {
     }
 
     /// The integer frames `sample` prints by default: from ⌈earliest first key⌉ to
-    /// ⌊latest last key⌋, both included. `None` when that range is empty.
+    /// ⌊latest last key⌋, both included. `None` when that range is empty — or beyond i64;
+    /// [`Document::sample_range`] tells those apart and refuses ranges it cannot sample.
     #[must_use]
     pub fn frame_range(&self) -> Option<(i64, i64)> {
         let first = self

@@ -189,6 +189,16 @@ pub enum ErrorKind {
         /// This key's frame.
         found: f64,
     },
+    /// The keys span more frames than [`crate::track::MAX_KEY_SPAN`].
+    #[error("the keys span from frame {first:e} to frame {last:e}, more than the limit of {max:e} frames (docs/limits.md): the span and the ping-pong period must stay finite")]
+    SpanTooLarge {
+        /// The first key's frame.
+        first: f64,
+        /// The last key's frame.
+        last: f64,
+        /// The limit.
+        max: f64,
+    },
     /// A segment kind needs more keys than the track has.
     #[error("{kind} needs at least {needed} keys, the track has {got}")]
     TooFewKeys {

@@ -93,8 +93,10 @@ enum Region {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Place {
     region: Region,
-    /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side).
-    fold: i64,
+    /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side), a whole number;
+    /// NaN beyond `math::EXACT_FOLDS` cycles, where folds are not told apart (never the same
+    /// run: every step re-enters its piece).
+    fold: f64,
     /// True on the backward half of a ping-pong period.
     mirrored: bool,
     /// The wrapped frame.
@@ -108,9 +110,9 @@ impl Place {
 }
 
 /// Fold of a clamped frame after the last frame.
-const CLAMP_AFTER: i64 = i64::MIN;
+const CLAMP_AFTER: f64 = f64::NEG_INFINITY;
 /// Fold of the last frame itself, inside `[first, last]`.
-const LAST_FRAME: i64 = i64::MAX;
+const LAST_FRAME: f64 = f64::INFINITY;
 
 /// Run length meaning "until the step changes or the caller seeks".
 const FOREVER: u64 = u64::MAX;
@@ -336,7 +338,7 @@ impl<'s> TrackPlayer<'s> {
         let track = &self.track;
         let (first, last) = (track.first_frame(), track.last_frame());
         let span = last - first;
-        let end = |fold| Place {
+        let end = |fold: f64| Place {
             region: Region::End,
             fold,
             mirrored: false,
@@ -344,9 +346,9 @@ impl<'s> TrackPlayer<'s> {
         };
         if track.piece_count() == 0 || span.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater)
         {
-            return end(0);
+            return end(0.0);
         }
-        let inside = |w: f64, fold: i64, mirrored: bool| {
+        let inside = |w: f64, fold: f64, mirrored: bool| {
             if w >= last {
                 end(fold)
             } else {
@@ -363,7 +365,7 @@ impl<'s> TrackPlayer<'s> {
             return if f == last {
                 end(LAST_FRAME)
             } else {
-                inside(f, 0, false)
+                inside(f, 0.0, false)
             };
         }
         match track.wrap() {
@@ -371,7 +373,7 @@ impl<'s> TrackPlayer<'s> {
                 if f < first {
                     Place {
                         region: Region::Start,
-                        fold: -1,
+                        fold: -1.0,
                         mirrored: false,
                         w: first,
                     }
@@ -379,20 +381,17 @@ impl<'s> TrackPlayer<'s> {
                     end(CLAMP_AFTER)
                 }
             }
+            // The exact remainder, as exact evaluation folds (`Wrap::apply`).
             StreamWrap::Loop => {
-                let (fold, r) = floored_division(f - first, span);
+                let (r, fold) = crate::math::wrap_remainder(f, first, span);
                 inside(first + r, fold, false)
             }
             StreamWrap::PingPong => {
-                let (half, r) = floored_division(f - first, 2.0 * span);
+                let (r, half) = crate::math::wrap_remainder(f, first, 2.0 * span);
                 if r <= span {
-                    inside(first + r, half.saturating_mul(2), false)
+                    inside(first + r, 2.0 * half, false)
                 } else {
-                    inside(
-                        first + (2.0 * span - r),
-                        half.saturating_mul(2).saturating_add(1),
-                        true,
-                    )
+                    inside(first + (2.0 * span - r), 2.0 * half + 1.0, true)
                 }
             }
         }
@@ -493,6 +492,11 @@ impl<'s> TrackPlayer<'s> {
 
     /// Steps, including the current one, for which the state just loaded stays valid.
     fn run_length(&self, place: &Place, local_step: f64) -> u64 {
+        if place.fold.is_nan() {
+            // Folds this far out are not told apart (adjacent ones may round to the same
+            // number): re-enter every step rather than add across an unseen wrap.
+            return 1;
+        }
         let h = self.step;
         let f = self.position(0);
         let track = &self.track;
@@ -543,22 +547,6 @@ impl<'s> TrackPlayer<'s> {
         }
         k
     }
-}
-
-/// `x / m` as (floored quotient, remainder in [0, m)), m > 0.
-fn floored_division(x: f64, m: f64) -> (i64, f64) {
-    let q = crate::math::floor(x / m);
-    let mut r = x - q * m;
-    let mut q = q as i64;
-    if r < 0.0 {
-        r += m;
-        q = q.saturating_sub(1);
-    }
-    if r >= m {
-        r -= m;
-        q = q.saturating_add(1);
-    }
-    (q, if r >= 0.0 && r < m { r } else { 0.0 })
 }
 
 /// Value of component `c` of `piece` at offset `t` from its origin: `Σ_k C(t, k) · D_k`.
@@ -848,14 +836,6 @@ mod tests {
         for (got, want) in out.iter().zip([15.625, 27.25, 21.0, 6.0]) {
             assert!((got - want).abs() < 1e-12, "{out:?}");
         }
-    }
-
-    #[test]
-    fn floored_division_stays_in_range() {
-        assert_eq!(floored_division(-0.5, 2.0), (-1, 1.5));
-        assert_eq!(floored_division(4.0, 2.0), (2, 0.0));
-        let (q, r) = floored_division(-1e-17, 3.0);
-        assert!((0.0..3.0).contains(&r) && q <= 0);
     }
 
     #[test]

@@ -16,6 +16,51 @@ pub enum SampleError {
     /// The writer failed.
     #[error("could not write the output")]
     Write,
+    /// The document's default range reaches a key beyond ±[`MAX_SAMPLE_FRAME`], where whole
+    /// frames are no longer all f64 numbers (and beyond ±9.2e18 not even i64 ones): it cannot be
+    /// sampled frame by frame; give an explicit range.
+    #[error("track \"{track}\": its keys run from frame {first:e} to frame {last:e}, beyond ±{max:e} (2^53, where whole frames stop being exact f64 numbers), so the default range of integer frames cannot be sampled (docs/limits.md); give an explicit range")]
+    RangeTooLarge {
+        /// The track whose first or last key lies outside.
+        track: String,
+        /// Its first key's frame.
+        first: f64,
+        /// Its last key's frame.
+        last: f64,
+        /// The limit, [`MAX_SAMPLE_FRAME`].
+        max: f64,
+    },
+}
+
+/// The largest |frame| of the default sampling range ([`Document::sample_range`]): 2^53 =
+/// 9 007 199 254 740 992. Up to it every integer is an f64, so each row's frame is evaluated
+/// exactly as printed; beyond it consecutive integers share one f64.
+pub const MAX_SAMPLE_FRAME: f64 = 9_007_199_254_740_992.0;
+
+impl Document {
+    /// The integer frames `sample` prints by default, from ⌈earliest first key⌉ to ⌊latest last
+    /// key⌋ (both included); `Ok(None)` when no integer lies between them (keys 0.2 and 0.7).
+    ///
+    /// # Errors
+    /// [`SampleError::RangeTooLarge`] naming the first track with a key beyond
+    /// ±[`MAX_SAMPLE_FRAME`] (such a range used to come back empty, and `sample` printed only
+    /// the header).
+    pub fn sample_range(&self) -> Result<Option<(i64, i64)>, SampleError> {
+        for track in self.tracks() {
+            let (first, last) = (track.first_frame(), track.last_frame());
+            if !(crate::math::abs(first) <= MAX_SAMPLE_FRAME
+                && crate::math::abs(last) <= MAX_SAMPLE_FRAME)
+            {
+                return Err(SampleError::RangeTooLarge {
+                    track: track.name().into(),
+                    first,
+                    last,
+                    max: MAX_SAMPLE_FRAME,
+                });
+            }
+        }
+        Ok(self.frame_range())
+    }
 }
 
 impl From<fmt::Error> for SampleError {

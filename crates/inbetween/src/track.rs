@@ -30,12 +30,21 @@ pub const MAX_TRACKS: usize = 1 << 20;
 /// of f64 — so no wider polynomial draws a meaningful curve.
 pub const MAX_POLYNOMIAL_KEYS: usize = 64;
 
+/// The widest span of keys a track may have, last frame − first frame: f64::MAX / 2 (about
+/// 8.99e307). Up to it the span, every gap between keys and the ping-pong period 2S are finite
+/// f64s, so segments and wraps evaluate exactly as near the origin; keys at ±1.7e308 once made
+/// the span overflow to ∞ and every in-between read 0. Wider is refused with
+/// [`crate::ErrorKind::SpanTooLarge`].
+pub const MAX_KEY_SPAN: f64 = f64::MAX / 2.0;
+
 /// What a frame outside `[first key, last key]` gets.
 ///
-/// With f₀ the first key's frame and S the span (last − first):
+/// With f₀ the first key's frame and S the span (last − first, as an f64):
 /// `Clamp` uses f₀ or f₀ + S, whichever is nearer; `Loop` uses f₀ + ((f − f₀) mod S);
 /// `PingPong` uses f₀ + r if r ≤ S, else f₀ + 2S − r, with r = (f − f₀) mod 2S.
-/// `mod` is the floored modulo.
+/// `mod` is the floored modulo, computed exactly on the real numbers f − f₀ and S (or 2S) by
+/// [`math::wrap_remainder`] and rounded once, so frames at ±10^15 or ±2^52 wrap exactly as
+/// frames near the keys do; only the final f₀ + r rounds again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -89,13 +98,15 @@ impl Wrap {
                     last
                 }
             }
-            Wrap::Loop => first + math::floor_mod(frame - first, span),
+            Wrap::Loop => first + math::wrap_remainder(frame, first, span).0,
             Wrap::PingPong => {
-                let r = math::floor_mod(frame - first, 2.0 * span);
+                // 2S is exact (a power-of-two scaling; validation keeps S ≤ f64::MAX / 2), and so
+                // is 2S − r for S ≤ r ≤ 2S (Sterbenz).
+                let r = math::wrap_remainder(frame, first, 2.0 * span).0;
                 if r <= span {
                     first + r
                 } else {
-                    first + 2.0 * span - r
+                    first + (2.0 * span - r)
                 }
             }
         }
@@ -326,6 +337,22 @@ impl ParamCurve for SegmentCurve<'_> {
         let v = self.track.segment_derivative_at(self.index, u);
         for (o, c) in out.iter_mut().zip(v.iter()) {
             *o = *c;
+        }
+    }
+    /// A polynomial window of K keys costs K² / 4 cubics (K² multiply-adds, about 4 per unit);
+    /// an expression its program's length / 16; the other kinds 1.
+    fn cost(&self) -> u64 {
+        match self.track.segment(self.index).map(|s| &s.form) {
+            Some(SegmentForm::Lagrange { count, .. }) => (*count as u64).pow(2) / 4 + 1,
+            Some(SegmentForm::Expr(_)) => {
+                let key = self.track.keys.get(self.index);
+                let len = match key.map(|k| &k.interp) {
+                    Some(Interp::Expr(sources)) => sources.iter().map(String::len).sum::<usize>(),
+                    _ => 0,
+                };
+                len as u64 / 16 + 1
+            }
+            _ => 1,
         }
     }
 }
@@ -583,6 +610,12 @@ impl Track {
         let length = k1.frame - k0.frame;
         let p0 = &k0.value;
         let p1 = &k1.value;
+        if u == 0.0 && !matches!(segment.form, SegmentForm::Expr(_)) {
+            // Every kind but `expr` starts at its key's value: return it as stored (a blend
+            // such as Σ h_i·p_i is exact there too, but a quaternion's re-normalization could
+            // move it by an ulp).
+            return *p0;
+        }
         let dims = p0.len();
         let mut out = Value::zeros(dims);
         // Σ |term| over the blend's terms and components: the size of the rounding left where a
@@ -724,25 +757,23 @@ impl Track {
                 }
             }
             SegmentForm::Lagrange { start, count } => {
-                // d/du = N · Σ_j p_j · L_j'(x), L_j'(x) = Σ_{k≠j} 1/(x_j − x_k) Π_{m≠j,k} (x − x_m)/(x_j − x_m).
+                // d/du = N · Σ_j p_j · L_j'(x), L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m): the
+                // product and its derivative are carried together, (v, d) ← (v·f, d·f + v·f'),
+                // so each basis costs O(K) and the whole O(K²), exact at the keys too.
                 let x = k0.frame + u * length;
                 let window = &self.keys[*start..*start + *count];
                 for (j, kj) in window.iter().enumerate() {
-                    let mut basis_derivative = 0.0;
-                    for (k, kk) in window.iter().enumerate() {
-                        if k == j {
-                            continue;
+                    let (mut value, mut slope) = (1.0, 0.0);
+                    for (m, km) in window.iter().enumerate() {
+                        if m != j {
+                            let scale = 1.0 / (kj.frame - km.frame);
+                            let factor = (x - km.frame) * scale;
+                            slope = slope * factor + value * scale;
+                            value *= factor;
                         }
-                        let mut term = 1.0 / (kj.frame - kk.frame);
-                        for (m, km) in window.iter().enumerate() {
-                            if m != j && m != k {
-                                term *= (x - km.frame) / (kj.frame - km.frame);
-                            }
-                        }
-                        basis_derivative += term;
                     }
                     for c in 0..dims {
-                        out.as_mut_slice()[c] += length * basis_derivative * kj.value[c];
+                        out.as_mut_slice()[c] += length * slope * kj.value[c];
                     }
                 }
             }

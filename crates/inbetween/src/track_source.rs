@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use crate::compile::source::{CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
 use crate::compile::{
     compile_tracks_with_progress, CompileError, CompileOptions, CompiledStream, TrackInput,
-    MAX_PIECES,
+    MAX_PIECES, MAX_SPANS_PER_TRACK,
 };
 use crate::document::Document;
 use crate::ease::{Ease, EaseDirection, PennerFamily};
@@ -24,6 +24,16 @@ pub fn stream_value_type(value_type: ValueType) -> StreamValueType {
         ValueType::Vec4 => StreamValueType::Vec4,
         ValueType::Color => StreamValueType::Color,
         ValueType::Quat => StreamValueType::Quat,
+    }
+}
+
+/// The document's wrap for a stream's code (the two fold frames identically).
+#[must_use]
+pub fn track_wrap(wrap: StreamWrap) -> Wrap {
+    match wrap {
+        StreamWrap::Clamp => Wrap::Clamp,
+        StreamWrap::Loop => Wrap::Loop,
+        StreamWrap::PingPong => Wrap::PingPong,
     }
 }
 
@@ -47,10 +57,6 @@ impl Document {
     /// `TooManyPieces` before any work when the `steps` eases alone ask for more than
     /// [`MAX_PIECES`] constant spans.
     pub fn compile(&self, options: &CompileOptions) -> Result<CompiledStream, CompileError> {
-        let mut spans = 0u64;
-        for track in self.tracks() {
-            check_step_spans(track, &mut spans)?;
-        }
         self.compile_with_progress(options, &mut |_, _| {})
     }
 
@@ -64,6 +70,11 @@ impl Document {
         options: &CompileOptions,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<CompiledStream, CompileError> {
+        // Before any work: a `steps(n)` ease is n spans, whatever the size of the document.
+        let mut spans = 0u64;
+        for track in self.tracks() {
+            check_step_spans(track, &mut spans)?;
+        }
         let inputs: Vec<TrackInput<'_>> = self
             .tracks()
             .iter()
@@ -78,36 +89,49 @@ impl Document {
     }
 }
 
-/// Counts the spans of `track` (adding to `spans`, the count of the tracks before it) with each
-/// `steps` ease counted as its n constant spans, one a step, and refuses the track that takes the
-/// count past [`MAX_PIECES`]: every span becomes at least one piece, and `steps(n)` allows n up
-/// to 2^32 − 1, so without this check a short document could make the compiler list billions
-/// of spans before the piece limit is reached.
+/// Counts the spans of `track` with each `steps` ease counted as its n constant spans, one a
+/// step, and refuses the track before any span is listed when they number more than
+/// [`MAX_SPANS_PER_TRACK`] (`TooManySpans`, naming the key whose ease crosses it) or, added to
+/// `spans` (the count of the tracks before it), more than [`MAX_PIECES`] (`TooManyPieces`):
+/// every span becomes at least one piece, and `steps(n)` allows n up to 2^32 − 1, so without
+/// this a 181-byte document made the compiler list a billion spans (23 GiB).
 fn check_step_spans(track: &Track, spans: &mut u64) -> Result<(), CompileError> {
     let limit = MAX_PIECES as u64;
-    let too_many = |frame: f64| CompileError::TooManyPieces {
-        track: track.name().into(),
-        frame,
-        max: MAX_PIECES,
+    let mut own = 0u64;
+    let mut count = |n: u64, key: usize, frame: f64| {
+        own += n;
+        *spans += n;
+        if own > MAX_SPANS_PER_TRACK {
+            return Err(CompileError::TooManySpans {
+                track: track.name().into(),
+                key,
+                frame,
+                spans: own,
+                max: MAX_SPANS_PER_TRACK,
+            });
+        }
+        if *spans > limit {
+            return Err(CompileError::TooManyPieces {
+                track: track.name().into(),
+                frame,
+                max: MAX_PIECES,
+            });
+        }
+        Ok(())
     };
     if let crate::track::PathMode::Arclength {
         ease: Ease::Steps(steps),
     } = track.path()
     {
-        *spans += u64::from(steps.count());
-        if *spans > limit {
-            return Err(too_many(track.first_frame()));
-        }
+        count(u64::from(steps.count()), 0, track.first_frame())?;
     }
     let keys = track.keys();
-    for key in keys.iter().take(keys.len().saturating_sub(1)) {
-        *spans += match key.ease {
+    for (i, key) in keys.iter().take(keys.len().saturating_sub(1)).enumerate() {
+        let n = match key.ease {
             Ease::Steps(steps) => u64::from(steps.count()),
             _ => 1,
         };
-        if *spans > limit {
-            return Err(too_many(key.frame));
-        }
+        count(n, i, key.frame)?;
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use crate::expr::Expr;
 use crate::quat;
 use crate::track::{
     assemble, with_arclength, Interp, Key, PathMode, RawInterp, Tcb, Track, TrackBuilder,
-    MAX_KEYS_PER_TRACK, MAX_POLYNOMIAL_KEYS, MAX_TRACKS,
+    MAX_KEYS_PER_TRACK, MAX_KEY_SPAN, MAX_POLYNOMIAL_KEYS, MAX_TRACKS,
 };
 use crate::value::{Value, ValueType};
 
@@ -258,9 +258,30 @@ pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track,
             tcb,
         });
     }
+    check_span(&keys, loc)?;
     let track = assemble(raw.name, value_type, raw.wrap, path, raw.fps, keys, exprs);
     with_arclength(track)
         .map_err(|e| DocumentError::new(loc.with_field("path"), ErrorKind::ArcLength(e)))
+}
+
+/// Refuses keys spanning more than [`MAX_KEY_SPAN`] frames (or whose span overflows), at the
+/// last key's frame.
+fn check_span(keys: &[Key], loc: &Location) -> Result<(), DocumentError> {
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
+        return Ok(());
+    };
+    let span = last.frame - first.frame;
+    if span <= MAX_KEY_SPAN {
+        return Ok(());
+    }
+    Err(DocumentError::new(
+        loc.with_key(keys.len() - 1).with_field("frame"),
+        ErrorKind::SpanTooLarge {
+            first: first.frame,
+            last: last.frame,
+            max: MAX_KEY_SPAN,
+        },
+    ))
 }
 
 /// Refuses a document with more than [`MAX_TRACKS`] tracks.

@@ -3,8 +3,8 @@
 
 use inbetween::arclength::{ArcLengthError, ArcLengthTable, ParamCurve, MAX_TABLE_LEAVES};
 use inbetween::compile::{
-    CompileError, CompileOptions, MAX_COMPILE_FRAME, MAX_PIECES, MAX_VERIFIED_FRAMES,
-    MAX_VERIFIED_FRAMES_PER_TRACK,
+    CompileError, CompileOptions, MAX_COMPILE_FRAME, MAX_PIECES, MAX_SPANS_PER_TRACK,
+    MAX_VERIFIED_FRAMES, MAX_VERIFIED_FRAMES_PER_TRACK,
 };
 use inbetween::expr::{ExprErrorKind, MAX_EXPR_DEPTH, MAX_EXPR_LEN};
 use inbetween::player::TrackPlayer;
@@ -187,33 +187,67 @@ fn a_piece_of_a_million_frames_compiles_and_plays() {
 }
 
 #[test]
-fn steps_eases_asking_for_more_spans_than_the_piece_limit_are_refused_before_any_work() {
-    let doc = |n: usize| {
-        scalar_doc(&format!(
+fn steps_eases_asking_for_more_spans_than_the_limits_are_refused_before_any_work() {
+    let keys = |n: u64| {
+        format!(
             r#"{{"frame": 0, "value": 0, "interp": "linear", "ease": {{"steps": [{n}, "jump_end"]}}}},
                {{"frame": 5, "value": 1, "ease": {{"steps": [2, "jump_end"]}}}}, {{"frame": 9, "value": 2}}"#
-        ))
-        .unwrap()
+        )
     };
-    // n + 2 spans: at the limit with n = 2^26 − 2 (not compiled here: 67 million pieces).
-    // The piece count during compilation is tested in `compile::tests`.
-    let error = doc(MAX_PIECES - 1)
+    // n + 2 spans in one track: at the per-track limit with n = 2^22 − 2 (not compiled here:
+    // four million pieces); one more step and the second segment crosses it.
+    let error = scalar_doc(&keys(MAX_SPANS_PER_TRACK - 1))
+        .unwrap()
         .compile(&CompileOptions::default())
         .unwrap_err();
     assert_eq!(
         error,
-        CompileError::TooManyPieces {
+        CompileError::TooManySpans {
             track: "x".into(),
+            key: 1,
             frame: 5.0,
+            spans: MAX_SPANS_PER_TRACK + 1,
+            max: MAX_SPANS_PER_TRACK,
+        }
+    );
+    // steps(1 000 000 000) once made the compiler list 1e9 spans (23 GiB; found by fuzzing,
+    // tests/fuzz_regressions/document_json/steps_ease_with_a_billion_steps.json, and again
+    // through `compile_with_progress`, which the CLI's `compile` and `preview` call).
+    let billion = scalar_doc(&keys(1_000_000_000)).unwrap();
+    for error in [
+        billion.compile(&CompileOptions::default()).unwrap_err(),
+        billion
+            .compile_with_progress(&CompileOptions::default(), &mut |_, _| {})
+            .unwrap_err(),
+    ] {
+        assert!(
+            matches!(error, CompileError::TooManySpans { key: 0, frame, .. } if frame == 0.0),
+            "{error}"
+        );
+    }
+    // Tracks each within the per-track limit, together past the piece limit: 16 tracks of
+    // 2^22 spans are 2^26 = MAX_PIECES; the 17th track's first segment crosses it.
+    let track = |i: usize| {
+        format!(
+            r#"{{"name": "t{i}", "type": "scalar", "keys": [{}]}}"#,
+            keys(MAX_SPANS_PER_TRACK - 2)
+        )
+    };
+    let tracks: Vec<String> = (0..17).map(track).collect();
+    let doc = Document::from_json_str(
+        &format!(r#"{{"inbetween": 1, "tracks": [{}]}}"#, tracks.join(",")),
+        "many.json",
+    )
+    .unwrap();
+    assert_eq!(MAX_PIECES as u64, 16 * MAX_SPANS_PER_TRACK);
+    assert_eq!(
+        doc.compile(&CompileOptions::default()).unwrap_err(),
+        CompileError::TooManyPieces {
+            track: "t16".into(),
+            frame: 0.0,
             max: MAX_PIECES,
         }
     );
-    // steps(1 000 000 000) once made the compiler list 1e9 spans (out of memory; found by
-    // fuzzing, tests/fuzz_regressions/document_json/steps_ease_with_a_billion_steps.json).
-    let error = doc(1_000_000_000)
-        .compile(&CompileOptions::default())
-        .unwrap_err();
-    assert!(matches!(error, CompileError::TooManyPieces { frame, .. } if frame == 0.0));
 }
 
 #[test]

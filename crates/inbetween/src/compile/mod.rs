@@ -103,6 +103,14 @@ pub const MAX_VERIFIED_FRAMES: u64 = 1 << 31;
 /// without end is refused early with [`CompileError::TooManyPieces`].
 pub const MAX_PIECES: usize = 1 << 26;
 
+/// The most spans one track of a document may have, counting a `steps(n)` ease as n spans
+/// (`Document::compile`): 2^22 = 4 194 304, as many as the frames verified per track
+/// ([`MAX_VERIFIED_FRAMES_PER_TRACK`]). Every span is listed (about 100 bytes) and becomes at
+/// least one verified piece, so the count bounds the work and memory of a track whatever
+/// number a `steps` ease names; more is refused before any work with
+/// [`CompileError::TooManySpans`].
+pub const MAX_SPANS_PER_TRACK: u64 = 1 << 22;
+
 /// How to compile.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CompileOptions {
@@ -247,6 +255,20 @@ pub enum CompileError {
         frame: f64,
         /// The limit.
         max: usize,
+    },
+    /// A track's `steps` eases ask for more than [`MAX_SPANS_PER_TRACK`] constant spans.
+    #[error("track {track:?}: the ease of key {key} (frame {frame}) takes the track to {spans} spans (a steps(n) ease is n spans), more than the limit of {max} spans per track (docs/limits.md); use fewer steps")]
+    TooManySpans {
+        /// Track name.
+        track: String,
+        /// The key whose ease crosses the limit.
+        key: usize,
+        /// Its frame.
+        frame: f64,
+        /// Spans counted up to and including that key's segment.
+        spans: u64,
+        /// The limit.
+        max: u64,
     },
     /// The stream could not be written.
     #[error("cannot write the stream: {0}")]
@@ -437,8 +459,26 @@ fn check_frame_limits(tracks: &[TrackInput<'_>]) -> Result<(), CompileError> {
     Ok(())
 }
 
-/// Plays every track forward from its first integer frame to its last frame and returns, per
-/// track, the largest |played − exact| and its frame.
+/// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
+/// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
+/// and re-enters pieces) and by one frame for `clamp` (the held values). Frames beyond
+/// ±[`MAX_COMPILE_FRAME`] + the window are never reached: `check_frame_limits` ran first.
+fn measured_frames(wrap: StreamWrap, first: f64, last: f64) -> (f64, u64) {
+    let margin = if wrap == StreamWrap::Clamp || last <= first {
+        1.0
+    } else {
+        WRAP_WINDOW
+    };
+    let from = crate::math::ceil(first) - margin;
+    let to = crate::math::floor(last) + margin;
+    (from, (to - from) as u64 + 1)
+}
+
+/// Plays every track forward at step +1 from one seek over [`measured_frames`] — through the
+/// keys and, for wrapping tracks, across [`WRAP_WINDOW`] folds on each side, with the same
+/// cursor logic (`TrackPlayer`) that `play` uses — and returns, per track, the largest
+/// |played − exact| and its frame. The exact value at a frame outside the keys is the source's
+/// at the wrapped frame (`Wrap::apply`, the fold exact evaluation uses).
 fn measure_stream(
     bytes: &[u8],
     tracks: &[TrackInput<'_>],
@@ -446,22 +486,20 @@ fn measure_stream(
     let stream = Stream::from_bytes(bytes)?;
     let mut out = Vec::with_capacity(tracks.len());
     for (track, input) in stream.tracks().zip(tracks) {
-        let first = crate::math::ceil(track.first_frame());
-        let mut worst = (0.0f64, track.first_frame());
+        let (first, last) = (track.first_frame(), track.last_frame());
+        let wrap = crate::track_source::track_wrap(input.wrap);
+        let (from, count) = measured_frames(input.wrap, first, last);
+        let mut worst = (0.0f64, first);
         let mut player = TrackPlayer::new(track);
         let mut exact = [0.0; MAX_COMPONENTS];
         let components = track.components();
-        let count = integer_frames(first, track.last_frame())
-            + u64::from(crate::stream::is_integer(track.last_frame()));
-        if count > 0 {
-            // `first` is finite: validated.
-            let _ = player.seek(first);
-        }
+        // `from` is finite: validated.
+        let _ = player.seek(from);
         for m in 0..count {
-            let frame = first + m as f64;
+            let frame = from + m as f64;
             input
                 .source
-                .eval(frame, &mut exact)
+                .eval(wrap.apply(frame, first, last - first), &mut exact)
                 .map_err(|e| non_finite(input.name, e))?;
             for c in 0..components {
                 let e = crate::math::abs(player.component(c) - exact[c]);
@@ -555,18 +593,7 @@ fn wrapped_frames(wrap: StreamWrap, first: f64, last: f64) -> Vec<f64> {
     let mut k = before;
     while k <= after {
         if k < first || k > last {
-            let r = crate::math::floor_mod(k - first, span);
-            let w = match wrap {
-                StreamWrap::PingPong => {
-                    let r2 = crate::math::floor_mod(k - first, 2.0 * span);
-                    if r2 <= span {
-                        first + r2
-                    } else {
-                        first + 2.0 * span - r2
-                    }
-                }
-                _ => first + r,
-            };
+            let w = crate::track_source::track_wrap(wrap).apply(k, first, span);
             if crate::math::floor(w) != w && w < last {
                 out.push(w);
             }

@@ -165,6 +165,46 @@ pub enum StreamError {
         /// What was expected.
         expected: &'static str,
     },
+    /// A piece's differences could make the player compute a value beyond f64 (see
+    /// `validate::newton_bound`): `bound` = Σ_k |D_k| · C(X + k, k), X = (degree + 1)(length + 2).
+    #[error("track {track} piece {piece}: its differences bound its values over its {length} frames (at every position and playback rate) by {bound:e}, beyond {limit:e}; a valid stream plays only finite values")]
+    PieceUnbounded {
+        /// Track.
+        track: u32,
+        /// Piece.
+        piece: u32,
+        /// Its length in frames.
+        length: f64,
+        /// The bound computed (may be ∞).
+        bound: f64,
+        /// The largest bound allowed.
+        limit: f64,
+    },
+    /// A fixed-point piece's integer state leaves i64 at a whole frame it can be played at.
+    #[error("track {track} piece {piece}: component {component}'s integer state overflows i64 {offset} frames from the piece's origin, inside the frames it plays")]
+    FixedOverflow {
+        /// Track.
+        track: u32,
+        /// Piece.
+        piece: u32,
+        /// Component.
+        component: u32,
+        /// Whole frames from the origin (negative: before it).
+        offset: i64,
+    },
+    /// Checking the fixed-point pieces' integer states would replay more frames than
+    /// `bound::MAX_FIXED_REPLAY_FRAMES`.
+    #[error("track {track} piece {piece}: proving the fixed-point state fits i64 would replay {frames} frames in all, more than the limit of {max} (docs/limits.md)")]
+    FixedReplayTooLong {
+        /// Track.
+        track: u32,
+        /// Piece.
+        piece: u32,
+        /// Frames counted up to this piece.
+        frames: u64,
+        /// The limit.
+        max: u64,
+    },
     /// The CRC-32 of the bytes before it differs from the stored one.
     #[error("checksum mismatch: stored 0x{stored:08x}, computed 0x{computed:08x} (the stream is corrupted)")]
     Checksum {

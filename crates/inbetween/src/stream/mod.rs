@@ -517,6 +517,7 @@ pub fn integer_frames(a: f64, b: f64) -> u64 {
     }
 }
 
+pub mod bound;
 mod validate;
 
 #[cfg(test)]

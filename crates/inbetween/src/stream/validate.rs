@@ -3,6 +3,7 @@
 //! Nothing here allocates: every loop is bounded by a count that was first checked against the
 //! actual byte length.
 
+use super::bound::{bound_limit, fixed_fits, newton_bound, replay_range, MAX_FIXED_REPLAY_FRAMES};
 use super::layout::*;
 use super::{Precision, StreamError, StreamValueType, StreamWrap};
 
@@ -128,10 +129,12 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
     need("names area", names_offset, u64::from(names_length), body)?;
 
     let mut cursor = names_offset + u64::from(names_length);
+    let mut replayed = 0u64;
     for t in 0..track_count {
         // `t < track_count <= u32::MAX`.
         let track = u32::try_from(t).unwrap_or(u32::MAX);
-        cursor = validate_track(bytes, track, names_offset, names_length, cursor, body)?;
+        let names = (names_offset, names_length);
+        cursor = validate_track(bytes, track, names, cursor, body, &mut replayed)?;
     }
     layout(None, None, "end of data (checksum offset)", body, cursor)?;
 
@@ -153,10 +156,10 @@ fn to_usize_u64(value: u64) -> usize {
 fn validate_track(
     bytes: &[u8],
     track: u32,
-    names_offset: u64,
-    names_length: u32,
+    (names_offset, names_length): (u64, u32),
     cursor: u64,
     body: u64,
+    replayed: &mut u64,
 ) -> Result<u64, StreamError> {
     let entry = HEADER_SIZE + to_usize(track) * TRACK_ENTRY_SIZE;
     let t = Some(track);
@@ -406,19 +409,123 @@ fn validate_track(
         let number_size = if wide { 8 } else { number_size };
         let size = count * number_size;
         need("piece numbers", data + offset, size, data + data_length)?;
+        let numbers = PieceAt {
+            bytes,
+            at: to_usize_u64(data + offset),
+            size: to_usize_u64(number_size),
+            precision: if wide { Precision::F64 } else { precision },
+            exponent,
+            terms: usize::from(degree) + 1,
+        };
         if precision != Precision::Fixed {
             for k in 0..to_usize_u64(count) {
-                let at = to_usize_u64(data + offset) + k * to_usize_u64(number_size);
-                let value = if precision == Precision::F32 && !wide {
-                    f64::from(read_f32(bytes, at))
-                } else {
-                    read_f64(bytes, at)
-                };
-                finite(t, pi, "difference", value)?;
+                finite(t, pi, "difference", numbers.float(k))?;
             }
+        }
+        // Unless `end` lies in `(start, last]`, the next piece's order checks fail: leave the
+        // error to them.
+        if end > start && end <= last {
+            let geometry = (start, end, origin);
+            check_bounds(
+                &numbers,
+                usize::from(components),
+                geometry,
+                (track, p),
+                replayed,
+            )?;
         }
         expected_data += size;
     }
     layout(t, None, "data length", expected_data, data_length)?;
     Ok(data + data_length)
+}
+
+/// The stored numbers of one piece, read in place.
+struct PieceAt<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    size: usize,
+    precision: Precision,
+    exponent: i8,
+    terms: usize,
+}
+
+impl PieceAt<'_> {
+    /// Number `index` as the player's float path reads it.
+    fn float(&self, index: usize) -> f64 {
+        let at = self.at + index * self.size;
+        match self.precision {
+            Precision::F32 => f64::from(read_f32(self.bytes, at)),
+            Precision::F64 => read_f64(self.bytes, at),
+            Precision::Fixed => {
+                (read_i64(self.bytes, at) as f64)
+                    * crate::math::powi(2.0, -i32::from(self.exponent))
+            }
+        }
+    }
+}
+
+/// Refuses a piece whose values the player could compute beyond f64 (`PieceUnbounded`) or,
+/// for fixed point, whose integer state leaves i64 (`FixedOverflow`); see `stream::bound`.
+fn check_bounds(
+    numbers: &PieceAt<'_>,
+    components: usize,
+    (start, end, origin): (f64, f64, f64),
+    (track, piece): (u32, u32),
+    replayed: &mut u64,
+) -> Result<(), StreamError> {
+    let terms = numbers.terms.min(MAX_TERMS);
+    let length = end - start;
+    let limit = bound_limit(terms - 1);
+    for c in 0..components {
+        let mut d = [0.0; MAX_TERMS];
+        for (k, slot) in d.iter_mut().enumerate().take(terms) {
+            *slot = numbers.float(c * numbers.terms + k);
+        }
+        let bound = newton_bound(&d[..terms], length);
+        // `newton_bound` is never NaN (an overflow is ∞).
+        if bound > limit {
+            return Err(StreamError::PieceUnbounded {
+                track,
+                piece,
+                length,
+                bound,
+                limit,
+            });
+        }
+    }
+    // A constant piece's integer state never changes: nothing to replay.
+    if numbers.precision != Precision::Fixed || terms == 1 {
+        return Ok(());
+    }
+    let (low, high) = replay_range(start, end, origin, terms - 1);
+    // Both are whole and, as the bound above held, within the piece's few lengths of 0.
+    let frames = (high - low) as u64 + 1;
+    *replayed = replayed.saturating_add(frames);
+    if *replayed > MAX_FIXED_REPLAY_FRAMES {
+        return Err(StreamError::FixedReplayTooLong {
+            track,
+            piece,
+            frames: *replayed,
+            max: MAX_FIXED_REPLAY_FRAMES,
+        });
+    }
+    for c in 0..components {
+        let mut stored = [0i64; MAX_TERMS];
+        for (k, slot) in stored.iter_mut().enumerate().take(terms) {
+            *slot = read_i64(
+                numbers.bytes,
+                numbers.at + (c * numbers.terms + k) * numbers.size,
+            );
+        }
+        fixed_fits(&stored[..terms], low as i64, high as i64).map_err(|offset| {
+            StreamError::FixedOverflow {
+                track,
+                piece,
+                component: c as u32,
+                offset,
+            }
+        })?;
+    }
+    Ok(())
 }
