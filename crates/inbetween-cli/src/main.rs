@@ -36,6 +36,10 @@ use crate::error::CliError;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The most bytes read from one input document or stream (a larger input, or one that does
+    /// not end, such as /dev/zero, is refused). Default 268435456 (256 MiB).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -129,7 +133,7 @@ struct SampleArgs {
     /// Last frame to print (default: ⌊latest last key⌋).
     #[arg(long, allow_negative_numbers = true)]
     to: Option<f64>,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Output format.
@@ -162,11 +166,13 @@ impl From<PrecisionArg> for inbetween::stream::Precision {
 struct CompileCmd {
     /// The animation document (JSON).
     input: PathBuf,
-    /// The stream file to write (default: the input's name with .ibs).
+    /// The stream file to write (default: the input's name with .ibs; `-`: standard output,
+    /// and the report goes to standard error).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Largest error allowed at any frame, in value units (default: 1e-6 × each track's scale).
-    #[arg(long)]
+    /// Largest error allowed at any frame, in value units, positive (default: 1e-6 × each
+    /// track's scale).
+    #[arg(long, allow_negative_numbers = true)]
     tolerance: Option<f64>,
     /// Stored and played precision.
     #[arg(long, value_enum, default_value_t = PrecisionArg::F64)]
@@ -190,13 +196,13 @@ struct PlayCmd {
     #[arg(long, allow_negative_numbers = true)]
     to: Option<f64>,
     /// Frames advanced per row (0.5 = half speed; 60/144 shows a 60 fps stream at 144 Hz). Rows
-    /// then carry the fractional frame.
-    #[arg(long, default_value_t = 1.0)]
+    /// then carry the fractional frame. A negative rate plays backward, as --reverse.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     rate: f64,
     /// Play from the last frame down to the first.
     #[arg(long)]
     reverse: bool,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
@@ -214,11 +220,11 @@ struct InspectCmd {
 struct ImportCmd {
     /// The glTF file (.gltf or .glb).
     input: PathBuf,
-    /// The document to write (default: standard output).
+    /// The document to write (default or `-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Frames per second: key frames are time × fps.
-    #[arg(long, default_value_t = 60.0)]
+    /// Frames per second: key frames are time × fps (positive).
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true)]
     fps: f64,
     /// Import only this animation, by index or name (default: all).
     #[arg(long)]
@@ -232,7 +238,8 @@ struct ImportCmd {
 struct ExportCmd {
     /// The animation document (JSON, or glTF to re-export).
     input: PathBuf,
-    /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary).
+    /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary); `-`
+    /// writes .gltf JSON to standard output (the report goes to standard error).
     #[arg(short, long)]
     output: PathBuf,
     /// Print nothing on success.
@@ -247,7 +254,18 @@ struct DemoArgs {
     out_dir: PathBuf,
 }
 
+/// Refuses a `--tolerance` that is not a positive finite number (a usage error, exit 2).
+pub fn check_tolerance(tolerance: Option<f64>) -> Result<(), CliError> {
+    match tolerance {
+        Some(t) if !(t.is_finite() && t > 0.0) => Err(CliError::Usage(format!(
+            "--tolerance must be a positive number (value units), found {t}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
+    input::set_max_input_bytes(cli.max_input_bytes);
     match cli.command {
         Command::Sample(a) => sample::run(&a.input, a.from, a.to, a.output.as_deref(), a.format),
         Command::Compile(a) => compile::run(&compile::CompileArgs {

@@ -13,8 +13,11 @@ use crate::track::{Interp, RawInterp, RawKey, TrackBuilder, Wrap, DEFAULT_FPS};
 use crate::value::ValueType;
 
 impl Document {
-    /// Parses and validates a JSON document. `file` names the source in errors.
+    /// Parses and validates a JSON document. `file` names the source in errors. A leading
+    /// UTF-8 byte order mark (U+FEFF) is skipped; line and column numbers in errors count from
+    /// after it.
     pub fn from_json_str(text: &str, file: &str) -> Result<Document, LoadError> {
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         parse_document(text).map_err(|error| LoadError {
             file: file.to_string(),
             error,
@@ -43,6 +46,9 @@ impl Document {
     }
 }
 
+/// The most steps a `steps` ease may have in a document (the compiler makes a piece per step).
+const MAX_STEPS_JSON: f64 = 1.0e9;
+
 fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|b| **b == b'\n').count() + 1;
@@ -62,7 +68,68 @@ pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
             },
         )
     })?;
+    if let Some(kind) = duplicate_key(text) {
+        return Err(DocumentError::new(Location::document(), kind));
+    }
     document_from_json(&json)
+}
+
+/// The first key written twice in one object of `text`, which must be valid JSON (serde_json,
+/// like most parsers, would keep the last silently). One pass over the bytes: a stack of the
+/// open objects and arrays, and for each object the keys seen (unescaped) with their offsets.
+fn duplicate_key(text: &str) -> Option<ErrorKind> {
+    use alloc::borrow::Cow;
+    use alloc::collections::BTreeMap;
+
+    let bytes = text.as_bytes();
+    // For each open container: `Some((keys, expecting a key))` for an object, `None` for an array.
+    let mut stack: Vec<Option<(BTreeMap<Cow<'_, str>, usize>, bool)>> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => stack.push(Some((BTreeMap::new(), true))),
+            b'[' => stack.push(None),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(Some((_, expecting))) = stack.last_mut() {
+                    *expecting = true;
+                }
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Some((keys, expecting @ true))) = stack.last_mut() {
+                    *expecting = false;
+                    let raw = text.get(start..=i)?;
+                    let key: Cow<'_, str> = if raw.contains('\\') {
+                        Cow::Owned(serde_json::from_str::<String>(raw).ok()?)
+                    } else {
+                        Cow::Borrowed(&raw[1..raw.len() - 1])
+                    };
+                    if let Some(&first) = keys.get(&key) {
+                        let (line, column) = line_column(bytes, start);
+                        let (first_line, first_column) = line_column(bytes, first);
+                        return Some(ErrorKind::DuplicateKey {
+                            key: key.into_owned(),
+                            first_line,
+                            first_column,
+                            line,
+                            column,
+                        });
+                    }
+                    keys.insert(key, start);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// serde_json appends " at line L column C"; we print the position ourselves.
@@ -539,14 +606,14 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
                 Some(x)
                     if x.is_finite()
                         && x == crate::math::floor(x)
-                        && (1.0..=1.0e9).contains(&x) =>
+                        && (1.0..=MAX_STEPS_JSON).contains(&x) =>
                 {
                     x as u32
                 }
                 _ => {
                     return Err(invalid(
                         loc.with_field(format!("{field}.steps[0]")),
-                        "a positive integer number of steps",
+                        "a positive integer number of steps, at most 1000000000",
                         &arr[0],
                     ))
                 }
