@@ -128,10 +128,10 @@ struct SampleArgs {
     /// The animation document (JSON).
     input: PathBuf,
     /// First frame to print (default: ⌈earliest first key⌉); frames outside a track's keys follow its wrap.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     from: Option<f64>,
     /// Last frame to print (default: ⌊latest last key⌋).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     to: Option<f64>,
     /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
@@ -172,7 +172,7 @@ struct CompileCmd {
     output: Option<PathBuf>,
     /// Largest error allowed at any frame, in value units, positive (default: 1e-6 × each
     /// track's scale).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     tolerance: Option<f64>,
     /// Stored and played precision.
     #[arg(long, value_enum, default_value_t = PrecisionArg::F64)]
@@ -190,14 +190,14 @@ struct PlayCmd {
     /// The compiled stream (.ibs).
     input: PathBuf,
     /// First frame (default: ⌈earliest first key⌉).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     from: Option<f64>,
     /// Last frame (default: ⌊latest last key⌋).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     to: Option<f64>,
     /// Frames advanced per row (0.5 = half speed; 60/144 shows a 60 fps stream at 144 Hz). Rows
     /// then carry the fractional frame. A negative rate plays backward, as --reverse.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     rate: f64,
     /// Play from the last frame down to the first.
     #[arg(long)]
@@ -224,7 +224,7 @@ struct ImportCmd {
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Frames per second: key frames are time × fps (positive).
-    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
     fps: f64,
     /// Import only this animation, by index or name (default: all).
     #[arg(long)]

@@ -49,10 +49,10 @@ pub struct PreviewArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// First frame shown (default: ⌈earliest first key⌉).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub from: Option<f64>,
     /// Last frame shown (default: ⌊latest last key⌋).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub to: Option<f64>,
     /// Precision of the stream played, as `compile --precision`; the default is compile's, so
     /// the page shows what `inbetween compile` ships.
@@ -60,7 +60,7 @@ pub struct PreviewArgs {
     pub precision: PrecisionArg,
     /// Largest error allowed at any frame, in value units, as `compile --tolerance`
     /// (default: 1e-6 × each track's scale); positive.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub tolerance: Option<f64>,
     /// Highest polynomial degree of a piece (0..=8), as `compile --max-degree`.
     #[arg(long, default_value_t = DEFAULT_MAX_DEGREE)]

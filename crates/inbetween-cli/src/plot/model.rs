@@ -514,4 +514,33 @@ mod tests {
         assert_eq!(padded((0.0, 0.0), 0.1), (-1.0, 1.0));
         assert_eq!(padded((0.0, 10.0), 0.1), (-1.0, 11.0));
     }
+
+    #[test]
+    fn padded_ranges_stay_finite_and_wide_enough_for_ticks() {
+        let max = f64::MAX;
+        for range in [
+            (max, max),
+            (-max, max),
+            (-max, -max),
+            (1e300, 1e300),
+            (-1e300, 1e300),
+        ] {
+            let (lo, hi) = padded(range, 0.06);
+            assert!(
+                lo.is_finite() && hi.is_finite() && lo < hi,
+                "{range:?} → {lo}, {hi}"
+            );
+            assert!(lo <= range.0 && hi >= range.1, "{range:?} → {lo}, {hi}");
+        }
+        // Within the drawn limit, spans are computed exactly (no clamping).
+        assert_eq!(padded((-1e300, 1e300), 0.5), (-2e300, 2e300));
+        // Two values 8 ulps apart near 1e15 (a span of 1, not a point): the axis is widened to
+        // 1e-9 × 1e15 = 1e6 each side, so that a tick step is far above an ulp.
+        let v = 1e15;
+        let (lo, hi) = padded((v, v + 1.0), 0.06);
+        assert_eq!((lo, hi), (v + 0.5 - 1e6, v + 0.5 + 1e6));
+        // Tiny numbers keep an axis of at least 1e-300 each side.
+        let (lo, hi) = padded((1e-310, 2e-310), 0.06);
+        assert!(hi - lo >= 2e-300 * 0.999, "{lo} {hi}");
+    }
 }
