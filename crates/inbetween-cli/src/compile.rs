@@ -116,7 +116,7 @@ pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
             "{}\n{} bytes → {}\n",
             report(&doc, &compiled, args.precision),
             compiled.bytes.len(),
-            out.display()
+            crate::output::display_name(&out)
         );
         print_report(&out, &text);
     }

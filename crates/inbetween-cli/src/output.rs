@@ -37,6 +37,15 @@ pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == STDOUT_PATH
 }
 
+/// How reports name an output: as given, or `standard output` for `-`.
+pub fn display_name(path: &Path) -> String {
+    if is_stdout(path) {
+        "standard output".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// What kind of file `metadata` describes, for messages ("a directory", "a FIFO", ...).
 fn kind_of(metadata: &std::fs::Metadata) -> &'static str {
     let t = metadata.file_type();

@@ -384,7 +384,7 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
             doc.tracks().len(),
             options.compile.precision,
             html.len(),
-            args.output.display()
+            crate::output::display_name(&args.output)
         );
         crate::output::print_report(&args.output, &text);
     }
