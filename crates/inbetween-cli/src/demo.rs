@@ -110,7 +110,7 @@ fn print_spacing(doc: &Document) {
 pub fn run(out_dir: &Path) -> Result<(), CliError> {
     let doc = Document::from_json_str(SHOWCASE, SHOWCASE_NAME).map_err(|error| CliError::Load {
         snippet: crate::error::snippet(SHOWCASE.as_bytes(), &error),
-        error,
+        error: Box::new(error),
     })?;
     println!(
         "inbetween demo: examples/showcase.json, {} tracks at {} fps\n",

@@ -21,8 +21,8 @@ pub enum CliError {
     /// The document was refused.
     #[error("{error}")]
     Load {
-        /// The file and what is wrong with it.
-        error: LoadError,
+        /// The file and what is wrong with it (boxed: the error is large).
+        error: Box<LoadError>,
         /// For a JSON syntax error: the line with a caret under the column ([`snippet`]).
         snippet: Option<String>,
     },

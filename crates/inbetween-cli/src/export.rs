@@ -37,7 +37,12 @@ pub fn run(input: &Path, output: &Path, quiet: bool) -> Result<(), CliError> {
                 report.time_shift
             );
         }
-        let _ = writeln!(text, "{} bytes → {}", bytes.len(), crate::output::display_name(output));
+        let _ = writeln!(
+            text,
+            "{} bytes → {}",
+            bytes.len(),
+            crate::output::display_name(output)
+        );
         print_report(output, &text);
     }
     Ok(())

@@ -106,6 +106,6 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
     let bytes = read_input(path)?;
     Document::from_json_slice(&bytes, &display_name(path)).map_err(|error| CliError::Load {
         snippet: snippet(&bytes, &error),
-        error,
+        error: Box::new(error),
     })
 }

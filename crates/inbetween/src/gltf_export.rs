@@ -266,7 +266,8 @@ fn baked_key_count(track: &Track) -> f64 {
 
 fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
     let keys = baked_key_count(track);
-    if !(keys <= MAX_EXPORT_KEYS_PER_TRACK as f64) {
+    // Never NaN: the frames are finite (a span beyond f64 counts as +∞, which is refused).
+    if keys > MAX_EXPORT_KEYS_PER_TRACK as f64 {
         return Err(GltfExportError::TooManyKeys {
             track: track.name().to_string(),
             keys,

@@ -74,27 +74,36 @@ pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
     document_from_json(&json)
 }
 
+/// An object being read by [`duplicate_key`]: its keys so far (unescaped) with their byte offsets,
+/// and whether the next string is a key.
+struct OpenObject<'a> {
+    keys: alloc::collections::BTreeMap<alloc::borrow::Cow<'a, str>, usize>,
+    expecting_key: bool,
+}
+
 /// The first key written twice in one object of `text`, which must be valid JSON (serde_json,
 /// like most parsers, would keep the last silently). One pass over the bytes: a stack of the
 /// open objects and arrays, and for each object the keys seen (unescaped) with their offsets.
 fn duplicate_key(text: &str) -> Option<ErrorKind> {
     use alloc::borrow::Cow;
-    use alloc::collections::BTreeMap;
 
     let bytes = text.as_bytes();
-    // For each open container: `Some((keys, expecting a key))` for an object, `None` for an array.
-    let mut stack: Vec<Option<(BTreeMap<Cow<'_, str>, usize>, bool)>> = Vec::new();
+    // For each open container: `Some` for an object, `None` for an array.
+    let mut stack: Vec<Option<OpenObject<'_>>> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
-            b'{' => stack.push(Some((BTreeMap::new(), true))),
+            b'{' => stack.push(Some(OpenObject {
+                keys: alloc::collections::BTreeMap::new(),
+                expecting_key: true,
+            })),
             b'[' => stack.push(None),
             b'}' | b']' => {
                 stack.pop();
             }
             b',' => {
-                if let Some(Some((_, expecting))) = stack.last_mut() {
-                    *expecting = true;
+                if let Some(Some(object)) = stack.last_mut() {
+                    object.expecting_key = true;
                 }
             }
             b'"' => {
@@ -103,8 +112,12 @@ fn duplicate_key(text: &str) -> Option<ErrorKind> {
                 while i < bytes.len() && bytes[i] != b'"' {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
-                if let Some(Some((keys, expecting @ true))) = stack.last_mut() {
-                    *expecting = false;
+                if let Some(Some(OpenObject {
+                    keys,
+                    expecting_key: expecting_key @ true,
+                })) = stack.last_mut()
+                {
+                    *expecting_key = false;
                     let raw = text.get(start..=i)?;
                     let key: Cow<'_, str> = if raw.contains('\\') {
                         Cow::Owned(serde_json::from_str::<String>(raw).ok()?)
