@@ -23,7 +23,8 @@ pub enum CliError {
     Load {
         /// The file and what is wrong with it (boxed: the error is large).
         error: Box<LoadError>,
-        /// For a JSON syntax error: the line with a caret under the column ([`snippet`]).
+        /// For a JSON syntax error or duplicate key: the line with a caret under the column
+        /// ([`snippet`]).
         snippet: Option<String>,
     },
     /// An input is larger than `--max-input-bytes`.
@@ -98,12 +99,15 @@ pub fn refused<R: Into<Refusal>>(path: &Path) -> impl FnOnce(R) -> CliError + '_
     }
 }
 
-/// For a JSON syntax error in `text` (the bytes that were parsed, a leading byte order mark
-/// skipped as the parser does): the line, cut to [`inbetween::error::EXCERPT_CHARS`] characters
-/// around the column, with a caret under the column.
+/// For a JSON syntax error or a duplicate key in `text` (the bytes that were parsed, a leading
+/// byte order mark skipped as the parser does): the line, cut to
+/// [`inbetween::error::EXCERPT_CHARS`] characters around the column, with a caret under the
+/// column (of the repeated key).
 pub fn snippet(text: &[u8], error: &LoadError) -> Option<String> {
-    let inbetween::ErrorKind::Syntax { line, column, .. } = &error.error.kind else {
-        return None;
+    let (line, column) = match &error.error.kind {
+        inbetween::ErrorKind::Syntax { line, column, .. }
+        | inbetween::ErrorKind::DuplicateKey { line, column, .. } => (line, column),
+        _ => return None,
     };
     let text = text.strip_prefix("\u{FEFF}".as_bytes()).unwrap_or(text);
     let source_line = text.split(|b| *b == b'\n').nth(line.checked_sub(1)?)?;

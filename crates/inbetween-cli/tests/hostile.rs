@@ -468,6 +468,13 @@ fn duplicate_keys_are_refused_naming_both_positions() {
             "first at line 1",
         ],
     );
+    // The snippet's caret is under the repeated key.
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 3, "{err}");
+    let at = lines[2].chars().count() - 1;
+    let from_caret: String = lines[1].chars().skip(at).take(7).collect();
+    assert_eq!(from_caret, "\"frame\"", "{err}");
 }
 
 // ---------------------------------------------------------------- negative option values
