@@ -70,11 +70,11 @@ impl fmt::Display for Location {
         match (&self.track_name, self.track_index) {
             (Some(name), Some(i)) => {
                 sep(f)?;
-                write!(f, "track \"{name}\" (#{i})")?;
+                write!(f, "track \"{}\" (#{i})", shown(name))?;
             }
             (Some(name), None) => {
                 sep(f)?;
-                write!(f, "track \"{name}\"")?;
+                write!(f, "track \"{}\"", shown(name))?;
             }
             (None, Some(i)) => {
                 sep(f)?;
@@ -152,7 +152,7 @@ pub enum ErrorKind {
         found: String,
     },
     /// An object holds the same key twice (positions are 1-based; columns count bytes).
-    #[error("duplicate key \"{key}\" at line {line}, column {column}; first at line {first_line}, column {first_column}")]
+    #[error("duplicate key \"{}\" at line {line}, column {column}; first at line {first_line}, column {first_column}", shown(key))]
     DuplicateKey {
         /// The key, unescaped.
         key: String,
@@ -169,7 +169,10 @@ pub enum ErrorKind {
     #[error("expected one or more tracks, found none")]
     NoTracks,
     /// Two tracks share a name.
-    #[error("duplicate track name \"{name}\" (first used by track #{first})")]
+    #[error(
+        "duplicate track name \"{}\" (first used by track #{first})",
+        shown(name)
+    )]
     DuplicateTrackName {
         /// The repeated name.
         name: String,
@@ -276,6 +279,12 @@ pub fn excerpt(text: &str, offset: usize, width: usize) -> (String, usize) {
     (out, keep_before + usize::from(cut_before))
 }
 
+/// A name (of a track or key) as messages show it: at most [`EXCERPT_CHARS`] characters, `…`
+/// after a longer one.
+fn shown(name: &str) -> String {
+    excerpt(name, 0, EXCERPT_CHARS).0
+}
+
 /// An error with the file it came from.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{file}: {error}")]
@@ -289,7 +298,10 @@ pub struct LoadError {
 /// An evaluation whose result is not finite (an expression such as `ln(u)` at u = 0), or an
 /// expression track sampled where it has no value.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("track \"{track}\", key {key}: the value at frame {frame} is not finite ({found})")]
+#[error(
+    "track \"{}\", key {key}: the value at frame {frame} is not finite ({found})",
+    shown(track)
+)]
 pub struct EvalError {
     /// The track's name.
     pub track: String,

@@ -190,3 +190,20 @@ mod export {
         }
     }
 }
+
+#[test]
+fn a_huge_track_name_is_cut_in_messages() {
+    let name = "n".repeat(1_000_000);
+    let json = format!(
+        r#"{{"inbetween": 1, "tracks": [{{"name": "{name}", "type": "scalar", "keys": [{{"frame": 0, "value": "zero"}}]}}]}}"#
+    );
+    let text = refusal(&json).to_string();
+    assert!(text.len() < 400, "{} bytes", text.len());
+    assert!(
+        text.contains(&format!(
+            "track \"{}…\" (#0), key 0, field \"value\"",
+            "n".repeat(60)
+        )),
+        "{text}"
+    );
+}
