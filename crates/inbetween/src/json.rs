@@ -74,32 +74,70 @@ pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
     document_from_json(&json)
 }
 
-/// An object being read by [`duplicate_key`]: its keys so far (unescaped) with their byte offsets,
-/// and whether the next string is a key.
+/// Objects with more keys than this get a sorted index in [`duplicate_key`]; smaller ones (every
+/// object of the format) are searched linearly, without allocating.
+const LINEAR_KEYS: usize = 16;
+
+/// An object being read by [`duplicate_key`]: where its keys start in the shared key list, a
+/// sorted index once it has more than [`LINEAR_KEYS`] keys, and whether the next string is a key.
 struct OpenObject<'a> {
-    keys: alloc::collections::BTreeMap<alloc::borrow::Cow<'a, str>, usize>,
+    start: usize,
+    index: Option<alloc::collections::BTreeMap<alloc::borrow::Cow<'a, str>, usize>>,
     expecting_key: bool,
+}
+
+impl<'a> OpenObject<'a> {
+    /// Records `key` (at byte `at`) in `keys` (this object's are `keys[self.start..]`), or returns
+    /// the offset of its first occurrence.
+    fn insert(
+        &mut self,
+        keys: &mut Vec<(alloc::borrow::Cow<'a, str>, usize)>,
+        key: alloc::borrow::Cow<'a, str>,
+        at: usize,
+    ) -> Option<usize> {
+        if let Some(index) = &mut self.index {
+            return match index.get(&key) {
+                Some(&first) => Some(first),
+                None => {
+                    index.insert(key, at);
+                    None
+                }
+            };
+        }
+        if let Some((_, first)) = keys[self.start..].iter().find(|(k, _)| *k == key) {
+            return Some(*first);
+        }
+        keys.push((key, at));
+        if keys.len() - self.start > LINEAR_KEYS {
+            self.index = Some(keys.drain(self.start..).collect());
+        }
+        None
+    }
 }
 
 /// The first key written twice in one object of `text`, which must be valid JSON (serde_json,
 /// like most parsers, would keep the last silently). One pass over the bytes: a stack of the
-/// open objects and arrays, and for each object the keys seen (unescaped) with their offsets.
+/// open objects and arrays, and the keys (unescaped) of the open objects with their offsets.
 fn duplicate_key(text: &str) -> Option<ErrorKind> {
     use alloc::borrow::Cow;
 
     let bytes = text.as_bytes();
     // For each open container: `Some` for an object, `None` for an array.
     let mut stack: Vec<Option<OpenObject<'_>>> = Vec::new();
+    let mut keys: Vec<(Cow<'_, str>, usize)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         match bytes[i] {
             b'{' => stack.push(Some(OpenObject {
-                keys: alloc::collections::BTreeMap::new(),
+                start: keys.len(),
+                index: None,
                 expecting_key: true,
             })),
             b'[' => stack.push(None),
             b'}' | b']' => {
-                stack.pop();
+                if let Some(Some(object)) = stack.pop() {
+                    keys.truncate(object.start);
+                }
             }
             b',' => {
                 if let Some(Some(object)) = stack.last_mut() {
@@ -112,19 +150,18 @@ fn duplicate_key(text: &str) -> Option<ErrorKind> {
                 while i < bytes.len() && bytes[i] != b'"' {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
-                if let Some(Some(OpenObject {
-                    keys,
-                    expecting_key: expecting_key @ true,
-                })) = stack.last_mut()
+                if let Some(Some(object)) = stack
+                    .last_mut()
+                    .filter(|o| o.as_ref().is_some_and(|o| o.expecting_key))
                 {
-                    *expecting_key = false;
+                    object.expecting_key = false;
                     let raw = text.get(start..=i)?;
                     let key: Cow<'_, str> = if raw.contains('\\') {
                         Cow::Owned(serde_json::from_str::<String>(raw).ok()?)
                     } else {
                         Cow::Borrowed(&raw[1..raw.len() - 1])
                     };
-                    if let Some(&first) = keys.get(&key) {
+                    if let Some(first) = object.insert(&mut keys, key.clone(), start) {
                         let (line, column) = line_column(bytes, start);
                         let (first_line, first_column) = line_column(bytes, first);
                         return Some(ErrorKind::DuplicateKey {
@@ -135,7 +172,6 @@ fn duplicate_key(text: &str) -> Option<ErrorKind> {
                             column,
                         });
                     }
-                    keys.insert(key, start);
                 }
             }
             _ => {}

@@ -62,6 +62,33 @@ fn duplicate_keys_are_found_through_escapes_and_only_within_one_object() {
 }
 
 #[test]
+fn duplicates_are_found_in_large_objects_and_after_nested_ones() {
+    // 40 keys (past the linear search, into the sorted index), each value a nested object that
+    // repeats its parent's key once (allowed: another object); "k3" repeated at the end.
+    let members: Vec<String> = (0..40)
+        .map(|i| format!(r#""k{i}": {{"k{i}": 1, "kk": 2}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"inbetween": 1, "tracks": [], "extra": {{{}, "k3": 0}}}}"#,
+        members.join(", ")
+    );
+    let offset = json.rfind("\"k3\": 0").unwrap();
+    let first = json.find("\"k3\": {").unwrap();
+    match refusal(&json).error.kind {
+        ErrorKind::DuplicateKey {
+            key,
+            first_column,
+            column,
+            ..
+        } => {
+            assert_eq!(key, "k3");
+            assert_eq!((first_column, column), (first + 1, offset + 1));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_leading_byte_order_mark_is_skipped() {
     let json = r#"{"inbetween": 1, "tracks": [{"name": "x", "type": "scalar", "keys": [{"frame": 0, "value": 0}, {"frame": 4, "value": 8}]}]}"#;
     let with_bom = format!("\u{FEFF}{json}");
