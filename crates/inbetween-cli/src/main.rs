@@ -125,7 +125,7 @@ pub enum Format {
 
 #[derive(clap::Args, Debug)]
 struct SampleArgs {
-    /// The animation document (JSON).
+    /// The animation document (JSON; `-` reads standard input).
     input: PathBuf,
     /// First frame to print (default: ⌈earliest first key⌉); frames outside a track's keys follow its wrap.
     #[arg(long, allow_hyphen_values = true)]
@@ -164,7 +164,7 @@ impl From<PrecisionArg> for inbetween::stream::Precision {
 
 #[derive(clap::Args, Debug)]
 struct CompileCmd {
-    /// The animation document (JSON).
+    /// The animation document (JSON; `-` reads standard input).
     input: PathBuf,
     /// The stream file to write (default: the input's name with .ibs; `-`: standard output,
     /// and the report goes to standard error).
@@ -187,7 +187,7 @@ struct CompileCmd {
 
 #[derive(clap::Args, Debug)]
 struct PlayCmd {
-    /// The compiled stream (.ibs).
+    /// The compiled stream (.ibs; `-` reads standard input).
     input: PathBuf,
     /// First frame (default: ⌈earliest first key⌉).
     #[arg(long, allow_hyphen_values = true)]
@@ -209,7 +209,7 @@ struct PlayCmd {
 
 #[derive(clap::Args, Debug)]
 struct InspectCmd {
-    /// The compiled stream (.ibs).
+    /// The compiled stream (.ibs; `-` reads standard input).
     input: PathBuf,
     /// Also list every piece.
     #[arg(long)]
@@ -236,7 +236,7 @@ struct ImportCmd {
 
 #[derive(clap::Args, Debug)]
 struct ExportCmd {
-    /// The animation document (JSON, or glTF to re-export).
+    /// The animation document (JSON, or glTF to re-export; `-` reads JSON from standard input).
     input: PathBuf,
     /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary); `-`
     /// writes .gltf JSON to standard output (the report goes to standard error).

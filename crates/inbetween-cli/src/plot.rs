@@ -36,7 +36,7 @@ pub const MAX_PLOT_TRACKS: usize = 100;
 /// Arguments of `inbetween plot`.
 #[derive(clap::Args, Debug)]
 pub struct PlotArgs {
-    /// The animation document (JSON, or glTF).
+    /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
     /// The picture to write: .svg or .png (`-`: SVG on standard output).
     #[arg(short, long)]

@@ -42,7 +42,7 @@ The page embeds the values the compiled stream plays at every integer frame (at 
 values, frames × columns; narrow --from/--to for longer documents) and needs nothing else: \
 open it offline in any browser. Keys: space plays/pauses, ← → step a frame, Home/End jump.")]
 pub struct PreviewArgs {
-    /// The animation document (JSON, or glTF).
+    /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
     /// The HTML file to write (atomically; `-`: standard output, the summary then goes to
     /// standard error).
