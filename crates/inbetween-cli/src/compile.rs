@@ -6,9 +6,9 @@ use inbetween::compile::{CompileOptions, CompiledStream};
 use inbetween::stream::Precision;
 use inbetween::Document;
 
-use crate::error::CliError;
+use crate::error::{refused, CliError};
 use crate::input::load_document;
-use crate::output::write_atomic;
+use crate::output::{is_stdout, print_report, write_atomic, STDOUT_PATH};
 use crate::progress::Progress;
 
 /// Options of `compile` as given on the command line.
@@ -27,16 +27,19 @@ pub struct CompileArgs<'a> {
     pub quiet: bool,
 }
 
-/// Compiles `doc` with the options, mapping errors to the CLI's.
+/// Compiles `doc` (read from `source`, which errors name) with the options.
 pub fn compile_document(
+    source: &Path,
     doc: &Document,
     options: &CompileOptions,
 ) -> Result<CompiledStream, CliError> {
-    compile_with_bar(doc, options, true)
+    compile_with_bar(source, doc, options, true)
 }
 
-/// Compiles `doc` with a progress bar on standard error (a terminal only, and not `quiet`).
+/// Compiles `doc` (read from `source`) with a progress bar on standard error (a terminal only,
+/// and not `quiet`).
 pub fn compile_with_bar(
+    source: &Path,
     doc: &Document,
     options: &CompileOptions,
     quiet: bool,
@@ -49,14 +52,17 @@ pub fn compile_with_bar(
                 bar.label("verifying stream");
             }
         })
-        .map_err(CliError::Compile);
+        .map_err(refused(source));
     bar.finish();
     result
 }
 
-/// Prints the per-track table: kinds → pieces, degrees, bytes, measured error, additions/frame.
-pub fn print_report(doc: &Document, compiled: &CompiledStream, precision: Precision) {
-    println!(
+/// The per-track table: kinds → pieces, degrees, bytes, measured error, additions/frame.
+pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
         "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10} {:>10} {:>7} {:>8}",
         "track",
         "prec",
@@ -71,7 +77,8 @@ pub fn print_report(doc: &Document, compiled: &CompiledStream, precision: Precis
     );
     for (track, report) in doc.tracks().iter().zip(&compiled.reports) {
         let s = &report.summary;
-        println!(
+        let _ = writeln!(
+            out,
             "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10.2e} {:>10.2e} {:>7} {:>8.2}",
             track.name(),
             precision.name(),
@@ -85,25 +92,33 @@ pub fn print_report(doc: &Document, compiled: &CompiledStream, precision: Precis
             s.additions_per_frame
         );
     }
+    out
 }
 
 /// Runs `inbetween compile`.
 pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
+    crate::check_tolerance(args.tolerance)?;
     let doc = load_document(args.input)?;
     let options = CompileOptions {
         tolerance: args.tolerance,
         precision: args.precision,
         max_degree: args.max_degree,
     };
-    let compiled = compile_with_bar(&doc, &options, args.quiet)?;
+    let compiled = compile_with_bar(args.input, &doc, &options, args.quiet)?;
     let out: PathBuf = match args.output {
         Some(p) => p.to_path_buf(),
+        None if is_stdout(args.input) => PathBuf::from(STDOUT_PATH),
         None => args.input.with_extension("ibs"),
     };
     write_atomic(&out, &compiled.bytes)?;
     if !args.quiet {
-        print_report(&doc, &compiled, args.precision);
-        println!("\n{} bytes → {}", compiled.bytes.len(), out.display());
+        let text = format!(
+            "{}\n{} bytes → {}\n",
+            report(&doc, &compiled, args.precision),
+            compiled.bytes.len(),
+            crate::output::display_name(&out)
+        );
+        print_report(&out, &text);
     }
     Ok(())
 }

@@ -16,6 +16,12 @@ use crate::Format;
 /// The bundled example: every segment kind and several eases in one document.
 pub const SHOWCASE: &str = include_str!("../../../examples/showcase.json");
 
+/// How errors name the bundled showcase.
+const SHOWCASE_NAME: &str = "examples/showcase.json";
+
+/// How errors name the bundled walk cycle.
+const WALK_NAME: &str = "examples/gltf/character_walk.gltf";
+
 /// A real glTF walk cycle (23 joints, ozz-animation's sample, MIT): see examples/gltf/README.md.
 pub const CHARACTER_WALK: &[u8] = include_bytes!("../../../examples/gltf/character_walk.gltf");
 
@@ -102,7 +108,10 @@ fn print_spacing(doc: &Document) {
 
 /// Runs the demo, writing into `out_dir`.
 pub fn run(out_dir: &Path) -> Result<(), CliError> {
-    let doc = Document::from_json_str(SHOWCASE, "examples/showcase.json")?;
+    let doc = Document::from_json_str(SHOWCASE, SHOWCASE_NAME).map_err(|error| CliError::Load {
+        snippet: crate::error::snippet(SHOWCASE.as_bytes(), &error),
+        error: Box::new(error),
+    })?;
     println!(
         "inbetween demo: examples/showcase.json, {} tracks at {} fps\n",
         doc.tracks().len(),
@@ -128,7 +137,7 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         source,
     })?;
     let range = frame_range(&doc, None, None)?;
-    let csv = render(&doc, range, Format::Csv)?;
+    let csv = render(Path::new(SHOWCASE_NAME), &doc, range, Format::Csv)?;
     let csv_path = out_dir.join("showcase.csv");
     write_atomic(&csv_path, csv.as_bytes())?;
     let rows = csv.lines().count().saturating_sub(1);
@@ -145,7 +154,7 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
             precision,
             ..CompileOptions::default()
         };
-        let compiled = compile_document(&doc, &options)?;
+        let compiled = compile_document(Path::new(SHOWCASE_NAME), &doc, &options)?;
         let stream = Stream::from_bytes(&compiled.bytes).map_err(|error| CliError::Stream {
             path: "<showcase>".into(),
             error,
@@ -187,9 +196,15 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         println!("→ {}", path.display());
     }
     let svg = out_dir.join("showcase.svg");
-    write_atomic(&svg, crate::plot::render_svg(&doc, None)?.as_bytes())?;
+    write_atomic(
+        &svg,
+        crate::plot::render_svg(Path::new(SHOWCASE_NAME), &doc, None)?.as_bytes(),
+    )?;
     let html = out_dir.join("showcase.html");
-    write_atomic(&html, crate::preview::render_html(&doc)?.as_bytes())?;
+    write_atomic(
+        &html,
+        crate::preview::render_html(Path::new(SHOWCASE_NAME), &doc)?.as_bytes(),
+    )?;
     println!(
         "\ncurves and paths → {}\ninteractive preview (open in a browser) → {}",
         svg.display(),
@@ -204,7 +219,7 @@ fn walk_cycle(out_dir: &Path) -> Result<(), CliError> {
     let doc =
         import_gltf_slice(CHARACTER_WALK, None, &ImportOptions::default()).map_err(|error| {
             CliError::Gltf {
-                path: "examples/gltf/character_walk.gltf".into(),
+                path: WALK_NAME.into(),
                 error: Box::new(error),
             }
         })?;
@@ -225,7 +240,7 @@ fn walk_cycle(out_dir: &Path) -> Result<(), CliError> {
             precision,
             ..CompileOptions::default()
         };
-        let compiled = compile_document(&doc, &options)?;
+        let compiled = compile_document(Path::new(WALK_NAME), &doc, &options)?;
         for path in ["translation", "rotation", "scale"] {
             let rows: Vec<_> = doc
                 .tracks()

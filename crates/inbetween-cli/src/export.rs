@@ -1,12 +1,13 @@
 //! `inbetween export`: a document's tracks as a glTF 2.0 animation (.gltf or .glb).
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use inbetween::gltf_export::{export_gltf, ExportedAs};
 
-use crate::error::CliError;
+use crate::error::{refused, CliError};
 use crate::input::load_document;
-use crate::output::write_atomic;
+use crate::output::{print_report, write_atomic};
 
 /// Runs `inbetween export`; `.glb` output selects the binary container.
 pub fn run(input: &Path, output: &Path, quiet: bool) -> Result<(), CliError> {
@@ -15,26 +16,34 @@ pub fn run(input: &Path, output: &Path, quiet: bool) -> Result<(), CliError> {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
-    let (bytes, report) = export_gltf(&doc, glb).map_err(CliError::Export)?;
+    let (bytes, report) = export_gltf(&doc, glb).map_err(refused(input))?;
     write_atomic(output, &bytes)?;
     if !quiet {
+        let mut text = String::new();
         for (track, node, path, how) in &report.channels {
             let how = match how {
                 ExportedAs::Exact(kind) => format!("{kind} (exact)"),
                 ExportedAs::Baked(why) => format!("LINEAR, baked at every frame ({why})"),
             };
-            println!("{track:<28} → node \"{node}\" {path:<12} {how}");
+            let _ = writeln!(text, "{track:<28} → node \"{node}\" {path:<12} {how}");
         }
         for (track, why) in &report.skipped {
-            println!("{track:<28} skipped: {why}");
+            let _ = writeln!(text, "{track:<28} skipped: {why}");
         }
         if report.time_shift > 0.0 {
-            println!(
+            let _ = writeln!(
+                text,
                 "times shifted by {} s so that none is negative",
                 report.time_shift
             );
         }
-        println!("{} bytes → {}", bytes.len(), output.display());
+        let _ = writeln!(
+            text,
+            "{} bytes → {}",
+            bytes.len(),
+            crate::output::display_name(output)
+        );
+        print_report(output, &text);
     }
     Ok(())
 }

@@ -17,7 +17,7 @@ pub fn run(
     let fps = choice.fps;
     if !(fps.is_finite() && fps > 0.0) {
         return Err(CliError::Usage(format!(
-            "--fps must be a positive number, found {fps}"
+            "--fps must be a positive finite number (frames per second), found {fps}"
         )));
     }
     let spinner = Progress::spinner(&format!("importing {}", input.display()), quiet);
@@ -26,7 +26,7 @@ pub fn run(
     let doc = doc?;
     let text = doc.to_json_string();
     write_output(output, text.as_bytes())?;
-    if let (Some(out), false) = (output, quiet) {
+    if let (Some(out), false) = (output.filter(|o| !crate::output::is_stdout(o)), quiet) {
         let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
         println!(
             "{} tracks, {keys} keys at {fps} fps → {}",

@@ -1,12 +1,75 @@
-//! Reading animations from files: our JSON documents, or glTF (.gltf/.glb) imported in memory.
+//! Reading inputs: our JSON documents and streams (from files, FIFOs or `-` for standard input, up to `--max-input-bytes`), or glTF imported in memory.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use inbetween::gltf_import::{import_gltf_path, AnimationSelector, ImportOptions};
 use inbetween::Document;
 
-use crate::error::CliError;
+use crate::error::{snippet, CliError};
+
+/// Default of `--max-input-bytes`: 256 MiB. A JSON document takes a few times its size in memory
+/// while it is parsed; the largest benchmark document (a million tracks) is about 100 MB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The input path that means standard input.
+pub const STDIN_PATH: &str = "-";
+
+/// The current input limit (set once from the command line).
+static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
+
+/// Sets the most bytes [`read_input`] reads from one input.
+pub fn set_max_input_bytes(max: u64) {
+    MAX_INPUT_BYTES.store(max, Ordering::Relaxed);
+}
+
+/// How messages name `path`: as given, or `<standard input>` for `-`.
+pub fn display_name(path: &Path) -> String {
+    if path.as_os_str() == STDIN_PATH {
+        "<standard input>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads a whole input: the file at `path` (a regular file, FIFO or device) or standard input
+/// for `-`. At most the limit plus one byte is read, so an endless input (`/dev/zero`) is
+/// refused once it passes the limit, as is a regular file whose size is beyond it (before
+/// reading).
+pub fn read_input(path: &Path) -> Result<Vec<u8>, CliError> {
+    let max = MAX_INPUT_BYTES.load(Ordering::Relaxed);
+    let read_err = |source| CliError::Read {
+        path: display_name(path).into(),
+        source,
+    };
+    let too_large = || CliError::TooLarge {
+        path: display_name(path).into(),
+        max,
+    };
+    let mut bytes = Vec::new();
+    if path.as_os_str() == STDIN_PATH {
+        std::io::stdin()
+            .lock()
+            .take(max.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(read_err)?;
+    } else {
+        let file = std::fs::File::open(path).map_err(read_err)?;
+        let meta = file.metadata().map_err(read_err)?;
+        if meta.is_file() && meta.len() > max {
+            return Err(too_large());
+        }
+        file.take(max.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(read_err)?;
+    }
+    if bytes.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
 
 /// True for `.gltf` and `.glb` files (by extension, case-insensitive).
 pub fn is_gltf(path: &Path) -> bool {
@@ -59,6 +122,8 @@ pub fn import_gltf(path: &Path, choice: &GltfChoice<'_>) -> Result<Document, Cli
         animation: animation_selector(choice.animation),
         allowed_dirs: ALLOWED_DIRS.get().cloned().unwrap_or_default(),
         snap_to_frames: choice.snap,
+        // `--max-input-bytes` bounds every input, glTF files included.
+        max_file_bytes: MAX_INPUT_BYTES.load(Ordering::Relaxed),
         ..ImportOptions::default()
     };
     import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
@@ -73,12 +138,9 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
     if is_gltf(path) {
         return import_gltf(path, &GltfChoice::default());
     }
-    let bytes = std::fs::read(path).map_err(|source| CliError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(Document::from_json_slice(
-        &bytes,
-        &path.display().to_string(),
-    )?)
+    let bytes = read_input(path)?;
+    Document::from_json_slice(&bytes, &display_name(path)).map_err(|error| CliError::Load {
+        snippet: snippet(&bytes, &error),
+        error: Box::new(error),
+    })
 }

@@ -99,8 +99,12 @@ pub fn run(input: &Path, pieces: bool) -> Result<(), CliError> {
             .is_some_and(|e| e.eq_ignore_ascii_case("json"));
     let bytes = if is_document {
         let doc = crate::input::load_document(input)?;
-        crate::compile::compile_document(&doc, &inbetween::compile::CompileOptions::default())?
-            .bytes
+        crate::compile::compile_document(
+            input,
+            &doc,
+            &inbetween::compile::CompileOptions::default(),
+        )?
+        .bytes
     } else {
         read_stream(input)?
     };

@@ -40,6 +40,10 @@ struct Cli {
     /// buffer is read only from data: URIs and files inside the model's own folder.
     #[arg(long = "allow-path", value_name = "DIR", global = true)]
     allow_path: Vec<PathBuf>,
+    /// The most bytes read from one input document or stream (a larger input, or one that does
+    /// not end, such as /dev/zero, is refused). Default 268435456 (256 MiB).
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -125,15 +129,15 @@ pub enum Format {
 
 #[derive(clap::Args, Debug)]
 struct SampleArgs {
-    /// The animation document (JSON).
+    /// The animation document (JSON; `-` reads standard input).
     input: PathBuf,
     /// First frame to print (default: ⌈earliest first key⌉); frames outside a track's keys follow its wrap.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     from: Option<f64>,
     /// Last frame to print (default: ⌊latest last key⌋).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     to: Option<f64>,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Output format.
@@ -164,13 +168,15 @@ impl From<PrecisionArg> for inbetween::stream::Precision {
 
 #[derive(clap::Args, Debug)]
 struct CompileCmd {
-    /// The animation document (JSON).
+    /// The animation document (JSON; `-` reads standard input).
     input: PathBuf,
-    /// The stream file to write (default: the input's name with .ibs).
+    /// The stream file to write (default: the input's name with .ibs; `-`: standard output,
+    /// and the report goes to standard error).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Largest error allowed at any frame, in value units (default: 1e-6 × each track's scale).
-    #[arg(long)]
+    /// Largest error allowed at any frame, in value units, positive (default: 1e-6 × each
+    /// track's scale).
+    #[arg(long, allow_hyphen_values = true)]
     tolerance: Option<f64>,
     /// Stored and played precision.
     #[arg(long, value_enum, default_value_t = PrecisionArg::F64)]
@@ -185,29 +191,29 @@ struct CompileCmd {
 
 #[derive(clap::Args, Debug)]
 struct PlayCmd {
-    /// The compiled stream (.ibs).
+    /// The compiled stream (.ibs; `-` reads standard input).
     input: PathBuf,
     /// First frame (default: ⌈earliest first key⌉).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     from: Option<f64>,
     /// Last frame (default: ⌊latest last key⌋).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     to: Option<f64>,
     /// Frames advanced per row (0.5 = half speed; 60/144 shows a 60 fps stream at 144 Hz). Rows
-    /// then carry the fractional frame.
-    #[arg(long, default_value_t = 1.0)]
+    /// then carry the fractional frame. A negative rate plays backward, as --reverse.
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
     rate: f64,
     /// Play from the last frame down to the first.
     #[arg(long)]
     reverse: bool,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
 struct InspectCmd {
-    /// The compiled stream (.ibs).
+    /// The compiled stream (.ibs; `-` reads standard input).
     input: PathBuf,
     /// Also list every piece.
     #[arg(long)]
@@ -218,11 +224,11 @@ struct InspectCmd {
 struct ImportCmd {
     /// The glTF file (.gltf or .glb).
     input: PathBuf,
-    /// The document to write (default: standard output).
+    /// The document to write (default or `-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Frames per second: key frames are time × fps.
-    #[arg(long, default_value_t = 60.0)]
+    /// Frames per second: key frames are time × fps (positive).
+    #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
     fps: f64,
     /// Import only this animation, by index or name (default: all).
     #[arg(long)]
@@ -238,9 +244,10 @@ struct ImportCmd {
 
 #[derive(clap::Args, Debug)]
 struct ExportCmd {
-    /// The animation document (JSON, or glTF to re-export).
+    /// The animation document (JSON, or glTF to re-export; `-` reads JSON from standard input).
     input: PathBuf,
-    /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary).
+    /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary); `-`
+    /// writes .gltf JSON to standard output (the report goes to standard error).
     #[arg(short, long)]
     output: PathBuf,
     /// Print nothing on success.
@@ -255,7 +262,18 @@ struct DemoArgs {
     out_dir: PathBuf,
 }
 
+/// Refuses a `--tolerance` that is not a positive finite number (a usage error, exit 2).
+pub fn check_tolerance(tolerance: Option<f64>) -> Result<(), CliError> {
+    match tolerance {
+        Some(t) if !(t.is_finite() && t > 0.0) => Err(CliError::Usage(format!(
+            "--tolerance must be a positive number (value units), found {t}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 fn run(cli: Cli) -> Result<(), CliError> {
+    input::set_max_input_bytes(cli.max_input_bytes);
     match cli.command {
         Command::Sample(a) => sample::run(&a.input, a.from, a.to, a.output.as_deref(), a.format),
         Command::Compile(a) => compile::run(&compile::CompileArgs {

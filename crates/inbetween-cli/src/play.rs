@@ -23,10 +23,7 @@ fn suffixes(value_type: StreamValueType) -> &'static [&'static str] {
 
 /// Reads and validates a stream file.
 pub fn read_stream(path: &Path) -> Result<Vec<u8>, CliError> {
-    let bytes = std::fs::read(path).map_err(|source| CliError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = crate::input::read_input(path)?;
     Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
         path: path.to_path_buf(),
         error,
@@ -56,7 +53,7 @@ pub struct PlayArgs<'a> {
     pub from: Option<f64>,
     /// Last frame (default ⌊latest last frame⌋).
     pub to: Option<f64>,
-    /// Source frames per output row (default 1).
+    /// Source frames per output row (default 1); negative plays backward.
     pub rate: f64,
     /// Play from `to` down to `from`.
     pub reverse: bool,
@@ -66,12 +63,14 @@ pub struct PlayArgs<'a> {
 
 /// Plays the stream into CSV text.
 pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliError> {
-    if !(args.rate.is_finite() && args.rate > 0.0) {
+    if !(args.rate.is_finite() && args.rate != 0.0) {
         return Err(CliError::Usage(format!(
-            "--rate must be a positive number, found {}",
+            "--rate must be a finite non-zero number (negative plays backward), found {}",
             args.rate
         )));
     }
+    // A negative rate plays backward: the same as --reverse with |rate| (both: forward).
+    let (rate, reverse) = (args.rate.abs(), args.reverse != (args.rate < 0.0));
     for (name, v) in [("--from", args.from), ("--to", args.to)] {
         if let Some(x) = v {
             if !x.is_finite() || x.abs() > 1e15 {
@@ -106,17 +105,17 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
     if from > to {
         return Ok(text);
     }
-    let rows = (((to - from) / args.rate).floor() as u64).saturating_add(1);
-    if rows > crate::sample::MAX_ROWS as u64 {
-        return Err(CliError::Usage(format!(
-            "{rows} rows is more than play prints ({}); narrow --from/--to or raise --rate",
-            crate::sample::MAX_ROWS
-        )));
-    }
-    let (start, step) = if args.reverse {
-        (from + (rows - 1) as f64 * args.rate, -args.rate)
+    let rows = (((to - from) / rate).floor() as u64).saturating_add(1);
+    crate::sample::check_cells(
+        "play",
+        rows,
+        stream.total_components(),
+        "narrow --from/--to or raise --rate",
+    )?;
+    let (start, step) = if reverse {
+        (from + (rows - 1) as f64 * rate, -rate)
     } else {
-        (from, args.rate)
+        (from, rate)
     };
     let mut players: Vec<TrackPlayer<'_>> = stream.tracks().map(TrackPlayer::new).collect();
     for p in &mut players {
@@ -125,7 +124,7 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
             .map_err(|e| CliError::Usage(e.to_string()))?;
     }
     let mut values = vec![0.0; stream.total_components()];
-    let integral = args.rate == 1.0;
+    let integral = rate == 1.0;
     for row in 0..rows {
         if row > 0 {
             for p in &mut players {

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use inbetween::{Document, Track};
 use plotters::prelude::*;
 
-use crate::error::CliError;
+use crate::error::{refused, CliError, Refusal};
 use crate::input::load_document;
 use crate::output::write_atomic;
 
@@ -29,12 +29,16 @@ const FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 /// The tallest PNG written, pixels (viewers struggle beyond about 32 000).
 pub const MAX_PNG_HEIGHT: u32 = 32_400;
 
+/// The most tracks drawn in one picture: 100 (an SVG of about 3 MB; 10 000 tracks once made
+/// 293 MB). Pick one with `--track`.
+pub const MAX_PLOT_TRACKS: usize = 100;
+
 /// Arguments of `inbetween plot`.
 #[derive(clap::Args, Debug)]
 pub struct PlotArgs {
-    /// The animation document (JSON, or glTF).
+    /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
-    /// The picture to write: .svg or .png.
+    /// The picture to write: .svg or .png (`-`: SVG on standard output).
     #[arg(short, long)]
     pub output: PathBuf,
     /// Plot only this track (default: all).
@@ -49,8 +53,11 @@ enum PictureFormat {
     Png,
 }
 
-/// `.svg` or `.png` (case-insensitive); anything else is a usage error.
+/// `.svg` or `.png` (case-insensitive), SVG for `-`; anything else is a usage error.
 fn picture_format(path: &Path) -> Result<PictureFormat, CliError> {
+    if crate::output::is_stdout(path) {
+        return Ok(PictureFormat::Svg);
+    }
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if ext.eq_ignore_ascii_case("svg") {
         Ok(PictureFormat::Svg)
@@ -64,10 +71,15 @@ fn picture_format(path: &Path) -> Result<PictureFormat, CliError> {
     }
 }
 
-/// The tracks to plot: all, or the one called `name` (a usage error naming the available tracks
-/// when there is none).
+/// The tracks to plot: all (at most [`MAX_PLOT_TRACKS`]), or the one called `name` (a usage
+/// error naming the available tracks when there is none).
 fn selected_tracks<'a>(doc: &'a Document, name: Option<&str>) -> Result<Vec<&'a Track>, CliError> {
     match name {
+        None if doc.tracks().len() > MAX_PLOT_TRACKS => Err(CliError::Usage(format!(
+            "the document has {} tracks, more than plot draws in one picture \
+             ({MAX_PLOT_TRACKS}); pick one with --track NAME",
+            doc.tracks().len()
+        ))),
         None => Ok(doc.tracks().iter().collect()),
         Some(name) => doc.track(name).map(|t| vec![t]).ok_or_else(|| {
             let names: Vec<&str> = doc.tracks().iter().map(Track::name).collect();
@@ -79,9 +91,34 @@ fn selected_tracks<'a>(doc: &'a Document, name: Option<&str>) -> Result<Vec<&'a 
     }
 }
 
+/// Refuses a key whose frame or value a plot cannot draw (beyond ±[`model::MAX_DRAWN`]).
+fn check_drawable(source: &Path, tracks: &[&Track]) -> Result<(), CliError> {
+    for track in tracks {
+        for (i, key) in track.keys().iter().enumerate() {
+            let bad = std::iter::once(("frame", key.frame))
+                .chain(key.value.as_slice().iter().map(|v| ("value", *v)))
+                .find(|(_, v)| !model::drawable(*v));
+            if let Some((what, v)) = bad {
+                return Err(refused(source)(Refusal::Cannot(format!(
+                    "track {:?}, key {i}: {what} {v:e} is beyond ±{:e}, the largest number \
+                     plot draws",
+                    track.name(),
+                    model::MAX_DRAWN
+                ))));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Samples the selected tracks over their common frame axis.
-fn track_plots(doc: &Document, name: Option<&str>) -> Result<Vec<TrackPlot>, CliError> {
+fn track_plots(
+    source: &Path,
+    doc: &Document,
+    name: Option<&str>,
+) -> Result<Vec<TrackPlot>, CliError> {
     let tracks = selected_tracks(doc, name)?;
+    check_drawable(source, &tracks)?;
     let axis = model::frame_axis(&tracks);
     let frames = model::integer_frames(&tracks);
     Ok(tracks
@@ -204,15 +241,17 @@ fn drawing_failed(path: &Path, error: &dyn Error) -> CliError {
     }
 }
 
-/// The SVG picture of `doc` (all tracks, or only `track`), as `plot -o X.svg` writes it.
-pub fn render_svg(doc: &Document, track: Option<&str>) -> Result<String, CliError> {
-    let plots = track_plots(doc, track)?;
+/// The SVG picture of `doc` (read from `source`; all tracks, or only `track`), as
+/// `plot -o X.svg` writes it.
+pub fn render_svg(source: &Path, doc: &Document, track: Option<&str>) -> Result<String, CliError> {
+    let plots = track_plots(source, doc, track)?;
     svg_of(&plots).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
 }
 
-/// The PNG picture of `doc` (all tracks, or only `track`), as `plot -o X.png` writes it.
-pub fn render_png(doc: &Document, track: Option<&str>) -> Result<Vec<u8>, CliError> {
-    let plots = track_plots(doc, track)?;
+/// The PNG picture of `doc` (read from `source`; all tracks, or only `track`), as
+/// `plot -o X.png` writes it.
+pub fn render_png(source: &Path, doc: &Document, track: Option<&str>) -> Result<Vec<u8>, CliError> {
+    let plots = track_plots(source, doc, track)?;
     let (_, (_, height)) = draw::layout(&plots);
     if height > MAX_PNG_HEIGHT {
         return Err(CliError::Usage(format!(
@@ -231,8 +270,8 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
     let doc = load_document(&args.input)?;
     let track = args.track.as_deref();
     let bytes = match format {
-        PictureFormat::Svg => render_svg(&doc, track).map(String::into_bytes),
-        PictureFormat::Png => render_png(&doc, track),
+        PictureFormat::Svg => render_svg(&args.input, &doc, track).map(String::into_bytes),
+        PictureFormat::Png => render_png(&args.input, &doc, track),
     }
     .map_err(|e| match e {
         CliError::Write { source, .. } => CliError::Write {
@@ -272,7 +311,7 @@ mod tests {
             .track(Track::scalar("line").key(0.0, 0.0).key(10.0, 100.0))
             .build()
             .unwrap();
-        let svg = render_svg(&doc, None).unwrap();
+        let svg = render_svg(Path::new("t.json"), &doc, None).unwrap();
         let px = |frame: f64| 74.0 + frame / 10.0 * (1261.0 - 74.0);
         let py = |value: f64| 315.0 - (value + 6.0) / 112.0 * (315.0 - 78.0);
         let all = circles(&svg);
@@ -314,7 +353,7 @@ mod tests {
             )
             .build()
             .unwrap();
-        let err = render_svg(&doc, Some("gamma")).unwrap_err();
+        let err = render_svg(Path::new("t.json"), &doc, Some("gamma")).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("alpha, beta"), "{err}");
     }

@@ -19,7 +19,7 @@ use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, PathMode, Track, ValueType};
 
 use crate::compile::compile_document;
-use crate::error::CliError;
+use crate::error::{refused, CliError};
 use crate::input::load_document;
 use crate::output::write_atomic;
 use crate::sample::frame_range;
@@ -42,24 +42,25 @@ The page embeds the values the compiled stream plays at every integer frame (at 
 values, frames × columns; narrow --from/--to for longer documents) and needs nothing else: \
 open it offline in any browser. Keys: space plays/pauses, ← → step a frame, Home/End jump.")]
 pub struct PreviewArgs {
-    /// The animation document (JSON, or glTF).
+    /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
-    /// The HTML file to write (atomically).
+    /// The HTML file to write (atomically; `-`: standard output, the summary then goes to
+    /// standard error).
     #[arg(short, long)]
     pub output: PathBuf,
     /// First frame shown (default: ⌈earliest first key⌉).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub from: Option<f64>,
     /// Last frame shown (default: ⌊latest last key⌋).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     pub to: Option<f64>,
     /// Precision of the stream played, as `compile --precision`; the default is compile's, so
     /// the page shows what `inbetween compile` ships.
     #[arg(long, value_enum, default_value_t = PrecisionArg::F64)]
     pub precision: PrecisionArg,
     /// Largest error allowed at any frame, in value units, as `compile --tolerance`
-    /// (default: 1e-6 × each track's scale).
-    #[arg(long)]
+    /// (default: 1e-6 × each track's scale); positive.
+    #[arg(long, allow_hyphen_values = true)]
     pub tolerance: Option<f64>,
     /// Highest polynomial degree of a piece (0..=8), as `compile --max-degree`.
     #[arg(long, default_value_t = DEFAULT_MAX_DEGREE)]
@@ -93,24 +94,31 @@ impl Default for PreviewOptions {
     }
 }
 
-/// The page for `doc` with the default options (f64 stream, default tolerance, every frame).
+/// The page for `doc` (read from `source`, which errors name) with the default options (f64
+/// stream, default tolerance, every frame).
 ///
 /// # Errors
-/// `Usage` when the frame range is empty or too long to embed; `Compile` when the compiler
+/// `Usage` when the frame range is empty or too long to embed; `Refused` when the compiler
 /// refuses the document.
-pub fn render_html(doc: &Document) -> Result<String, CliError> {
-    render_html_with(doc, &PreviewOptions::default())
+pub fn render_html(source: &Path, doc: &Document) -> Result<String, CliError> {
+    render_html_with(source, doc, &PreviewOptions::default())
 }
 
-/// The page for `doc` with `options`.
+/// The page for `doc` (read from `source`) with `options`.
 ///
 /// # Errors
 /// `Usage` when the frame range is empty or holds more than `MAX_EMBEDDED_VALUES` values;
-/// `Compile` when the compiler refuses the document.
-pub fn render_html_with(doc: &Document, options: &PreviewOptions) -> Result<String, CliError> {
+/// `Refused` when the compiler refuses the document.
+pub fn render_html_with(
+    source: &Path,
+    doc: &Document,
+    options: &PreviewOptions,
+) -> Result<String, CliError> {
     let (from, to) = preview_range(doc, options.from, options.to)?;
-    let compiled = compile_document(doc, &options.compile)?;
-    let data = preview_json(doc, &compiled, options, from, to)?;
+    let compiled = compile_document(source, doc, &options.compile)?;
+    let stream = Stream::from_bytes(&compiled.bytes)
+        .map_err(|e| refused(source)(inbetween::compile::CompileError::Stream(e)))?;
+    let data = preview_json(doc, (&compiled, &stream), options, from, to)?;
     Ok(fill_template(&data))
 }
 
@@ -191,13 +199,11 @@ fn column_names(track: &Track) -> Vec<String> {
 /// The page's data as JSON safe inside a script element (see the module docs).
 fn preview_json(
     doc: &Document,
-    compiled: &CompiledStream,
+    (compiled, stream): (&CompiledStream, &Stream<'_>),
     options: &PreviewOptions,
     from: i64,
     to: i64,
 ) -> Result<String, CliError> {
-    let stream = Stream::from_bytes(&compiled.bytes)
-        .map_err(|e| CliError::Compile(inbetween::compile::CompileError::Stream(e)))?;
     let precision: Precision = options.compile.precision;
     let mut out = String::with_capacity(64 * 1024);
     out.push_str("{\"title\":");
@@ -357,6 +363,7 @@ fn title_for(input: &Path) -> String {
 
 /// Runs `inbetween preview`.
 pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
+    crate::check_tolerance(args.tolerance)?;
     let doc = load_document(&args.input)?;
     let options = PreviewOptions {
         compile: CompileOptions {
@@ -368,17 +375,18 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
         to: args.to,
         title: title_for(&args.input),
     };
-    let html = render_html_with(&doc, &options)?;
+    let html = render_html_with(&args.input, &doc, &options)?;
     write_atomic(&args.output, html.as_bytes())?;
     if !args.quiet {
         let (from, to) = preview_range(&doc, args.from, args.to)?;
-        println!(
-            "preview of {} tracks, frames {from}..={to} ({} stream): {} bytes → {}",
+        let text = format!(
+            "preview of {} tracks, frames {from}..={to} ({} stream): {} bytes → {}\n",
             doc.tracks().len(),
             options.compile.precision,
             html.len(),
-            args.output.display()
+            crate::output::display_name(&args.output)
         );
+        crate::output::print_report(&args.output, &text);
     }
     Ok(())
 }

@@ -5,13 +5,29 @@ use std::path::Path;
 use inbetween::sample::{write_csv, write_json};
 use inbetween::Document;
 
-use crate::error::CliError;
+use crate::error::{refused, CliError};
 use crate::input::load_document;
 use crate::output::write_output;
 use crate::Format;
 
-/// The most rows `sample` and `play` print (100 million: about 2 GB of CSV for one scalar).
-pub const MAX_ROWS: i64 = 100_000_000;
+/// The most values (rows × value columns, the frame column not counted) `sample` and `play`
+/// print: 100 million, about 1 to 2.5 GB of CSV held in memory before it is written (a value
+/// takes 2 to 25 bytes). The output is rendered whole so that files are written atomically.
+pub const MAX_CELLS: u64 = 100_000_000;
+
+/// Refuses `rows` rows of `columns` values when that is more than [`MAX_CELLS`], naming both
+/// numbers; `hint` says how to print fewer.
+pub fn check_cells(command: &str, rows: u64, columns: usize, hint: &str) -> Result<(), CliError> {
+    let columns = u64::try_from(columns.max(1)).unwrap_or(u64::MAX);
+    let cells = rows.saturating_mul(columns);
+    if cells > MAX_CELLS {
+        return Err(CliError::Usage(format!(
+            "{rows} rows × {columns} columns = {cells} values is more than {command} prints \
+             ({MAX_CELLS} values); {hint}"
+        )));
+    }
+    Ok(())
+}
 
 /// The integer frames to print: `--from`/`--to` (rounded inward to integers) or the document's
 /// own range; `None` when empty.
@@ -40,17 +56,16 @@ pub fn frame_range(
         (None, Some((_, b))) => b,
         (None, None) => return Ok(None),
     };
-    if lo <= hi && (hi - lo) >= MAX_ROWS {
-        return Err(CliError::Usage(format!(
-            "{} rows is more than sample prints ({MAX_ROWS}); narrow --from/--to",
-            (hi - lo).saturating_add(1)
-        )));
+    if lo <= hi {
+        let rows = hi.abs_diff(lo).saturating_add(1);
+        check_cells("sample", rows, doc.columns(), "narrow --from/--to")?;
     }
     Ok((lo <= hi).then_some((lo, hi)))
 }
 
-/// Samples `doc` over the range into the chosen format.
+/// Samples `doc` (read from `source`, which errors name) over the range into the chosen format.
 pub fn render(
+    source: &Path,
     doc: &Document,
     range: Option<(i64, i64)>,
     format: Format,
@@ -58,9 +73,10 @@ pub fn render(
     let (from, to) = range.unwrap_or((1, 0));
     let mut text = String::new();
     match format {
-        Format::Csv => write_csv(doc, from, to, &mut text)?,
-        Format::Json => write_json(doc, from, to, &mut text)?,
+        Format::Csv => write_csv(doc, from, to, &mut text),
+        Format::Json => write_json(doc, from, to, &mut text),
     }
+    .map_err(refused(source))?;
     Ok(text)
 }
 
@@ -74,6 +90,6 @@ pub fn run(
 ) -> Result<(), CliError> {
     let doc = load_document(input)?;
     let range = frame_range(&doc, from, to)?;
-    let text = render(&doc, range, format)?;
+    let text = render(input, &doc, range, format)?;
     write_output(output, text.as_bytes())
 }

@@ -70,11 +70,11 @@ impl fmt::Display for Location {
         match (&self.track_name, self.track_index) {
             (Some(name), Some(i)) => {
                 sep(f)?;
-                write!(f, "track \"{name}\" (#{i})")?;
+                write!(f, "track \"{}\" (#{i})", shown(name))?;
             }
             (Some(name), None) => {
                 sep(f)?;
-                write!(f, "track \"{name}\"")?;
+                write!(f, "track \"{}\"", shown(name))?;
             }
             (None, Some(i)) => {
                 sep(f)?;
@@ -151,11 +151,28 @@ pub enum ErrorKind {
         /// What is there.
         found: String,
     },
+    /// An object holds the same key twice (positions are 1-based; columns count bytes).
+    #[error("duplicate key \"{}\" at line {line}, column {column}; first at line {first_line}, column {first_column}", shown(key))]
+    DuplicateKey {
+        /// The key, unescaped.
+        key: String,
+        /// Line of the first occurrence.
+        first_line: usize,
+        /// Column of the first occurrence.
+        first_column: usize,
+        /// Line of the repetition.
+        line: usize,
+        /// Column of the repetition.
+        column: usize,
+    },
     /// The document has no tracks.
     #[error("expected one or more tracks, found none")]
     NoTracks,
     /// Two tracks share a name.
-    #[error("duplicate track name \"{name}\" (first used by track #{first})")]
+    #[error(
+        "duplicate track name \"{}\" (first used by track #{first})",
+        shown(name)
+    )]
     DuplicateTrackName {
         /// The repeated name.
         name: String,
@@ -227,14 +244,55 @@ pub enum ErrorKind {
     /// An ease that is malformed.
     #[error("{0}")]
     Ease(#[from] EaseError),
-    /// An expression that does not parse.
-    #[error("expression \"{source_text}\" {error}")]
+    /// An expression that does not parse. The message shows at most [`EXCERPT_CHARS`]
+    /// characters of the expression around the error, with `…` where it is cut.
+    #[error("expression \"{}\" {error}", excerpt(source_text, error.offset, EXCERPT_CHARS).0)]
     Expr {
         /// The expression text.
         source_text: String,
         /// Where and why parsing failed.
         error: ExprError,
     },
+}
+
+/// How many characters of a long expression (or JSON line) a message shows around the error.
+pub const EXCERPT_CHARS: usize = 60;
+
+/// At most `width` characters of `text` around byte `offset` (clamped to the text, moved back to
+/// a character boundary), with `…` added at each end that is cut; and the position, in
+/// characters of the returned string, of the character at `offset` (for a caret under it).
+/// The window holds about `width / 2` characters before the offset and the rest after it.
+#[must_use]
+pub fn excerpt(text: &str, offset: usize, width: usize) -> (String, usize) {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let (before, after) = text.split_at(at);
+    let before_count = before.chars().count();
+    let after_count = after.chars().count();
+    let keep_before = before_count
+        .min(width / 2)
+        .max(width.saturating_sub(after_count));
+    let keep_before = keep_before.min(before_count);
+    let keep_after = width.saturating_sub(keep_before).min(after_count);
+    let mut out = String::new();
+    let cut_before = keep_before < before_count;
+    if cut_before {
+        out.push('…');
+    }
+    out.extend(before.chars().skip(before_count - keep_before));
+    out.extend(after.chars().take(keep_after));
+    if keep_after < after_count {
+        out.push('…');
+    }
+    (out, keep_before + usize::from(cut_before))
+}
+
+/// A name (of a track or key) as messages show it: at most [`EXCERPT_CHARS`] characters, `…`
+/// after a longer one.
+fn shown(name: &str) -> String {
+    excerpt(name, 0, EXCERPT_CHARS).0
 }
 
 /// An error with the file it came from.
@@ -250,7 +308,10 @@ pub struct LoadError {
 /// An evaluation whose result is not finite (an expression such as `ln(u)` at u = 0), or an
 /// expression track sampled where it has no value.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("track \"{track}\", key {key}: the value at frame {frame} is not finite ({found})")]
+#[error(
+    "track \"{}\", key {key}: the value at frame {frame} is not finite ({found})",
+    shown(track)
+)]
 pub struct EvalError {
     /// The track's name.
     pub track: String,

@@ -28,6 +28,24 @@ use crate::track::{Interp, SegmentForm, Track};
 use crate::value::ValueType;
 use crate::Ease;
 
+/// The most keys one channel may get: the document's and our importer's limit per track
+/// ([`crate::track::MAX_KEYS_PER_TRACK`], 1 000 000), so that what `export` writes reads back.
+/// A baked track gets a key per integer frame of its span; checked before baking.
+pub const MAX_EXPORT_KEYS_PER_TRACK: usize = crate::track::MAX_KEYS_PER_TRACK;
+
+/// The most keys in all channels of one export: 2^25 = 33 554 432 (at most about 1 GB of f32
+/// times, values and tangents, and within GLB's 4 GiB).
+pub const MAX_EXPORT_KEYS: usize = 1 << 25;
+
+/// `x` as written in messages: in full below 1e15, else in scientific notation (1e300).
+fn short(x: f64) -> String {
+    if x.abs() < 1e15 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
 /// How one track was written.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExportedAs {
@@ -71,6 +89,31 @@ pub enum GltfExportError {
         track: String,
         /// The frame.
         frame: f64,
+    },
+    /// Baking (or writing) the track would make more keys than the export allows.
+    #[error("track \"{track}\": exporting would write {} keys{}, more than the limit of {max} (docs/limits.md); shorten the track or use exact segment kinds (step, linear, hermite, bezier)", short(*.keys), if *.total { " in all tracks up to this one" } else { "" })]
+    TooManyKeys {
+        /// The track.
+        track: String,
+        /// Keys it (or all tracks up to it) would write; `f64` as a baked span may hold more
+        /// frames than any integer type.
+        keys: f64,
+        /// The limit ([`MAX_EXPORT_KEYS_PER_TRACK`] or [`MAX_EXPORT_KEYS`]).
+        max: usize,
+        /// Whether the count is of all tracks up to this one.
+        total: bool,
+    },
+    /// A time, value or tangent is beyond what glTF's f32 can hold.
+    #[error("track \"{track}\": the {what} at frame {} is {found:e}, beyond the f32 numbers glTF stores (±3.4e38)", short(*.frame))]
+    NotF32 {
+        /// The track.
+        track: String,
+        /// `time` (seconds), `value` or `tangent`.
+        what: &'static str,
+        /// The frame.
+        frame: f64,
+        /// The number that does not fit.
+        found: f64,
     },
     /// Two tracks animate the same property of the same node.
     #[error("tracks \"{first}\" and \"{second}\" both animate {path} of node \"{node}\"")]
@@ -210,7 +253,28 @@ fn exact_sampler(track: &Track, fps: f64) -> Result<Sampler, &'static str> {
     })
 }
 
+/// The keys a baked track gets: its first and last frame and every integer frame between, as f64
+/// (a span of 1e300 frames is counted, not enumerated).
+fn baked_key_count(track: &Track) -> f64 {
+    let (first, last) = (track.first_frame(), track.last_frame());
+    if last <= first {
+        return 1.0;
+    }
+    let between = (last.ceil() - first.floor() - 1.0).max(0.0);
+    between + 2.0
+}
+
 fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
+    let keys = baked_key_count(track);
+    // Never NaN: the frames are finite (a span beyond f64 counts as +∞, which is refused).
+    if keys > MAX_EXPORT_KEYS_PER_TRACK as f64 {
+        return Err(GltfExportError::TooManyKeys {
+            track: track.name().to_string(),
+            keys,
+            max: MAX_EXPORT_KEYS_PER_TRACK,
+            total: false,
+        });
+    }
     let (first, last) = (track.first_frame(), track.last_frame());
     let mut frames: Vec<f64> = Vec::new();
     frames.push(first);
@@ -238,6 +302,39 @@ fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
         times: frames.iter().map(|f| f / fps).collect(),
         outputs,
     })
+}
+
+/// Refuses a sampler whose times (seconds, shifted) or outputs become infinite as f32: our
+/// importer, like any glTF reader, refuses a non-finite key time.
+fn check_f32(
+    track: &Track,
+    sampler: &Sampler,
+    times: &[f64],
+    fps: f64,
+    shift_frames: f64,
+) -> Result<(), GltfExportError> {
+    let fits = |v: f64| (v as f32).is_finite();
+    let per_key = sampler.outputs.len() / times.len().max(1);
+    let bad = |what: &'static str, key: usize, found: f64| GltfExportError::NotF32 {
+        track: track.name().to_string(),
+        what,
+        frame: times.get(key).map_or(f64::NAN, |t| t * fps - shift_frames),
+        found,
+    };
+    if let Some(k) = times.iter().position(|t| !fits(*t)) {
+        return Err(bad("time", k, times[k]));
+    }
+    for (i, out) in sampler.outputs.iter().enumerate() {
+        if let Some(v) = out.iter().find(|v| !fits(**v)) {
+            let what = if per_key == 3 && i % 3 != 1 {
+                "tangent"
+            } else {
+                "value"
+            };
+            return Err(bad(what, i / per_key.max(1), *v));
+        }
+    }
+    Ok(())
 }
 
 /// Appends `values` as little-endian f32 to `buffer` (4-byte aligned) and returns the byte
@@ -275,6 +372,7 @@ pub fn export_gltf(doc: &Document, glb: bool) -> Result<(Vec<u8>, ExportReport),
     let mut accessors: Vec<Json> = Vec::new();
     let mut samplers: Vec<Json> = Vec::new();
     let mut channels: Vec<Json> = Vec::new();
+    let mut written_keys = 0usize;
 
     for track in doc.tracks() {
         let (node_name, path) = match target(track) {
@@ -308,6 +406,16 @@ pub fn export_gltf(doc: &Document, glb: bool) -> Result<(Vec<u8>, ExportReport),
             .iter()
             .map(|t| t + report.time_shift)
             .collect();
+        written_keys += times.len();
+        if written_keys > MAX_EXPORT_KEYS {
+            return Err(GltfExportError::TooManyKeys {
+                track: track.name().to_string(),
+                keys: written_keys as f64,
+                max: MAX_EXPORT_KEYS,
+                total: true,
+            });
+        }
+        check_f32(track, &sampler, &times, fps, shift_frames)?;
         for pair in times.windows(2) {
             if (pair[1] as f32) <= (pair[0] as f32) {
                 return Err(GltfExportError::TimesCollide {

@@ -13,8 +13,11 @@ use crate::track::{Interp, RawInterp, RawKey, TrackBuilder, Wrap, DEFAULT_FPS};
 use crate::value::ValueType;
 
 impl Document {
-    /// Parses and validates a JSON document. `file` names the source in errors.
+    /// Parses and validates a JSON document. `file` names the source in errors. A leading
+    /// UTF-8 byte order mark (U+FEFF) is skipped; line and column numbers in errors count from
+    /// after it.
     pub fn from_json_str(text: &str, file: &str) -> Result<Document, LoadError> {
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         parse_document(text).map_err(|error| LoadError {
             file: file.to_string(),
             error,
@@ -43,6 +46,9 @@ impl Document {
     }
 }
 
+/// The most steps a `steps` ease may have in a document (the compiler makes a piece per step).
+const MAX_STEPS_JSON: f64 = 1.0e9;
+
 fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = before.iter().filter(|b| **b == b'\n').count() + 1;
@@ -62,7 +68,117 @@ pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
             },
         )
     })?;
+    if let Some(kind) = duplicate_key(text) {
+        return Err(DocumentError::new(Location::document(), kind));
+    }
     document_from_json(&json)
+}
+
+/// Objects with more keys than this get a sorted index in [`duplicate_key`]; smaller ones (every
+/// object of the format) are searched linearly, without allocating.
+const LINEAR_KEYS: usize = 16;
+
+/// An object being read by [`duplicate_key`]: where its keys start in the shared key list, a
+/// sorted index once it has more than [`LINEAR_KEYS`] keys, and whether the next string is a key.
+struct OpenObject<'a> {
+    start: usize,
+    index: Option<alloc::collections::BTreeMap<alloc::borrow::Cow<'a, str>, usize>>,
+    expecting_key: bool,
+}
+
+impl<'a> OpenObject<'a> {
+    /// Records `key` (at byte `at`) in `keys` (this object's are `keys[self.start..]`), or returns
+    /// the offset of its first occurrence.
+    fn insert(
+        &mut self,
+        keys: &mut Vec<(alloc::borrow::Cow<'a, str>, usize)>,
+        key: alloc::borrow::Cow<'a, str>,
+        at: usize,
+    ) -> Option<usize> {
+        if let Some(index) = &mut self.index {
+            return match index.get(&key) {
+                Some(&first) => Some(first),
+                None => {
+                    index.insert(key, at);
+                    None
+                }
+            };
+        }
+        if let Some((_, first)) = keys[self.start..].iter().find(|(k, _)| *k == key) {
+            return Some(*first);
+        }
+        keys.push((key, at));
+        if keys.len() - self.start > LINEAR_KEYS {
+            self.index = Some(keys.drain(self.start..).collect());
+        }
+        None
+    }
+}
+
+/// The first key written twice in one object of `text`, which must be valid JSON (serde_json,
+/// like most parsers, would keep the last silently). One pass over the bytes: a stack of the
+/// open objects and arrays, and the keys (unescaped) of the open objects with their offsets.
+fn duplicate_key(text: &str) -> Option<ErrorKind> {
+    use alloc::borrow::Cow;
+
+    let bytes = text.as_bytes();
+    // For each open container: `Some` for an object, `None` for an array.
+    let mut stack: Vec<Option<OpenObject<'_>>> = Vec::new();
+    let mut keys: Vec<(Cow<'_, str>, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => stack.push(Some(OpenObject {
+                start: keys.len(),
+                index: None,
+                expecting_key: true,
+            })),
+            b'[' => stack.push(None),
+            b'}' | b']' => {
+                if let Some(Some(object)) = stack.pop() {
+                    keys.truncate(object.start);
+                }
+            }
+            b',' => {
+                if let Some(Some(object)) = stack.last_mut() {
+                    object.expecting_key = true;
+                }
+            }
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Some(object)) = stack
+                    .last_mut()
+                    .filter(|o| o.as_ref().is_some_and(|o| o.expecting_key))
+                {
+                    object.expecting_key = false;
+                    let raw = text.get(start..=i)?;
+                    let key: Cow<'_, str> = if raw.contains('\\') {
+                        Cow::Owned(serde_json::from_str::<String>(raw).ok()?)
+                    } else {
+                        Cow::Borrowed(&raw[1..raw.len() - 1])
+                    };
+                    if let Some(first) = object.insert(&mut keys, key.clone(), start) {
+                        let (line, column) = line_column(bytes, start);
+                        let (first_line, first_column) = line_column(bytes, first);
+                        return Some(ErrorKind::DuplicateKey {
+                            key: key.into_owned(),
+                            first_line,
+                            first_column,
+                            line,
+                            column,
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// serde_json appends " at line L column C"; we print the position ourselves.
@@ -539,14 +655,14 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
                 Some(x)
                     if x.is_finite()
                         && x == crate::math::floor(x)
-                        && (1.0..=1.0e9).contains(&x) =>
+                        && (1.0..=MAX_STEPS_JSON).contains(&x) =>
                 {
                     x as u32
                 }
                 _ => {
                     return Err(invalid(
                         loc.with_field(format!("{field}.steps[0]")),
-                        "a positive integer number of steps",
+                        "a positive integer number of steps, at most 1000000000",
                         &arr[0],
                     ))
                 }

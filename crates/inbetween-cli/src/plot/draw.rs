@@ -259,7 +259,7 @@ where
         chart.draw_series(
             plot.frame_values
                 .iter()
-                .filter(|(_, v)| v[c].is_finite())
+                .filter(|(_, v)| super::model::drawable(v[c]))
                 .map(|(f, v)| Circle::new((*f, v[c]), CURVE_DOT_RADIUS, color.filled())),
         )?;
     }

@@ -8,6 +8,25 @@ pub const LINE_SAMPLES: usize = 1000;
 /// Above this many integer frames, the per-frame dots are left out (they would merge).
 pub const MAX_FRAME_DOTS: usize = 5000;
 
+/// The largest magnitude drawn, for values and frames alike: 1e300. Axis ranges (padded, and
+/// widened to equal scale on path panels) then stay far from f64's overflow at 1.8e308.
+/// Computed values beyond it are left out like non-finite ones (and said so in the subtitle);
+/// a key beyond it is refused by `plot`.
+pub const MAX_DRAWN: f64 = 1e300;
+
+/// The narrowest axis: half its span is at least this fraction of the magnitude at its middle
+/// (and at least [`MIN_HALF_SPAN`]), so that tick steps stay far above one ulp and the tick
+/// loops of the plotting library always advance.
+pub const MIN_RELATIVE_HALF_SPAN: f64 = 1e-9;
+
+/// The narrowest axis in absolute terms: half its span is at least 1e-300.
+pub const MIN_HALF_SPAN: f64 = 1e-300;
+
+/// True for a number a plot draws: finite and within ±[`MAX_DRAWN`].
+pub fn drawable(v: f64) -> bool {
+    v.is_finite() && v.abs() <= MAX_DRAWN
+}
+
 /// One key as drawn: where the motion passes it (frame) and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeyMark {
@@ -113,17 +132,28 @@ pub fn frame_axis(tracks: &[&Track]) -> (f64, f64) {
 }
 
 /// `range` widened by `fraction` of its span on each side; a point (or a non-finite range) is
-/// widened to a unit (or ±|v|/2) interval so every axis has a positive span.
+/// widened to a unit (or ±|v|/2) interval so every axis has a positive span, and any range to
+/// at least [`MIN_RELATIVE_HALF_SPAN`] × |middle| (and [`MIN_HALF_SPAN`]) each side. Computed
+/// from the middle and half the span (each halved before adding), so that no finite input
+/// overflows; a result beyond f64 is clamped to ±f64::MAX.
 pub fn padded((lo, hi): (f64, f64), fraction: f64) -> (f64, f64) {
     if !lo.is_finite() || !hi.is_finite() || lo > hi {
         return (-1.0, 1.0);
     }
-    let span = hi - lo;
-    if span <= f64::EPSILON * lo.abs().max(hi.abs()) {
-        let half = if lo == 0.0 { 1.0 } else { lo.abs() * 0.5 };
-        return (lo - half, hi + half);
-    }
-    (lo - span * fraction, hi + span * fraction)
+    let mid = 0.5 * lo + 0.5 * hi;
+    let half_span = 0.5 * hi - 0.5 * lo;
+    let half = if 2.0 * half_span <= f64::EPSILON * lo.abs().max(hi.abs()) {
+        half_span + if lo == 0.0 { 1.0 } else { lo.abs() * 0.5 }
+    } else {
+        half_span * (1.0 + 2.0 * fraction)
+    };
+    let half = half
+        .max(mid.abs() * MIN_RELATIVE_HALF_SPAN)
+        .max(MIN_HALF_SPAN);
+    (
+        (mid - half).clamp(f64::MIN, f64::MAX),
+        (mid + half).clamp(f64::MIN, f64::MAX),
+    )
 }
 
 /// The frame at which an arclength track's travelled distance first reaches `s` (bisection on
@@ -192,7 +222,7 @@ fn line_frames(axis: (f64, f64), key_frames: &[f64]) -> Vec<f64> {
 fn finite_runs(points: impl IntoIterator<Item = (f64, f64)>) -> Vec<Vec<(f64, f64)>> {
     let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
     for (x, y) in points {
-        if x.is_finite() && y.is_finite() {
+        if drawable(x) && drawable(y) {
             if let Some(run) = runs.last_mut() {
                 run.push((x, y));
             }
@@ -208,7 +238,7 @@ fn finite_runs(points: impl IntoIterator<Item = (f64, f64)>) -> Vec<Vec<(f64, f6
 fn finite_range(values: impl IntoIterator<Item = f64>) -> Option<(f64, f64)> {
     values
         .into_iter()
-        .filter(|v| v.is_finite())
+        .filter(|v| drawable(*v))
         .fold(None, |acc, v| match acc {
             None => Some((v, v)),
             Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
@@ -260,7 +290,9 @@ fn subtitle(track: &Track, frame_count: usize, non_finite: bool) -> String {
         parts.push(format!("{frame_count} frames: per-frame dots left out"));
     }
     if non_finite {
-        parts.push("non-finite values left out".to_string());
+        parts.push(format!(
+            "values not finite or beyond ±{MAX_DRAWN:e} left out"
+        ));
     }
     parts.join(" · ")
 }
@@ -295,7 +327,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
     let non_finite = line_values
         .iter()
         .chain(&frame_values)
-        .any(|(_, v)| v.iter().any(|c| !c.is_finite()));
+        .any(|(_, v)| v.iter().any(|c| !drawable(*c)));
 
     let lines: Vec<Vec<Vec<(f64, f64)>>> = (0..n)
         .map(|c| finite_runs(line_values.iter().map(|(f, v)| (*f, v[c]))))
@@ -345,7 +377,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
             line,
             dots: dots
                 .into_iter()
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .filter(|(x, y)| drawable(*x) && drawable(*y))
                 .collect(),
             keys: key_points,
             x_range,
@@ -470,7 +502,9 @@ mod tests {
         assert!(plot.frame_values[5].1[0].is_infinite());
         assert_eq!(plot.lines[0].len(), 2, "one run each side of frame 5");
         assert!(plot.lines[0].iter().flatten().all(|p| p.1.is_finite()));
-        assert!(plot.subtitle.contains("non-finite values left out"));
+        assert!(plot
+            .subtitle
+            .contains("values not finite or beyond ±1e300 left out"));
         assert!(plot.y_range.0.is_finite() && plot.y_range.1.is_finite());
     }
 
@@ -479,5 +513,34 @@ mod tests {
         assert_eq!(padded((3.0, 3.0), 0.1), (1.5, 4.5));
         assert_eq!(padded((0.0, 0.0), 0.1), (-1.0, 1.0));
         assert_eq!(padded((0.0, 10.0), 0.1), (-1.0, 11.0));
+    }
+
+    #[test]
+    fn padded_ranges_stay_finite_and_wide_enough_for_ticks() {
+        let max = f64::MAX;
+        for range in [
+            (max, max),
+            (-max, max),
+            (-max, -max),
+            (1e300, 1e300),
+            (-1e300, 1e300),
+        ] {
+            let (lo, hi) = padded(range, 0.06);
+            assert!(
+                lo.is_finite() && hi.is_finite() && lo < hi,
+                "{range:?} → {lo}, {hi}"
+            );
+            assert!(lo <= range.0 && hi >= range.1, "{range:?} → {lo}, {hi}");
+        }
+        // Within the drawn limit, spans are computed exactly (no clamping).
+        assert_eq!(padded((-1e300, 1e300), 0.5), (-2e300, 2e300));
+        // Two values 8 ulps apart near 1e15 (a span of 1, not a point): the axis is widened to
+        // 1e-9 × 1e15 = 1e6 each side, so that a tick step is far above an ulp.
+        let v = 1e15;
+        let (lo, hi) = padded((v, v + 1.0), 0.06);
+        assert_eq!((lo, hi), (v + 0.5 - 1e6, v + 0.5 + 1e6));
+        // Tiny numbers keep an axis of at least 1e-300 each side.
+        let (lo, hi) = padded((1e-310, 2e-310), 0.06);
+        assert!(hi - lo >= 2e-300 * 0.999, "{lo} {hi}");
     }
 }
