@@ -46,6 +46,9 @@ pub enum CliError {
         /// What is wrong with it.
         error: StreamError,
     },
+    /// A benchmarked method failed its check against exact evaluation (the message says which).
+    #[error("bench stopped: {0}")]
+    Bench(String),
     /// The arguments make no sense together.
     #[error("{0}")]
     Usage(String),
@@ -88,7 +91,8 @@ impl CliError {
             | CliError::Compile(_)
             | CliError::Gltf { .. }
             | CliError::Export(_)
-            | CliError::Stream { .. } => 1,
+            | CliError::Stream { .. }
+            | CliError::Bench(_) => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,
         }

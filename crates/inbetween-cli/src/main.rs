@@ -282,6 +282,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let spinner = progress::Progress::spinner("benchmarking", false);
             let report = bench::run_bench_with_status(quick, &mut |what| spinner.label(what));
             spinner.finish();
+            let report = report.map_err(CliError::Bench)?;
             if json {
                 println!("{}", bench::to_json(&bench::machine(), &report));
             } else {
