@@ -9,9 +9,11 @@
 //!
 //! Quaternion workload: `channels` rotation tracks of 32 `slerp` keys 8..64 frames apart, each
 //! key turned 10°..120° from the previous one about a random axis; there a channel is one
-//! quaternion (four f32 values per channel-frame). The figures of the compiler (keys per
-//! second, stream bytes per key against raw f32 keys and the JSON document) come from the same
-//! runs.
+//! quaternion (four f32 values per channel-frame). Ozz workload (`bench_ozz.rs`): N characters
+//! playing an ozz-animation clip imported from its `.ozz` archive; a channel is one joint (ten
+//! f32 values). The hand-written baselines (`hermite-soa-script`, `slerp-soa-script`,
+//! `streaming-ceiling`) are in `bench_soa.rs`. The figures of the compiler (keys per second,
+//! stream bytes per key against raw f32 keys and the JSON document) come from the same runs.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -22,8 +24,11 @@ use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, Interp, Track};
 
+#[path = "bench_ozz.rs"]
+mod ozz;
 #[path = "bench_soa.rs"]
 mod soa;
+pub use ozz::bench_ozz;
 pub use soa::{HermiteSoaScript, SlerpSoaScript, StreamingCeiling};
 
 /// One timed method at one size.
@@ -31,7 +36,7 @@ pub use soa::{HermiteSoaScript, SlerpSoaScript, StreamingCeiling};
 pub struct BenchResult {
     /// Method name (issue 5's names).
     pub method: String,
-    /// `scalar` or `quaternion` (see the module docs).
+    /// `scalar`, `quaternion` or `ozz` (see the module docs).
     pub workload: &'static str,
     /// Channels played.
     pub channels: usize,
@@ -39,6 +44,8 @@ pub struct BenchResult {
     pub ns_per_channel_frame: f64,
     /// `1e9 / ns_per_channel_frame`.
     pub channel_frames_per_s: f64,
+    /// Largest |output − exact evaluation| over the checked frames (`NaN`: not checked).
+    pub max_error: f64,
 }
 
 /// Keys per channel.
@@ -212,9 +219,17 @@ impl<'s> BatchMethod<'s> {
     /// # Errors
     /// The bank's message.
     pub fn new(label: &str, stream: Stream<'s>) -> Result<Self, String> {
+        Self::new_many(label, &[stream])
+    }
+
+    /// A bank over every track of `streams`, stream after stream.
+    ///
+    /// # Errors
+    /// The bank's message.
+    pub fn new_many(label: &str, streams: &[Stream<'s>]) -> Result<Self, String> {
         Ok(Self {
             label: label.to_string(),
-            bank: Bank::new(&[stream]).map_err(|e| e.to_string())?,
+            bank: Bank::new(streams).map_err(|e| e.to_string())?,
             started: false,
             #[cfg(feature = "rayon")]
             parallel: false,
@@ -486,8 +501,9 @@ fn check_and_time(
     let width = width(reference);
     for m in methods {
         status(&format!("{workload} × {channels}: {}", m.name()));
+        let mut error = f64::NAN;
         if m.name() != UNCHECKED {
-            let error = max_error(m.as_mut(), reference, frames.min(100));
+            error = max_error(m.as_mut(), reference, frames.min(100));
             if !(error <= CHECK_TOLERANCE) {
                 return Err(format!(
                     "{} fails its check on the {workload} workload at {channels} channels: \
@@ -503,6 +519,7 @@ fn check_and_time(
             channels,
             ns_per_channel_frame: ns,
             channel_frames_per_s: 1e9 / ns,
+            max_error: error,
         });
     }
     Ok(())
@@ -590,8 +607,9 @@ fn bench_quaternion(
 }
 
 /// Times every CLI method on the scalar workload at 1 000, 100 000 and 1 000 000 channels, on
-/// the quaternion workload at 1 000 and 10 000 rotations and on the ozz workload (`quick`: no
-/// million, 1 000 rotations, fewer frames and runs), and records the compiler's figures.
+/// the quaternion workload at 1 000 and 10 000 rotations and on the ozz workload at 100 and
+/// 1 000 characters (`quick`: no million, 1 000 rotations, 100 characters, fewer frames and
+/// runs), and records the compiler's figures.
 ///
 /// `status` is called with what is being done (compiling a workload, checking or timing a
 /// method) before each step.
@@ -604,6 +622,7 @@ pub fn run_bench_with_status(
     status: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, String> {
     let quat_sizes: &[usize] = if quick { &[1_000] } else { &[1_000, 10_000] };
+    let ozz_instances: &[usize] = if quick { &[100] } else { &[100, 1_000] };
     let shape = if quick { (100, 3) } else { (300, 5) };
     let mut report = BenchReport::default();
     for &channels in scalar_sizes(quick) {
@@ -611,6 +630,9 @@ pub fn run_bench_with_status(
     }
     for &channels in quat_sizes {
         bench_quaternion(channels, shape, &mut report, status)?;
+    }
+    for &instances in ozz_instances {
+        bench_ozz(instances, shape, &mut report, status)?;
     }
     Ok(report)
 }
@@ -640,7 +662,7 @@ fn json_number(x: f64) -> String {
 }
 
 /// `{"machine": ..., "results": [{"method", "workload", "channels", "ns_per_channel_frame",
-/// "channel_frames_per_s"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
+/// "channel_frames_per_s", "max_error"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
 /// "keys_per_s", "stream_bytes", "stream_bytes_per_key", "raw_f32_bytes_per_key",
 /// "json_bytes_per_key"}, ...]}` (times that could not be measured are `null`).
 #[must_use]
@@ -650,12 +672,13 @@ pub fn to_json(machine: &str, report: &BenchReport) -> String {
         .iter()
         .map(|r| {
             format!(
-                "{{\"method\": {}, \"workload\": {}, \"channels\": {}, \"ns_per_channel_frame\": {}, \"channel_frames_per_s\": {}}}",
+                "{{\"method\": {}, \"workload\": {}, \"channels\": {}, \"ns_per_channel_frame\": {}, \"channel_frames_per_s\": {}, \"max_error\": {}}}",
                 json_string(&r.method),
                 json_string(r.workload),
                 r.channels,
                 json_number(r.ns_per_channel_frame),
-                json_number(r.channel_frames_per_s)
+                json_number(r.channel_frames_per_s),
+                json_number(r.max_error)
             )
         })
         .collect();
@@ -709,8 +732,8 @@ pub fn machine() -> String {
 #[must_use]
 pub fn to_table(report: &BenchReport) -> String {
     let mut out = format!(
-        "{:<22} {:<10} {:>9} {:>12} {:>14} {:>10}\n",
-        "method", "workload", "channels", "ns/ch-frame", "ch-frames/s", "vs batch"
+        "{:<28} {:<10} {:>9} {:>12} {:>14} {:>10} {:>10}\n",
+        "method", "workload", "channels", "ns/ch-frame", "ch-frames/s", "vs batch", "max error"
     );
     for r in &report.results {
         let batch = report
@@ -723,13 +746,14 @@ pub fn to_table(report: &BenchReport) -> String {
             })
             .map_or(f64::NAN, |b| b.ns_per_channel_frame);
         out.push_str(&format!(
-            "{:<22} {:<10} {:>9} {:>12.3} {:>14.3e} {:>9.2}x\n",
+            "{:<28} {:<10} {:>9} {:>12.3} {:>14.3e} {:>9.2}x {:>10.2e}\n",
             r.method,
             r.workload,
             r.channels,
             r.ns_per_channel_frame,
             r.channel_frames_per_s,
-            r.ns_per_channel_frame / batch
+            r.ns_per_channel_frame / batch,
+            r.max_error
         ));
     }
     out.push_str(&format!(

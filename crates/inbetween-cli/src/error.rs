@@ -32,6 +32,14 @@ pub enum CliError {
         /// What is wrong with it (boxed: the import error is large).
         error: Box<inbetween::gltf_import::GltfImportError>,
     },
+    /// An ozz-animation archive could not be imported.
+    #[error("{path}: {error}")]
+    Ozz {
+        /// The archive (animation or skeleton).
+        path: PathBuf,
+        /// What is wrong with it.
+        error: inbetween::ozz_import::OzzImportError,
+    },
     /// The document could not be written as glTF.
     #[error("cannot export: {0}")]
     Export(inbetween::gltf_export::GltfExportError),
@@ -90,6 +98,7 @@ impl CliError {
             | CliError::Sample(_)
             | CliError::Compile(_)
             | CliError::Gltf { .. }
+            | CliError::Ozz { .. }
             | CliError::Export(_)
             | CliError::Stream { .. }
             | CliError::Bench(_) => 1,

@@ -62,7 +62,12 @@ enum Command {
     /// rotations), CUBICSPLINE → hermite. `sample`, `compile` and `inspect` also accept glTF
     /// files directly.
     ///
+    /// A .ozz clip (ozz-animation runtime archive) becomes tracks JOINT/translation,
+    /// JOINT/rotation, JOINT/scale played as ozz plays them (docs/ozz.md).
+    ///
     /// Example: inbetween import model.glb -o anim.json --fps 30 --animation Walk
+    ///
+    /// Example: inbetween import animation.ozz --skeleton skeleton.ozz -o anim.json --fps 30
     Import(ImportCmd),
     /// Write a document's tracks as a glTF 2.0 animation (.gltf with an embedded buffer, or .glb).
     ///
@@ -212,7 +217,7 @@ struct InspectCmd {
 
 #[derive(clap::Args, Debug)]
 struct ImportCmd {
-    /// The glTF file (.gltf or .glb).
+    /// The glTF file (.gltf or .glb), or an ozz-animation clip (.ozz, see docs/ozz.md).
     input: PathBuf,
     /// The document to write (default: standard output).
     #[arg(short, long)]
@@ -223,6 +228,10 @@ struct ImportCmd {
     /// Import only this animation, by index or name (default: all).
     #[arg(long)]
     animation: Option<String>,
+    /// For a .ozz clip: the skeleton archive whose joint names name the tracks (default: joint
+    /// indices).
+    #[arg(long)]
+    skeleton: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -272,6 +281,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.output.as_deref(),
             a.fps,
             a.animation.as_deref(),
+            a.skeleton.as_deref(),
             a.quiet,
         ),
         Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
