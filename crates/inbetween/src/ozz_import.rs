@@ -145,8 +145,8 @@ pub struct OzzAnimation {
     pub scales: KeyArray,
 }
 
-/// One track's keys, decompressed: (ratio of the duration, value).
-pub type TrackKeys<const N: usize> = Vec<(f32, [f32; N])>;
+/// One track's keys in time order: (ratio of the duration, value).
+pub type TrackKeys<V> = Vec<(f32, V)>;
 
 /// An ozz skeleton's joint names and parents (`ozz-skeleton` archive, version 2).
 #[derive(Debug, Clone, PartialEq)]
@@ -444,7 +444,7 @@ pub fn split_tracks(
     animation: &OzzAnimation,
     array: &KeyArray,
     transform: &'static str,
-) -> Result<Vec<Vec<(f32, [u16; 3])>>, OzzImportError> {
+) -> Result<Vec<TrackKeys<[u16; 3]>>, OzzImportError> {
     let padded = animation.padded_tracks();
     let layout = |key: usize, problem: String| OzzImportError::Layout {
         transform,
@@ -458,7 +458,7 @@ pub fn split_tracks(
             format!("{count} keys for {padded} padded tracks: each needs two"),
         ));
     }
-    let mut tracks: Vec<Vec<(f32, [u16; 3])>> = vec![Vec::new(); padded];
+    let mut tracks: Vec<TrackKeys<[u16; 3]>> = vec![Vec::new(); padded];
     // Per key, its track; per track, its last key so far.
     let mut track_of = vec![0usize; count];
     let mut last = vec![usize::MAX; padded];
@@ -512,7 +512,7 @@ pub fn float3_tracks(
     animation: &OzzAnimation,
     array: &KeyArray,
     transform: &'static str,
-) -> Result<Vec<TrackKeys<3>>, OzzImportError> {
+) -> Result<Vec<TrackKeys<[f32; 3]>>, OzzImportError> {
     let tracks = split_tracks(animation, array, transform)?;
     tracks
         .into_iter()
@@ -541,7 +541,9 @@ pub fn float3_tracks(
 ///
 /// # Errors
 /// As [`split_tracks`].
-pub fn rotation_tracks(animation: &OzzAnimation) -> Result<Vec<TrackKeys<4>>, OzzImportError> {
+pub fn rotation_tracks(
+    animation: &OzzAnimation,
+) -> Result<Vec<TrackKeys<[f32; 4]>>, OzzImportError> {
     let tracks = split_tracks(animation, &animation.rotations, TRANSFORMS[1])?;
     Ok(tracks
         .into_iter()
