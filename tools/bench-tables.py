@@ -2,11 +2,13 @@
 """Markdown tables for docs/benchmarks.md from one `inbetween bench --json` run.
 
     inbetween bench --quick --json > bench.json
-    python3 tools/bench-tables.py bench.json
+    tools/ozz-compare/run.sh > ozz.json          # optional: the ozz-animation-rs rows
+    python3 tools/bench-tables.py bench.json [ozz.json]
 
 Prints, per workload, one table (method, what it plays, ns per channel-frame and the ratio to
 inbetween-batch-f32 at each channel count, largest error against exact evaluation), then the
-compile table and issue 12's targets computed from the same run.
+compile table and issue 12's targets computed from the same run. Rows of further files (the
+ozz-compare output) are added where the first file has no row of that method, workload and size.
 """
 import json
 import sys
@@ -41,6 +43,13 @@ def fmt(x, digits=3):
 def main():
     data = json.load(open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin)
     rows = data["results"]
+    for extra in sys.argv[2:]:
+        have = {(r["method"], r["workload"], r["channels"]) for r in rows}
+        rows += [
+            r
+            for r in json.load(open(extra))["results"]
+            if (r["method"], r["workload"], r["channels"]) not in have
+        ]
     print(f"Machine: {data['machine']}\n")
     for workload in ["scalar", "quaternion", "ozz"]:
         mine = [r for r in rows if r["workload"] == workload]

@@ -324,7 +324,7 @@ impl OzzAnimation {
     /// Tracks padded to a multiple of 4, as the runtime stores them.
     #[must_use]
     pub fn padded_tracks(&self) -> usize {
-        self.num_tracks.div_ceil(4) * 4
+        self.num_tracks.div_ceil(4).saturating_mul(4)
     }
 }
 
@@ -452,7 +452,7 @@ pub fn split_tracks(
         problem,
     };
     let count = array.keys.len();
-    if count < 2 * padded {
+    if count < padded.saturating_mul(2) {
         return Err(layout(
             count,
             format!("{count} keys for {padded} padded tracks: each needs two"),
@@ -578,6 +578,10 @@ pub fn import_ozz(
         return Err(OzzImportError::Fps(fps));
     }
     let anim = OzzAnimation::parse(animation)?;
+    // The key arrays first: they bound the track count by the archive's size.
+    let translations = float3_tracks(&anim, &anim.translations, TRANSFORMS[0])?;
+    let rotations = rotation_tracks(&anim)?;
+    let scales = float3_tracks(&anim, &anim.scales, TRANSFORMS[2])?;
     let names: Vec<String> = match skeleton.map(OzzSkeleton::parse).transpose()? {
         Some(s) if s.names.len() != anim.num_tracks => {
             return Err(OzzImportError::JointCount {
@@ -588,9 +592,6 @@ pub fn import_ozz(
         Some(s) => s.names,
         None => (0..anim.num_tracks).map(|i| i.to_string()).collect(),
     };
-    let translations = float3_tracks(&anim, &anim.translations, TRANSFORMS[0])?;
-    let rotations = rotation_tracks(&anim)?;
-    let scales = float3_tracks(&anim, &anim.scales, TRANSFORMS[2])?;
     let frame = |ratio: f32| f64::from(ratio) * f64::from(anim.duration) * fps;
     let mut builder = Document::builder().fps(fps);
     for (j, name) in names.iter().enumerate() {

@@ -261,12 +261,18 @@ fn rotation_keys_decompress_to_the_encoded_quaternion() {
 }
 
 #[test]
-fn corpus_rotation_keys_are_unit_quaternions() {
+fn corpus_rotation_keys_are_unit_and_consecutive_keys_share_a_hemisphere() {
     for (animation, _) in CLIPS {
         let anim = OzzAnimation::parse(&read(animation)).unwrap();
         for k in &anim.rotations.keys {
             let n: f32 = decompress_quat(*k).iter().map(|x| x * x).sum();
             assert!((n - 1.0).abs() < 1e-5, "{animation}: |q|² = {n}");
+        }
+        for track in rotation_tracks(&anim).unwrap() {
+            for pair in track.windows(2) {
+                let dot: f32 = pair[0].1.iter().zip(&pair[1].1).map(|(a, b)| a * b).sum();
+                assert!(dot >= 0.0, "{animation}: consecutive keys {pair:?}");
+            }
         }
     }
 }
@@ -376,5 +382,20 @@ fn imported_document_round_trips_through_json() {
                 assert!((p - q).abs() < 1e-12, "{}", a.name());
             }
         }
+    }
+}
+
+#[test]
+fn track_count_beyond_the_keys_is_refused_before_any_track_is_built() {
+    let mut bytes = read("playback/animation.ozz");
+    // num_tracks: the u32 after the tag, the version (offset 15) and the duration (offset 19).
+    bytes[23..27].copy_from_slice(&0xffff_fff0u32.to_le_bytes());
+    match import_ozz(&bytes, None, 30.0) {
+        Err(OzzImportError::Layout {
+            transform: "translation",
+            key: 178,
+            problem,
+        }) => assert!(problem.contains("4294967280 padded tracks"), "{problem}"),
+        other => panic!("{other:?}"),
     }
 }

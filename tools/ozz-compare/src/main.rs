@@ -21,7 +21,10 @@ use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
 use ozz_animation_rs::{Animation, SamplingContext, SamplingJob, SamplingJobRc, SoaTransform};
 
-const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus/ozz/playback/");
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/corpus/ozz/playback/"
+);
 const FPS: f64 = 60.0;
 const START: f64 = 64.0;
 const FRAMES: usize = 300;
@@ -112,7 +115,9 @@ fn main() -> Result<(), Box<dyn Error>> {
     for fps in [30.0, 60.0] {
         let doc = import_ozz(&a_bytes, Some(&s_bytes), fps)?;
         let worst = check(&animation, &doc, fps)?;
-        eprintln!("SamplingJob vs exact evaluation of the import at {fps} fps, every frame: {worst:.3e}");
+        eprintln!(
+            "SamplingJob vs exact evaluation of the import at {fps} fps, every frame: {worst:.3e}"
+        );
         if worst > 1e-6 {
             return Err(format!("the import differs from SamplingJob by {worst:e}").into());
         }
