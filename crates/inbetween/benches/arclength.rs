@@ -267,7 +267,9 @@ fn bench_constant_speed_playback(c: &mut Criterion) {
     // What the cached players cost before the first frame: kurbo's table of 600 frames, and
     // compiling our arclength track (its arc-length table, fit and verification included).
     let mut group = c.benchmark_group("constant_speed_600_frames_build");
-    group.bench_function("kurbo-cached-table", |b| b.iter(|| black_box(kurbo_table())));
+    group.bench_function("kurbo-cached-table", |b| {
+        b.iter(|| black_box(kurbo_table()))
+    });
     group.bench_function("inbetween-compile", |b| {
         b.iter(|| black_box(doc.compile(&CompileOptions::default())))
     });
