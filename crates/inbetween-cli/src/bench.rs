@@ -798,3 +798,45 @@ pub fn to_table(report: &BenchReport) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays zeros: wrong on every channel.
+    struct Zeros;
+
+    impl Method for Zeros {
+        fn name(&self) -> String {
+            "zeros".into()
+        }
+        fn reset(&mut self) {}
+        fn frame(&mut self, out: &mut [f32]) {
+            out.fill(0.0);
+        }
+    }
+
+    #[test]
+    fn a_method_off_the_exact_curve_stops_the_bench_with_where_and_how_much() {
+        let doc = workload_document(&workload_keys(3, 5), None).unwrap();
+        let mut methods: Vec<Box<dyn Method>> =
+            vec![Box::new(StreamingCeiling::new(3)), Box::new(Zeros)];
+        let mut results = Vec::new();
+        let err = check_and_time(
+            &mut methods,
+            &doc,
+            ("scalar", 3),
+            (10, 1),
+            &mut results,
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(
+            err.starts_with("zeros fails its check on the scalar workload at 3 channels"),
+            "{err}"
+        );
+        // The unchecked ceiling was timed before it; nothing after the failure.
+        assert_eq!(results.len(), 1);
+        assert!(results[0].max_error.is_nan());
+    }
+}

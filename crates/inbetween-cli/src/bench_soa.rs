@@ -283,3 +283,33 @@ impl Method for StreamingCeiling {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    // Paths spelled out: the criterion bench includes this file with `cfg(test)` set but
+    // without the test harness, where `use` lines would be unused.
+
+    #[test]
+    fn polynomial_sine_matches_the_library_sine_on_zero_to_pi() {
+        let worst = (0..=10_000)
+            .map(|i| {
+                let x = std::f64::consts::PI * f64::from(i) / 10_000.0;
+                (f64::from(super::sin_0_pi(x as f32)) - x.sin()).abs()
+            })
+            .fold(0.0, f64::max);
+        assert!(worst < 5e-7, "{worst:e}");
+    }
+
+    /// The baselines play the workloads' curves: every frame of a 300-frame window against exact
+    /// evaluation (f32 output of values up to ±100 for the scalars, unit quaternions).
+    #[test]
+    fn soa_baselines_play_the_workloads_within_f32_rounding() {
+        use super::super as bench;
+        let doc = bench::workload_document(&bench::workload_keys(50, 5), None).unwrap();
+        let scalar = bench::max_error(&mut super::HermiteSoaScript::new(&doc), &doc, 300);
+        assert!(scalar < 1e-4, "{scalar:e}");
+        let doc = bench::quat_workload_document(50, 9).unwrap();
+        let rotation = bench::max_error(&mut super::SlerpSoaScript::new(&doc), &doc, 300);
+        assert!(rotation < 2e-6, "{rotation:e}");
+    }
+}
