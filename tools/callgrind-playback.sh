@@ -28,10 +28,10 @@ run() { # method workload channels
         "$(echo "($b - $a) / ($3 * ($frames2 - $frames1))" | bc -l)"
 }
 for m in inbetween-batch-f32 inbetween-batch-f64 inbetween-batch-fixed inbetween-player-f32 \
-    inbetween-exact hermite-cached bandwidth-ceiling; do
+    inbetween-exact hermite-soa-script streaming-ceiling; do
     run "$m" scalar "$scalars"
 done
 for m in inbetween-batch-f32 inbetween-batch-f32-degree4 inbetween-batch-fixed inbetween-player-f32 \
-    inbetween-exact slerp-cached bandwidth-ceiling; do
+    inbetween-exact slerp-soa-script streaming-ceiling; do
     run "$m" quaternion "$quats"
 done

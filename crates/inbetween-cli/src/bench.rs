@@ -9,9 +9,11 @@
 //!
 //! Quaternion workload: `channels` rotation tracks of 32 `slerp` keys 8..64 frames apart, each
 //! key turned 10°..120° from the previous one about a random axis; there a channel is one
-//! quaternion (four f32 values per channel-frame). The figures of the compiler (keys per
-//! second, stream bytes per key against raw f32 keys and the JSON document) come from the same
-//! runs.
+//! quaternion (four f32 values per channel-frame). Ozz workload (`bench_ozz.rs`): N characters
+//! playing an ozz-animation clip imported from its `.ozz` archive; a channel is one joint (ten
+//! f32 values). The hand-written baselines (`hermite-soa-script`, `slerp-soa-script`,
+//! `streaming-ceiling`) are in `bench_soa.rs`. The figures of the compiler (keys per second,
+//! stream bytes per key against raw f32 keys and the JSON document) come from the same runs.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -22,12 +24,19 @@ use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, Interp, Track};
 
+#[path = "bench_ozz.rs"]
+mod ozz;
+#[path = "bench_soa.rs"]
+mod soa;
+pub use ozz::bench_ozz;
+pub use soa::{HermiteSoaScript, SlerpSoaScript, StreamingCeiling};
+
 /// One timed method at one size.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchResult {
     /// Method name (issue 5's names).
     pub method: String,
-    /// `scalar` or `quaternion` (see the module docs).
+    /// `scalar`, `quaternion` or `ozz` (see the module docs).
     pub workload: &'static str,
     /// Channels played.
     pub channels: usize,
@@ -35,6 +44,8 @@ pub struct BenchResult {
     pub ns_per_channel_frame: f64,
     /// `1e9 / ns_per_channel_frame`.
     pub channel_frames_per_s: f64,
+    /// Largest |output − exact evaluation| over the checked frames (`NaN`: not checked).
+    pub max_error: f64,
 }
 
 /// Keys per channel.
@@ -152,10 +163,11 @@ pub fn quat_workload_document(channels: usize, seed: u64) -> Result<Document, St
     builder.build().map_err(|e| e.to_string())
 }
 
-/// Compiles the workload in `precision`.
+/// Compiles the workload in `precision` (the criterion bench and the examples use it).
 ///
 /// # Errors
 /// The compiler's message.
+#[allow(dead_code)]
 pub fn compile(doc: &Document, precision: Precision) -> Result<Vec<u8>, String> {
     compile_with_degree(doc, precision, CompileOptions::default().max_degree)
 }
@@ -174,7 +186,15 @@ pub fn compile_with_degree(
         max_degree,
         ..CompileOptions::default()
     };
-    doc.compile(&options)
+    compile_with_options(doc, &options)
+}
+
+/// Compiles the workload with `options`.
+///
+/// # Errors
+/// The compiler's message.
+pub fn compile_with_options(doc: &Document, options: &CompileOptions) -> Result<Vec<u8>, String> {
+    doc.compile(options)
         .map(|c| c.bytes)
         .map_err(|e| e.to_string())
 }
@@ -208,9 +228,17 @@ impl<'s> BatchMethod<'s> {
     /// # Errors
     /// The bank's message.
     pub fn new(label: &str, stream: Stream<'s>) -> Result<Self, String> {
+        Self::new_many(label, &[stream])
+    }
+
+    /// A bank over every track of `streams`, stream after stream.
+    ///
+    /// # Errors
+    /// The bank's message.
+    pub fn new_many(label: &str, streams: &[Stream<'s>]) -> Result<Self, String> {
         Ok(Self {
             label: label.to_string(),
-            bank: Bank::new(&[stream]).map_err(|e| e.to_string())?,
+            bank: Bank::new(streams).map_err(|e| e.to_string())?,
             started: false,
             #[cfg(feature = "rayon")]
             parallel: false,
@@ -340,276 +368,6 @@ impl Method for ExactMethod<'_> {
     }
 }
 
-/// Hand-written cubic Hermite with a cached segment per channel: each segment's endpoint values
-/// and tangents (from the exact curve) are precomputed; on entering a segment its power-basis
-/// coefficients are cached, then each frame is one Horner evaluation.
-pub struct HermiteMethod {
-    /// Per channel, `KEYS` key frames.
-    frames: Vec<f32>,
-    /// Per channel and segment: p0, m0, p1, m1 (tangents per unit of u).
-    segments: Vec<[f32; 4]>,
-    cache: Vec<HermiteCache>,
-    frame: f32,
-}
-
-/// Where a channel is in its keys: the segment, its first frame and 1 / length, and the frame
-/// at which the next segment starts (`f32::MAX` in the last one).
-#[derive(Debug, Clone, Copy, Default)]
-struct SegmentClock {
-    segment: u32,
-    next: f32,
-    start: f32,
-    inv_len: f32,
-}
-
-impl SegmentClock {
-    /// Segment `segment` of a channel with key frames `f` (`KEYS` of them).
-    fn at(f: &[f32], segment: usize) -> Self {
-        Self {
-            segment: segment as u32,
-            start: f[segment],
-            next: if segment + 2 < KEYS {
-                f[segment + 1]
-            } else {
-                f32::MAX
-            },
-            inv_len: 1.0 / (f[segment + 1] - f[segment]),
-        }
-    }
-
-    /// The segment holding `START_FRAME` among key frames `f`.
-    fn first_segment(f: &[f32]) -> usize {
-        f.partition_point(|&k| k <= START_FRAME as f32)
-            .clamp(1, KEYS - 1)
-            - 1
-    }
-}
-
-/// A channel's cached Hermite segment.
-#[derive(Debug, Clone, Copy, Default)]
-struct HermiteCache {
-    clock: SegmentClock,
-    c: [f32; 4],
-}
-
-impl HermiteMethod {
-    /// Tangents from the exact curve: the cubic through u = 0, 1/3, 2/3, 1 of each segment.
-    #[must_use]
-    pub fn new(doc: &Document) -> Self {
-        let mut frames = Vec::new();
-        let mut segments = Vec::new();
-        for t in doc.tracks() {
-            let keys = t.keys();
-            for i in 0..KEYS {
-                frames.push(keys.get(i).map_or(f32::MAX, |k| k.frame as f32));
-            }
-            for i in 0..KEYS - 1 {
-                let p = |u: f64| {
-                    if i + 1 < keys.len() {
-                        t.eval_segment_at(i, u)
-                            .as_slice()
-                            .first()
-                            .copied()
-                            .unwrap_or(0.0)
-                    } else {
-                        0.0
-                    }
-                };
-                let (y0, y1, y2, y3) = (p(0.0), p(1.0 / 3.0), p(2.0 / 3.0), p(1.0));
-                // Derivatives at the ends of the interpolating cubic.
-                let m0 = (-11.0 * y0 + 18.0 * y1 - 9.0 * y2 + 2.0 * y3) / 2.0;
-                let m1 = (-2.0 * y0 + 9.0 * y1 - 18.0 * y2 + 11.0 * y3) / 2.0;
-                segments.push([y0 as f32, m0 as f32, y3 as f32, m1 as f32]);
-            }
-        }
-        let channels = doc.tracks().len();
-        Self {
-            frames,
-            segments,
-            cache: vec![HermiteCache::default(); channels],
-            frame: START_FRAME as f32,
-        }
-    }
-
-    fn enter(&mut self, channel: usize, segment: usize) {
-        let f = &self.frames[channel * KEYS..(channel + 1) * KEYS];
-        let [p0, m0, p1, m1] = self.segments[channel * (KEYS - 1) + segment];
-        let c = &mut self.cache[channel];
-        c.clock = SegmentClock::at(f, segment);
-        // p(u) = p0 + m0 u + (3(p1 − p0) − 2 m0 − m1) u² + (2(p0 − p1) + m0 + m1) u³
-        c.c = [
-            p0,
-            m0,
-            3.0 * (p1 - p0) - 2.0 * m0 - m1,
-            2.0 * (p0 - p1) + m0 + m1,
-        ];
-    }
-}
-
-impl Method for HermiteMethod {
-    fn name(&self) -> String {
-        "hermite-cached".into()
-    }
-    fn reset(&mut self) {
-        self.frame = START_FRAME as f32 - 1.0;
-        for ch in 0..self.cache.len() {
-            let s = SegmentClock::first_segment(&self.frames[ch * KEYS..(ch + 1) * KEYS]);
-            self.enter(ch, s);
-        }
-    }
-    fn frame(&mut self, out: &mut [f32]) {
-        self.frame += 1.0;
-        let f = self.frame;
-        for (ch, o) in out.iter_mut().enumerate().take(self.cache.len()) {
-            if f >= self.cache[ch].clock.next {
-                let s = self.cache[ch].clock.segment as usize + 1;
-                self.enter(ch, s);
-            }
-            let c = &self.cache[ch];
-            let u = (f - c.clock.start) * c.clock.inv_len;
-            *o = ((c.c[3] * u + c.c[2]) * u + c.c[1]) * u + c.c[0];
-        }
-    }
-}
-
-/// Hand-written slerp with a cached segment per channel (the strongest simple alternative for
-/// rotations): on entering a segment its end quaternions (the second negated for the shortest
-/// arc), angle and 1 / sin(angle) are cached; each frame is then Shoemake's formula
-/// `q(u) = (sin((1 − u)θ) q0 + sin(uθ) q1) / sin θ`, two sines and eight multiply-adds, in f32.
-pub struct SlerpCachedMethod {
-    /// Per channel, `KEYS` key frames.
-    frames: Vec<f32>,
-    /// Per channel, `KEYS` keys.
-    keys: Vec<[f32; 4]>,
-    cache: Vec<SlerpCache>,
-    frame: f32,
-}
-
-/// A channel's cached slerp segment.
-#[derive(Debug, Clone, Copy, Default)]
-struct SlerpCache {
-    clock: SegmentClock,
-    theta: f32,
-    inv_sin: f32,
-    q0: [f32; 4],
-    q1: [f32; 4],
-}
-
-impl SlerpCachedMethod {
-    /// Over the quaternion workload's tracks (every track must have `KEYS` keys).
-    #[must_use]
-    pub fn new(doc: &Document) -> Self {
-        let mut frames = Vec::new();
-        let mut keys = Vec::new();
-        for t in doc.tracks() {
-            for i in 0..KEYS {
-                let key = t.keys().get(i);
-                frames.push(key.map_or(f32::MAX, |k| k.frame as f32));
-                let v = key.map_or([0.0, 0.0, 0.0, 1.0], |k| {
-                    let q = k.value.as_slice();
-                    std::array::from_fn(|c| q.get(c).copied().unwrap_or(0.0) as f32)
-                });
-                keys.push(v);
-            }
-        }
-        let channels = doc.tracks().len();
-        Self {
-            frames,
-            keys,
-            cache: vec![SlerpCache::default(); channels],
-            frame: START_FRAME as f32,
-        }
-    }
-
-    fn enter(&mut self, channel: usize, segment: usize) {
-        let f = &self.frames[channel * KEYS..(channel + 1) * KEYS];
-        let q0 = self.keys[channel * KEYS + segment];
-        let mut q1 = self.keys[channel * KEYS + segment + 1];
-        let mut dot: f32 = q0.iter().zip(&q1).map(|(a, b)| a * b).sum();
-        if dot < 0.0 {
-            q1 = q1.map(|x| -x);
-            dot = -dot;
-        }
-        let theta = dot.min(1.0).acos();
-        let c = &mut self.cache[channel];
-        c.clock = SegmentClock::at(f, segment);
-        c.theta = theta;
-        c.inv_sin = if theta > 1e-4 { 1.0 / theta.sin() } else { 0.0 };
-        c.q0 = q0;
-        c.q1 = q1;
-    }
-}
-
-impl Method for SlerpCachedMethod {
-    fn name(&self) -> String {
-        "slerp-cached".into()
-    }
-    fn reset(&mut self) {
-        self.frame = START_FRAME as f32 - 1.0;
-        for ch in 0..self.cache.len() {
-            let s = SegmentClock::first_segment(&self.frames[ch * KEYS..(ch + 1) * KEYS]);
-            self.enter(ch, s);
-        }
-    }
-    fn frame(&mut self, out: &mut [f32]) {
-        self.frame += 1.0;
-        let f = self.frame;
-        for (ch, o) in out.chunks_exact_mut(4).enumerate().take(self.cache.len()) {
-            if f >= self.cache[ch].clock.next {
-                let s = self.cache[ch].clock.segment as usize + 1;
-                self.enter(ch, s);
-            }
-            let c = &self.cache[ch];
-            let u = (f - c.clock.start) * c.clock.inv_len;
-            let (w0, w1) = if c.inv_sin == 0.0 {
-                (1.0 - u, u)
-            } else {
-                (
-                    ((1.0 - u) * c.theta).sin() * c.inv_sin,
-                    (u * c.theta).sin() * c.inv_sin,
-                )
-            };
-            for ((o, a), b) in o.iter_mut().zip(&c.q0).zip(&c.q1) {
-                *o = w0 * a + w1 * b;
-            }
-        }
-    }
-}
-
-/// A streaming read-modify-write `a[i] += b[i]` over `bytes` bytes of f64 (half in `a`, half
-/// in `b`), then a copy of `channels` values out: the memory traffic floor of the batch player.
-pub struct BandwidthMethod {
-    a: Vec<f64>,
-    b: Vec<f64>,
-}
-
-impl BandwidthMethod {
-    /// Over `bytes` bytes.
-    #[must_use]
-    pub fn new(bytes: usize) -> Self {
-        let n = (bytes / 16).max(1);
-        Self {
-            a: vec![0.0; n],
-            b: vec![1e-9; n],
-        }
-    }
-}
-
-impl Method for BandwidthMethod {
-    fn name(&self) -> String {
-        "bandwidth-ceiling".into()
-    }
-    fn reset(&mut self) {}
-    fn frame(&mut self, out: &mut [f32]) {
-        for (x, y) in self.a.iter_mut().zip(&self.b) {
-            *x += *y;
-        }
-        for (o, x) in out.iter_mut().zip(&self.a) {
-            *o = *x as f32;
-        }
-    }
-}
-
 /// Plays `frames` frames and returns the largest |output − exact| over all channels and frames.
 pub fn max_error(method: &mut dyn Method, doc: &Document, frames: usize) -> f64 {
     let mut out = vec![0.0f32; width(doc)];
@@ -699,10 +457,12 @@ pub struct BenchReport {
     pub compile: Vec<CompileFigure>,
 }
 
-/// Compiles `doc` in every precision, recording a [`CompileFigure`] for each.
+/// Compiles `doc` in each of `precisions` with `tolerance` (`None`: the compiler's default),
+/// recording a [`CompileFigure`] for each under `workload`.
 fn compile_all(
     doc: &Document,
-    workload: &'static str,
+    (workload, tolerance): (&'static str, Option<f64>),
+    precisions: &[Precision],
     figures: &mut Vec<CompileFigure>,
 ) -> Vec<(Precision, Vec<u8>)> {
     let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
@@ -713,9 +473,14 @@ fn compile_all(
         .sum();
     let json_bytes = doc.to_json_string().len();
     let mut out = Vec::new();
-    for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+    for &precision in precisions {
         let start = Instant::now();
-        let Ok(bytes) = compile(doc, precision) else {
+        let options = CompileOptions {
+            precision,
+            tolerance,
+            ..CompileOptions::default()
+        };
+        let Ok(bytes) = compile_with_options(doc, &options) else {
             continue;
         };
         figures.push(CompileFigure {
@@ -732,8 +497,14 @@ fn compile_all(
     out
 }
 
-/// Checks each method against exact evaluation of `reference`, then times it; a method whose
-/// check fails gets `NaN` times.
+/// The method that plays no curve and so is not checked.
+pub const UNCHECKED: &str = "streaming-ceiling";
+
+/// Checks each method against exact evaluation of `reference` (the largest error over the
+/// frames it is then timed on within [`CHECK_TOLERANCE`]), then times it.
+///
+/// # Errors
+/// Which method failed its check, where, and by how much: the bench stops there.
 fn check_and_time(
     methods: &mut [Box<dyn Method + '_>],
     reference: &Document,
@@ -741,40 +512,42 @@ fn check_and_time(
     (frames, runs): (usize, usize),
     results: &mut Vec<BenchResult>,
     status: &mut dyn FnMut(&str),
-) {
+) -> Result<(), String> {
     let width = width(reference);
     for m in methods {
         status(&format!("{workload} × {channels}: {}", m.name()));
-        let checked = m.name() == "bandwidth-ceiling"
-            || max_error(m.as_mut(), reference, frames.min(100)) <= CHECK_TOLERANCE;
-        let ns = if checked {
-            time(m.as_mut(), width, channels, frames, runs)
-        } else {
-            f64::NAN
-        };
+        let mut error = f64::NAN;
+        if m.name() != UNCHECKED {
+            error = max_error(m.as_mut(), reference, frames);
+            if error.is_nan() || error > CHECK_TOLERANCE {
+                return Err(format!(
+                    "{} fails its check on the {workload} workload at {channels} channels: \
+                     largest error against exact evaluation {error:e}, allowed {CHECK_TOLERANCE:e}",
+                    m.name()
+                ));
+            }
+        }
+        let ns = time(m.as_mut(), width, channels, frames, runs);
         results.push(BenchResult {
             method: m.name(),
             workload,
             channels,
             ns_per_channel_frame: ns,
             channel_frames_per_s: 1e9 / ns,
+            max_error: error,
         });
     }
+    Ok(())
 }
 
 /// Our methods over compiled `bytes`: a bank per precision and, for f32, one player per track.
-/// Returns them with the f32 bank's state bytes.
-fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> (Vec<Box<dyn Method + '_>>, usize) {
+fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> Vec<Box<dyn Method + '_>> {
     let mut methods: Vec<Box<dyn Method + '_>> = Vec::new();
-    let mut state_bytes = 0;
     for (precision, b) in bytes {
         let Ok(stream) = Stream::from_bytes(b) else {
             continue;
         };
         if let Ok(m) = BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream) {
-            if *precision == Precision::F32 {
-                state_bytes = m.bank.state_bytes();
-            }
             methods.push(Box::new(m));
         }
         if *precision == Precision::F32 {
@@ -785,71 +558,103 @@ fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> (Vec<Box<dyn Method + '_>>,
             }
         }
     }
-    (methods, state_bytes)
+    methods
 }
 
-/// Times every CLI method on the scalar workload at 1 000 and 100 000 channels and on the
-/// quaternion workload at 1 000 and 10 000 rotations (`quick`: 1 000 and 10 000 scalars, 1 000
-/// rotations → 300, fewer frames and runs), and records the compiler's figures.
+/// Scalar channel counts: 1 000 and 100 000, and 1 000 000 (compiled in f32 only) unless `quick`.
+fn scalar_sizes(quick: bool) -> &'static [usize] {
+    if quick {
+        &[1_000, 100_000]
+    } else {
+        &[1_000, 100_000, 1_000_000]
+    }
+}
+
+/// The scalar workload at `channels`: our methods, exact evaluation, `hermite-soa-script` and
+/// `streaming-ceiling` (at a million channels: the banks, the baseline and the ceiling only).
+fn bench_scalar(
+    channels: usize,
+    shape: (usize, usize),
+    report: &mut BenchReport,
+    status: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let doc = workload_document(&workload_keys(channels, 5), None)?;
+    status(&format!("compiling {channels} scalar channels"));
+    let precisions: &[Precision] = if channels >= 1_000_000 {
+        &[Precision::F32]
+    } else {
+        &[Precision::F32, Precision::F64, Precision::Fixed]
+    };
+    let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
+    let mut methods = stream_methods(&bytes);
+    if channels >= 1_000_000 {
+        // The per-track player and exact evaluation would take most of the run's time here.
+        methods.retain(|m| m.name() != "inbetween-player-f32");
+    } else {
+        methods.push(Box::new(ExactMethod::new(&doc)));
+    }
+    methods.push(Box::new(HermiteSoaScript::new(&doc)));
+    methods.push(Box::new(StreamingCeiling::new(width(&doc))));
+    let at = ("scalar", channels);
+    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
+}
+
+/// The quaternion workload at `channels` rotations: our methods (and the bank at degree 4),
+/// exact evaluation, `slerp-soa-script` and `streaming-ceiling` over the same four values per
+/// rotation.
+fn bench_quaternion(
+    channels: usize,
+    shape: (usize, usize),
+    report: &mut BenchReport,
+    status: &mut dyn FnMut(&str),
+) -> Result<(), String> {
+    let doc = quat_workload_document(channels, 9)?;
+    status(&format!("compiling {channels} rotations"));
+    let all = [Precision::F32, Precision::F64, Precision::Fixed];
+    let bytes = compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
+    let low_degree = compile_with_degree(&doc, Precision::F32, 4)?;
+    let mut methods = stream_methods(&bytes);
+    let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
+    methods.push(Box::new(BatchMethod::new(
+        "inbetween-batch-f32-degree4",
+        stream,
+    )?));
+    methods.push(Box::new(ExactMethod::new(&doc)));
+    methods.push(Box::new(SlerpSoaScript::new(&doc)));
+    methods.push(Box::new(StreamingCeiling::new(width(&doc))));
+    let at = ("quaternion", channels);
+    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
+}
+
+/// Times every CLI method on the scalar workload at 1 000, 100 000 and 1 000 000 channels, on
+/// the quaternion workload at 1 000 and 10 000 rotations and on the ozz workload at 100 and
+/// 1 000 characters (`quick`: no million, 1 000 rotations, 100 characters, fewer frames and
+/// runs), and records the compiler's figures.
 ///
 /// `status` is called with what is being done (compiling a workload, checking or timing a
 /// method) before each step.
-pub fn run_bench_with_status(quick: bool, status: &mut dyn FnMut(&str)) -> BenchReport {
-    let sizes: &[usize] = if quick {
-        &[1_000, 10_000]
-    } else {
-        &[1_000, 100_000]
-    };
-    let quat_sizes: &[usize] = if quick { &[300] } else { &[1_000, 10_000] };
+///
+/// # Errors
+/// A workload that cannot be built or compiled, or a method that fails its check against exact
+/// evaluation (the message says which, where and by how much).
+pub fn run_bench_with_status(
+    quick: bool,
+    status: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
+    let quat_sizes: &[usize] = if quick { &[1_000] } else { &[1_000, 10_000] };
+    let ozz_instances: &[usize] = if quick { &[100] } else { &[100, 1_000] };
     let shape = if quick { (100, 3) } else { (300, 5) };
     let mut report = BenchReport::default();
-    for &channels in sizes {
-        let keys = workload_keys(channels, 5);
-        let Ok(doc) = workload_document(&keys, None) else {
-            continue;
-        };
-        status(&format!("compiling {channels} scalar channels"));
-        let bytes = compile_all(&doc, "scalar", &mut report.compile);
-        let (mut methods, state_bytes) = stream_methods(&bytes);
-        methods.push(Box::new(ExactMethod::new(&doc)));
-        methods.push(Box::new(HermiteMethod::new(&doc)));
-        methods.push(Box::new(BandwidthMethod::new(state_bytes)));
-        check_and_time(
-            &mut methods,
-            &doc,
-            ("scalar", channels),
-            shape,
-            &mut report.results,
-            status,
-        );
+    for &channels in scalar_sizes(quick) {
+        bench_scalar(channels, shape, &mut report, status)?;
     }
     for &channels in quat_sizes {
-        let Ok(doc) = quat_workload_document(channels, 9) else {
-            continue;
-        };
-        status(&format!("compiling {channels} rotations"));
-        let bytes = compile_all(&doc, "quaternion", &mut report.compile);
-        let low_degree = compile_with_degree(&doc, Precision::F32, 4).unwrap_or_default();
-        let (mut methods, state_bytes) = stream_methods(&bytes);
-        if let Some(m) = Stream::from_bytes(&low_degree)
-            .ok()
-            .and_then(|s| BatchMethod::new("inbetween-batch-f32-degree4", s).ok())
-        {
-            methods.push(Box::new(m));
-        }
-        methods.push(Box::new(ExactMethod::new(&doc)));
-        methods.push(Box::new(SlerpCachedMethod::new(&doc)));
-        methods.push(Box::new(BandwidthMethod::new(state_bytes)));
-        check_and_time(
-            &mut methods,
-            &doc,
-            ("quaternion", channels),
-            shape,
-            &mut report.results,
-            status,
-        );
+        bench_quaternion(channels, shape, &mut report, status)?;
     }
-    report
+    for &instances in ozz_instances {
+        bench_ozz(instances, shape, &mut report, status)?;
+    }
+    Ok(report)
 }
 
 /// Escapes a string for JSON.
@@ -877,7 +682,7 @@ fn json_number(x: f64) -> String {
 }
 
 /// `{"machine": ..., "results": [{"method", "workload", "channels", "ns_per_channel_frame",
-/// "channel_frames_per_s"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
+/// "channel_frames_per_s", "max_error"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
 /// "keys_per_s", "stream_bytes", "stream_bytes_per_key", "raw_f32_bytes_per_key",
 /// "json_bytes_per_key"}, ...]}` (times that could not be measured are `null`).
 #[must_use]
@@ -887,12 +692,13 @@ pub fn to_json(machine: &str, report: &BenchReport) -> String {
         .iter()
         .map(|r| {
             format!(
-                "{{\"method\": {}, \"workload\": {}, \"channels\": {}, \"ns_per_channel_frame\": {}, \"channel_frames_per_s\": {}}}",
+                "{{\"method\": {}, \"workload\": {}, \"channels\": {}, \"ns_per_channel_frame\": {}, \"channel_frames_per_s\": {}, \"max_error\": {}}}",
                 json_string(&r.method),
                 json_string(r.workload),
                 r.channels,
                 json_number(r.ns_per_channel_frame),
-                json_number(r.channel_frames_per_s)
+                json_number(r.channel_frames_per_s),
+                json_number(r.max_error)
             )
         })
         .collect();
@@ -946,8 +752,8 @@ pub fn machine() -> String {
 #[must_use]
 pub fn to_table(report: &BenchReport) -> String {
     let mut out = format!(
-        "{:<22} {:<10} {:>9} {:>12} {:>14} {:>10}\n",
-        "method", "workload", "channels", "ns/ch-frame", "ch-frames/s", "vs batch"
+        "{:<28} {:<10} {:>9} {:>12} {:>14} {:>10} {:>10}\n",
+        "method", "workload", "channels", "ns/ch-frame", "ch-frames/s", "vs batch", "max error"
     );
     for r in &report.results {
         let batch = report
@@ -960,13 +766,14 @@ pub fn to_table(report: &BenchReport) -> String {
             })
             .map_or(f64::NAN, |b| b.ns_per_channel_frame);
         out.push_str(&format!(
-            "{:<22} {:<10} {:>9} {:>12.3} {:>14.3e} {:>9.2}x\n",
+            "{:<28} {:<10} {:>9} {:>12.3} {:>14.3e} {:>9.2}x {:>10.2e}\n",
             r.method,
             r.workload,
             r.channels,
             r.ns_per_channel_frame,
             r.channel_frames_per_s,
-            r.ns_per_channel_frame / batch
+            r.ns_per_channel_frame / batch,
+            r.max_error
         ));
     }
     out.push_str(&format!(
@@ -995,4 +802,46 @@ pub fn to_table(report: &BenchReport) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays zeros: wrong on every channel.
+    struct Zeros;
+
+    impl Method for Zeros {
+        fn name(&self) -> String {
+            "zeros".into()
+        }
+        fn reset(&mut self) {}
+        fn frame(&mut self, out: &mut [f32]) {
+            out.fill(0.0);
+        }
+    }
+
+    #[test]
+    fn a_method_off_the_exact_curve_stops_the_bench_with_where_and_how_much() {
+        let doc = workload_document(&workload_keys(3, 5), None).unwrap();
+        let mut methods: Vec<Box<dyn Method>> =
+            vec![Box::new(StreamingCeiling::new(3)), Box::new(Zeros)];
+        let mut results = Vec::new();
+        let err = check_and_time(
+            &mut methods,
+            &doc,
+            ("scalar", 3),
+            (10, 1),
+            &mut results,
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(
+            err.starts_with("zeros fails its check on the scalar workload at 3 channels"),
+            "{err}"
+        );
+        // The unchecked ceiling was timed before it; nothing after the failure.
+        assert_eq!(results.len(), 1);
+        assert!(results[0].max_error.is_nan());
+    }
 }

@@ -52,6 +52,14 @@ pub enum CliError {
         /// What is wrong with it (boxed: the import error is large).
         error: Box<inbetween::gltf_import::GltfImportError>,
     },
+    /// An ozz-animation archive could not be imported.
+    #[error("{path}: {error}")]
+    Ozz {
+        /// The archive (animation or skeleton).
+        path: PathBuf,
+        /// What is wrong with it.
+        error: inbetween::ozz_import::OzzImportError,
+    },
     /// A stream file was refused.
     #[error("{path}: not a valid stream: {error}")]
     Stream {
@@ -60,6 +68,9 @@ pub enum CliError {
         /// What is wrong with it.
         error: StreamError,
     },
+    /// A benchmarked method failed its check against exact evaluation (the message says which).
+    #[error("bench stopped: {0}")]
+    Bench(String),
     /// The arguments make no sense together.
     #[error("{0}")]
     Usage(String),
@@ -142,7 +153,9 @@ impl CliError {
             | CliError::TooLarge { .. }
             | CliError::Refused { .. }
             | CliError::Gltf { .. }
-            | CliError::Stream { .. } => 1,
+            | CliError::Ozz { .. }
+            | CliError::Stream { .. }
+            | CliError::Bench(_) => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,
         }

@@ -1,4 +1,4 @@
-//! `inbetween import`: glTF animations to an animation document (JSON).
+//! `inbetween import`: glTF animations or an ozz-animation clip (`.ozz`) to an animation document (JSON).
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +12,7 @@ pub fn run(
     input: &Path,
     output: Option<&Path>,
     choice: &GltfChoice<'_>,
+    skeleton: Option<&Path>,
     quiet: bool,
 ) -> Result<(), CliError> {
     let fps = choice.fps;
@@ -21,7 +22,11 @@ pub fn run(
         )));
     }
     let spinner = Progress::spinner(&format!("importing {}", input.display()), quiet);
-    let doc = import_gltf(input, choice);
+    let doc = if is_ozz(input) {
+        import_ozz_file(input, skeleton, fps)
+    } else {
+        import_gltf(input, choice)
+    };
     spinner.finish();
     let doc = doc?;
     let text = doc.to_json_string();
@@ -35,4 +40,34 @@ pub fn run(
         );
     }
     Ok(())
+}
+
+/// True for `.ozz` files (by extension, case-insensitive).
+fn is_ozz(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("ozz"))
+}
+
+/// Imports an ozz animation archive at `fps`, joints named from `skeleton` when given.
+fn import_ozz_file(
+    path: &Path,
+    skeleton: Option<&Path>,
+    fps: f64,
+) -> Result<inbetween::Document, CliError> {
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|source| CliError::Read {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    let animation = read(path)?;
+    let skeleton_bytes = skeleton.map(read).transpose()?;
+    inbetween::ozz_import::import_ozz(&animation, skeleton_bytes.as_deref(), fps).map_err(|error| {
+        CliError::Ozz {
+            // The message says which archive (animation or skeleton) it is about.
+            path: path.to_path_buf(),
+            error,
+        }
+    })
 }

@@ -70,7 +70,12 @@ enum Command {
     /// rotations), CUBICSPLINE → hermite. `sample`, `compile` and `inspect` also accept glTF
     /// files directly.
     ///
+    /// A .ozz clip (ozz-animation runtime archive) becomes tracks JOINT/translation,
+    /// JOINT/rotation, JOINT/scale played as ozz plays them (docs/ozz.md).
+    ///
     /// Example: inbetween import model.glb -o anim.json --fps 30 --animation Walk
+    ///
+    /// Example: inbetween import animation.ozz --skeleton skeleton.ozz -o anim.json --fps 30
     Import(ImportCmd),
     /// Write a document's tracks as a glTF 2.0 animation (.gltf with an embedded buffer, or .glb).
     ///
@@ -222,7 +227,7 @@ struct InspectCmd {
 
 #[derive(clap::Args, Debug)]
 struct ImportCmd {
-    /// The glTF file (.gltf or .glb).
+    /// The glTF file (.gltf or .glb), or an ozz-animation clip (.ozz, see docs/ozz.md).
     input: PathBuf,
     /// The document to write (default or `-`: standard output).
     #[arg(short, long)]
@@ -237,6 +242,10 @@ struct ImportCmd {
     /// (float32 seconds) is snapped onto it, so a clip's last pose is not lost between frames.
     #[arg(long)]
     no_snap: bool,
+    /// For a .ozz clip: the skeleton archive whose joint names name the tracks (default: joint
+    /// indices).
+    #[arg(long)]
+    skeleton: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -301,6 +310,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 animation: a.animation.as_deref(),
                 snap: !a.no_snap,
             },
+            a.skeleton.as_deref(),
             a.quiet,
         ),
         Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
@@ -311,6 +321,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let spinner = progress::Progress::spinner("benchmarking", false);
             let report = bench::run_bench_with_status(quick, &mut |what| spinner.label(what));
             spinner.finish();
+            let report = report.map_err(CliError::Bench)?;
             if json {
                 println!("{}", bench::to_json(&bench::machine(), &report));
             } else {

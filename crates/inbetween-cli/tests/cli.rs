@@ -535,8 +535,8 @@ fn bench_quick_json_reports_every_method() {
         "inbetween-batch-fixed",
         "inbetween-player-f32",
         "inbetween-exact",
-        "hermite-cached",
-        "bandwidth-ceiling",
+        "hermite-soa-script",
+        "streaming-ceiling",
     ] {
         let row = results
             .iter()
@@ -556,7 +556,8 @@ fn bench_quick_json_reports_every_method() {
         "inbetween-batch-f32",
         "inbetween-batch-f32-degree4",
         "inbetween-batch-fixed",
-        "slerp-cached",
+        "slerp-soa-script",
+        "streaming-ceiling",
     ] {
         let row = results
             .iter()
@@ -565,6 +566,26 @@ fn bench_quick_json_reports_every_method() {
         assert!(row["ns_per_channel_frame"]
             .as_f64()
             .is_some_and(|ns| ns > 0.0));
+    }
+    // Quick covers 1 000 and 100 000 scalar channels and 100 characters of the ozz clip
+    // (67 joints each); every checked method reports its error against exact evaluation.
+    for (workload, channels) in [("scalar", 1_000), ("scalar", 100_000), ("ozz", 6_700)] {
+        for method in ["inbetween-batch-f32", "streaming-ceiling"] {
+            assert!(
+                results.iter().any(|r| r["method"] == method
+                    && r["workload"] == workload
+                    && r["channels"] == channels),
+                "{workload} {channels} {method} missing"
+            );
+        }
+    }
+    for row in results {
+        let error = row["max_error"].as_f64();
+        if row["method"] == "streaming-ceiling" {
+            assert!(error.is_none());
+        } else {
+            assert!(error.is_some_and(|e| e <= 2e-4), "{row}");
+        }
     }
     let compile = v["compile"].as_array().unwrap();
     for workload in ["scalar", "quaternion"] {
@@ -624,4 +645,61 @@ fn progress_is_silent_off_a_terminal_and_quiet_is_silent() {
         import.get_output().stderr.is_empty(),
         "import wrote to stderr"
     );
+}
+
+fn ozz_corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/corpus/ozz")
+        .join(name)
+}
+
+/// `import animation.ozz --skeleton skeleton.ozz` writes the library's import of the clip
+/// (joint-named tracks, the same keys); without the skeleton the joints are numbered; a skeleton
+/// given as the animation is refused with exit code 1 and the archive's tag.
+#[test]
+fn ozz_import_writes_joint_tracks_and_refuses_a_skeleton_as_clip() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("crossarms.json");
+    let (anim, skel) = (
+        ozz_corpus("playback/animation.ozz"),
+        ozz_corpus("playback/skeleton.ozz"),
+    );
+    inbetween()
+        .arg("import")
+        .arg(&anim)
+        .arg("--skeleton")
+        .arg(&skel)
+        .arg("-o")
+        .arg(&json)
+        .args(["--fps", "30"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("201 tracks"));
+    let written =
+        inbetween::Document::from_json_str(&fs::read_to_string(&json).unwrap(), "x").unwrap();
+    let expected = inbetween::ozz_import::import_ozz(
+        &fs::read(&anim).unwrap(),
+        Some(&fs::read(&skel).unwrap()),
+        30.0,
+    )
+    .unwrap();
+    assert_eq!(written.tracks().len(), expected.tracks().len());
+    for (w, e) in written.tracks().iter().zip(expected.tracks()) {
+        assert_eq!(w.name(), e.name());
+        assert_eq!(w.keys().len(), e.keys().len());
+        for f in [0.0, 12.5, 100.0, 257.0] {
+            for (a, b) in w.eval(f).as_slice().iter().zip(e.eval(f).as_slice()) {
+                assert!((a - b).abs() <= 1e-12, "{} at {f}: {a} vs {b}", w.name());
+            }
+        }
+    }
+    assert!(written.track("Hips/rotation").is_some());
+    let numbered = run_ok!("import", &anim);
+    assert!(numbered.contains("\"0/rotation\""));
+    inbetween()
+        .arg("import")
+        .arg(&skel)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("tag \"ozz-skeleton\""));
 }

@@ -237,6 +237,42 @@ fn bench_constant_speed_playback(c: &mut Criterion) {
             black_box(acc)
         });
     });
+    // Cached kurbo: every frame's (segment, t) found once by `inv_arclen` (the table, timed
+    // below as a build), then one `eval` per frame — the most a kurbo user can cache.
+    let kurbo_table = || -> Vec<(usize, f64)> {
+        (0..FRAMES)
+            .map(|f| {
+                let mut s = total * f64::from(f) / f64::from(FRAMES);
+                let mut k = 0;
+                while k + 1 < kurbo_chain.len() && s > kurbo_lengths[k] {
+                    s -= kurbo_lengths[k];
+                    k += 1;
+                }
+                (k, kurbo_chain[k].inv_arclen(s, accuracy * total))
+            })
+            .collect()
+    };
+    let table = kurbo_table();
+    group.bench_function("kurbo-cached", |b| {
+        b.iter(|| {
+            let mut acc = 0.0;
+            for &(k, t) in &table {
+                let p = kurbo_chain[k].eval(t);
+                acc += p.x + p.y;
+            }
+            black_box(acc)
+        });
+    });
+    group.finish();
+    // What the cached players cost before the first frame: kurbo's table of 600 frames, and
+    // compiling our arclength track (its arc-length table, fit and verification included).
+    let mut group = c.benchmark_group("constant_speed_600_frames_build");
+    group.bench_function("kurbo-cached-table", |b| {
+        b.iter(|| black_box(kurbo_table()))
+    });
+    group.bench_function("inbetween-compile", |b| {
+        b.iter(|| black_box(doc.compile(&CompileOptions::default())))
+    });
     group.finish();
 }
 

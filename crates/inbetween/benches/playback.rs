@@ -27,8 +27,9 @@ use inbetween::Document;
 mod cli_bench;
 
 use cli_bench::{
-    compile, max_error, workload_document, workload_keys, BandwidthMethod, BatchMethod,
-    ExactMethod, HermiteMethod, Method, PlainKey, PlayerMethod, CHECK_TOLERANCE, START_FRAME,
+    compile, max_error, workload_document, workload_keys, BatchMethod, ExactMethod,
+    HermiteSoaScript, Method, PlainKey, PlayerMethod, StreamingCeiling, CHECK_TOLERANCE,
+    START_FRAME, UNCHECKED,
 };
 
 /// splines 5: one `Spline` per channel, `clamped_sample` per channel per frame.
@@ -112,7 +113,7 @@ impl KeyframeMethod {
 
 impl Method for KeyframeMethod {
     fn name(&self) -> String {
-        "keyframe-cubic".into()
+        "random-access-keyframe-in-out-cubic".into()
     }
     fn reset(&mut self) {
         self.frame = START_FRAME - 1.0;
@@ -157,7 +158,7 @@ impl EnterpolationMethod {
 
 impl Method for EnterpolationMethod {
     fn name(&self) -> String {
-        "enterpolation-linear".into()
+        "random-access-enterpolation-linear".into()
     }
     fn reset(&mut self) {
         self.frame = START_FRAME as f32 - 1.0;
@@ -209,7 +210,7 @@ impl BevyMethod {
 
 impl Method for BevyMethod {
     fn name(&self) -> String {
-        "bevy-curve".into()
+        "random-access-bevy-uniform-catmull-rom".into()
     }
     fn reset(&mut self) {
         self.frame = START_FRAME as f32 - 1.0;
@@ -300,8 +301,10 @@ fn sizes() -> Vec<usize> {
 fn bench_playback(c: &mut Criterion) {
     // `INBETWEEN_BENCH_CLI=quick|full`: run the CLI's `run_bench` instead (checks its code).
     if let Some(mode) = std::env::var_os("INBETWEEN_BENCH_CLI") {
-        let report = cli_bench::run_bench_with_status(mode == "quick", &mut |_| {});
-        println!("{}", cli_bench::to_json("bench harness", &report));
+        match cli_bench::run_bench_with_status(mode == "quick", &mut |_| {}) {
+            Ok(report) => println!("{}", cli_bench::to_json("bench harness", &report)),
+            Err(e) => panic!("bench stopped: {e}"),
+        }
         return;
     }
     let mut group = c.benchmark_group("playback");
@@ -327,7 +330,6 @@ fn bench_playback(c: &mut Criterion) {
             })
             .collect();
         let mut methods: Vec<(Box<dyn Method + '_>, Option<Document>)> = Vec::new();
-        let mut state_bytes = 0;
         for (precision, b) in &bytes {
             let Ok(stream) = Stream::from_bytes(b) else {
                 continue;
@@ -349,9 +351,6 @@ fn bench_playback(c: &mut Criterion) {
             if let Ok(m) =
                 BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream)
             {
-                if *precision == Precision::F32 {
-                    state_bytes = m.bank.state_bytes();
-                }
                 methods.push((Box::new(m), None));
             }
             if *precision == Precision::F32 {
@@ -367,7 +366,7 @@ fn bench_playback(c: &mut Criterion) {
             Box::new(SplinesMethod::new(
                 &keys,
                 splines::Interpolation::CatmullRom,
-                "splines-catmull-rom",
+                "random-access-splines-catmull-rom",
             )),
             peer_reference(&keys, "catmull_rom"),
         ));
@@ -375,7 +374,7 @@ fn bench_playback(c: &mut Criterion) {
             Box::new(SplinesMethod::new(
                 &keys,
                 splines::Interpolation::Linear,
-                "splines-linear",
+                "random-access-splines-linear",
             )),
             peer_reference(&keys, "linear"),
         ));
@@ -389,8 +388,8 @@ fn bench_playback(c: &mut Criterion) {
         if let Some(m) = BevyMethod::new(&keys) {
             methods.push((Box::new(m), bevy_reference(&keys)));
         }
-        methods.push((Box::new(HermiteMethod::new(&doc)), None));
-        methods.push((Box::new(BandwidthMethod::new(state_bytes)), None));
+        methods.push((Box::new(HermiteSoaScript::new(&doc)), None));
+        methods.push((Box::new(StreamingCeiling::new(channels)), None));
         time_methods(&mut group, &mut methods, &doc, channels);
     }
     group.finish();
@@ -412,12 +411,11 @@ fn time_methods(
     let mut out = vec![0.0f32; cli_bench::width(doc)];
     for (method, reference) in methods {
         let name = method.name();
-        if name != "bandwidth-ceiling" {
+        if name != UNCHECKED {
             let error = max_error(method.as_mut(), reference.as_ref().unwrap_or(doc), 64);
             println!("check {name} at {channels} channels: max error {error:.3e}");
             if error.is_nan() || error > CHECK_TOLERANCE {
-                println!("  {name} fails its check; not timed");
-                continue;
+                panic!("{name} fails its check at {channels} channels: error {error:e}");
             }
         }
         group.bench_function(BenchmarkId::new(name, channels), |b| {
@@ -464,22 +462,20 @@ fn bench_quaternions(c: &mut Criterion) {
         })
         .collect();
         let mut methods: Vec<(Box<dyn Method + '_>, Option<Document>)> = Vec::new();
-        let mut state_bytes = 0;
         for (name, b) in &bytes {
             let Ok(stream) = Stream::from_bytes(b) else {
                 continue;
             };
             if let Ok(m) = BatchMethod::new(name, stream) {
                 if name == "inbetween-batch-f32" {
-                    state_bytes = m.bank.state_bytes();
                     methods.push((Box::new(PlayerMethod::new(stream)), None));
                 }
                 methods.push((Box::new(m), None));
             }
         }
         methods.push((Box::new(ExactMethod::new(&doc)), None));
-        methods.push((Box::new(cli_bench::SlerpCachedMethod::new(&doc)), None));
-        methods.push((Box::new(BandwidthMethod::new(state_bytes)), None));
+        methods.push((Box::new(cli_bench::SlerpSoaScript::new(&doc)), None));
+        methods.push((Box::new(StreamingCeiling::new(4 * channels)), None));
         time_methods(&mut group, &mut methods, &doc, channels);
     }
     group.finish();

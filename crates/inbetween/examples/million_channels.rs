@@ -1,4 +1,4 @@
-//! The batch player at 1 000 000 scalar channels (the playback benchmark's workload): batch f32 against the cached Hermite baseline and the bandwidth ceiling, with the bench's own methods and checks; prints ns per channel-frame.
+//! The batch player at 1 000 000 scalar channels (the playback benchmark's workload): batch f32 against hermite-soa-script and streaming-ceiling, with the bench's own methods and checks; prints ns per channel-frame.
 //!
 //! `cargo run --release -p inbetween --example million_channels [CHANNELS]` — needs ~14 GB of
 //! memory (the validated document of 10^6 tracks) and ~6 minutes of compiling on one core.
@@ -8,8 +8,8 @@
 mod cli_bench;
 
 use cli_bench::{
-    compile, max_error, time, workload_document, workload_keys, BandwidthMethod, BatchMethod,
-    HermiteMethod, CHECK_TOLERANCE,
+    compile, max_error, time, workload_document, workload_keys, BatchMethod, HermiteSoaScript,
+    StreamingCeiling, CHECK_TOLERANCE,
 };
 use inbetween::stream::{Precision, Stream};
 
@@ -31,11 +31,11 @@ fn main() -> Result<(), String> {
     let stream = Stream::from_bytes(&bytes).map_err(|e| e.to_string())?;
     let mut batch = BatchMethod::new("inbetween-batch-f32", stream)?;
     let state = batch.bank.state_bytes();
-    let mut hermite = HermiteMethod::new(&doc);
-    let mut ceiling = BandwidthMethod::new(state);
+    let mut hermite = HermiteSoaScript::new(&doc);
+    let mut ceiling = StreamingCeiling::new(channels);
     for (name, error) in [
         ("inbetween-batch-f32", max_error(&mut batch, &doc, 8)),
-        ("hermite-cached", max_error(&mut hermite, &doc, 8)),
+        ("hermite-soa-script", max_error(&mut hermite, &doc, 8)),
     ] {
         if error.is_nan() || error > CHECK_TOLERANCE {
             return Err(format!("{name} fails its check: error {error:e}"));
@@ -46,8 +46,8 @@ fn main() -> Result<(), String> {
         let h = time(&mut hermite, channels, channels, 100, 5);
         let w = time(&mut ceiling, channels, channels, 100, 5);
         println!(
-            "ns per channel-frame: batch-f32 {b:.3}, hermite-cached {h:.3} ({:.2}× batch), \
-             bandwidth-ceiling {w:.3} (batch at {:.0} % of it); state {} bytes per channel",
+            "ns per channel-frame: batch-f32 {b:.3}, hermite-soa-script {h:.3} ({:.2}× batch), \
+             streaming-ceiling {w:.3} (batch at {:.0} % of it); state {} bytes per channel",
             h / b,
             100.0 * w / b,
             state / channels.max(1)

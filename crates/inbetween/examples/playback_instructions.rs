@@ -19,8 +19,8 @@ use inbetween::stream::{Precision, Stream};
 mod cli_bench;
 
 use cli_bench::{
-    compile_with_degree, quat_workload_document, workload_document, workload_keys, BandwidthMethod,
-    BatchMethod, ExactMethod, HermiteMethod, Method, PlayerMethod, SlerpCachedMethod,
+    compile_with_degree, quat_workload_document, workload_document, workload_keys, BatchMethod,
+    ExactMethod, HermiteSoaScript, Method, PlayerMethod, SlerpSoaScript, StreamingCeiling,
 };
 
 fn main() -> ExitCode {
@@ -80,15 +80,9 @@ fn main() -> ExitCode {
         },
         "inbetween-player-f32" => Box::new(PlayerMethod::new(stream)),
         "inbetween-exact" => Box::new(ExactMethod::new(&doc)),
-        "hermite-cached" => Box::new(HermiteMethod::new(&doc)),
-        "slerp-cached" => Box::new(SlerpCachedMethod::new(&doc)),
-        "bandwidth-ceiling" => match BatchMethod::new(method, stream) {
-            Ok(b) => Box::new(BandwidthMethod::new(b.bank.state_bytes())),
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::FAILURE;
-            }
-        },
+        "hermite-soa-script" => Box::new(HermiteSoaScript::new(&doc)),
+        "slerp-soa-script" => Box::new(SlerpSoaScript::new(&doc)),
+        "streaming-ceiling" => Box::new(StreamingCeiling::new(width)),
         other => {
             eprintln!("unknown method {other}");
             return ExitCode::from(2);

@@ -24,6 +24,8 @@ pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
 pub mod math;
+#[cfg(feature = "ozz")]
+pub mod ozz_import;
 pub mod player;
 pub mod quat;
 pub mod sample;

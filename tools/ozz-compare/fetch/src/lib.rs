@@ -1,0 +1,1 @@
+//! Empty: this package only fetches ozz-animation-rs for run.sh.
