@@ -561,12 +561,53 @@ fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> Vec<Box<dyn Method + '_>> {
     methods
 }
 
-/// Scalar channel counts: 1 000 and 100 000, and 1 000 000 (compiled in f32 only) unless `quick`.
-fn scalar_sizes(quick: bool) -> &'static [usize] {
-    if quick {
-        &[1_000, 100_000]
-    } else {
-        &[1_000, 100_000, 1_000_000]
+/// How much `inbetween bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchSize {
+    /// Every workload and method at tiny sizes, each checked and timed once: shows that the
+    /// bench runs (seconds); its times mean little. `inbetween bench --smoke`.
+    Smoke,
+    /// 1 000 and 100 000 scalar channels, 1 000 rotations, 100 characters (minutes).
+    Quick,
+    /// Adds 1 000 000 scalar channels, 10 000 rotations and 1 000 characters, more frames and runs.
+    Full,
+}
+
+impl BenchSize {
+    /// Scalar channel counts (a million is compiled in f32 only).
+    fn scalar(self) -> &'static [usize] {
+        match self {
+            BenchSize::Smoke => &[1_000],
+            BenchSize::Quick => &[1_000, 100_000],
+            BenchSize::Full => &[1_000, 100_000, 1_000_000],
+        }
+    }
+
+    /// Rotation counts.
+    fn quaternion(self) -> &'static [usize] {
+        match self {
+            BenchSize::Smoke => &[100],
+            BenchSize::Quick => &[1_000],
+            BenchSize::Full => &[1_000, 10_000],
+        }
+    }
+
+    /// Character instances of the ozz workload.
+    fn ozz(self) -> &'static [usize] {
+        match self {
+            BenchSize::Smoke => &[2],
+            BenchSize::Quick => &[100],
+            BenchSize::Full => &[100, 1_000],
+        }
+    }
+
+    /// (frames played per run, runs).
+    fn shape(self) -> (usize, usize) {
+        match self {
+            BenchSize::Smoke => (30, 1),
+            BenchSize::Quick => (100, 3),
+            BenchSize::Full => (300, 5),
+        }
     }
 }
 
@@ -628,8 +669,8 @@ fn bench_quaternion(
 
 /// Times every CLI method on the scalar workload at 1 000, 100 000 and 1 000 000 channels, on
 /// the quaternion workload at 1 000 and 10 000 rotations and on the ozz workload at 100 and
-/// 1 000 characters (`quick`: no million, 1 000 rotations, 100 characters, fewer frames and
-/// runs), and records the compiler's figures.
+/// 1 000 characters ([`BenchSize::Full`]; `Quick`: no million, 1 000 rotations, 100 characters,
+/// fewer frames and runs; `Smoke`: tiny sizes), and records the compiler's figures.
 ///
 /// `status` is called with what is being done (compiling a workload, checking or timing a
 /// method) before each step.
@@ -638,20 +679,18 @@ fn bench_quaternion(
 /// A workload that cannot be built or compiled, or a method that fails its check against exact
 /// evaluation (the message says which, where and by how much).
 pub fn run_bench_with_status(
-    quick: bool,
+    size: BenchSize,
     status: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, String> {
-    let quat_sizes: &[usize] = if quick { &[1_000] } else { &[1_000, 10_000] };
-    let ozz_instances: &[usize] = if quick { &[100] } else { &[100, 1_000] };
-    let shape = if quick { (100, 3) } else { (300, 5) };
+    let shape = size.shape();
     let mut report = BenchReport::default();
-    for &channels in scalar_sizes(quick) {
+    for &channels in size.scalar() {
         bench_scalar(channels, shape, &mut report, status)?;
     }
-    for &channels in quat_sizes {
+    for &channels in size.quaternion() {
         bench_quaternion(channels, shape, &mut report, status)?;
     }
-    for &instances in ozz_instances {
+    for &instances in size.ozz() {
         bench_ozz(instances, shape, &mut report, status)?;
     }
     Ok(report)
@@ -806,6 +845,15 @@ pub fn to_table(report: &BenchReport) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn quick_and_full_cover_the_sizes_the_benchmarks_doc_reports() {
+        assert_eq!(BenchSize::Quick.scalar(), [1_000, 100_000]);
+        assert_eq!(BenchSize::Full.scalar(), [1_000, 100_000, 1_000_000]);
+        assert_eq!(BenchSize::Quick.quaternion(), [1_000]);
+        assert_eq!(BenchSize::Quick.ozz(), [100]);
+        assert!(BenchSize::Smoke.scalar().iter().all(|&n| n <= 1_000));
+    }
+
     use super::*;
 
     /// Plays zeros: wrong on every channel.

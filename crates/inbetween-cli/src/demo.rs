@@ -136,7 +136,7 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         path: out_dir.to_path_buf(),
         source,
     })?;
-    let range = frame_range(&doc, None, None)?;
+    let range = frame_range(Path::new(SHOWCASE_NAME), &doc, None, None)?;
     let csv = render(Path::new(SHOWCASE_NAME), &doc, range, Format::Csv)?;
     let csv_path = out_dir.join("showcase.csv");
     write_atomic(&csv_path, csv.as_bytes())?;

@@ -92,9 +92,14 @@ enum Command {
     ///
     /// Example: inbetween bench --quick --json
     Bench {
-        /// Fewer channels and frames (seconds instead of minutes).
-        #[arg(long)]
+        /// 1 000 and 100 000 scalar channels, 1 000 rotations, 100 characters (minutes; the
+        /// full run adds a million channels and takes much longer).
+        #[arg(long, conflicts_with = "smoke")]
         quick: bool,
+        /// Every workload and method at tiny sizes, checked and timed once: shows that the
+        /// bench runs (seconds); its times mean little.
+        #[arg(long)]
+        smoke: bool,
         /// Print one JSON object {"machine", "results": [...]} instead of a table.
         #[arg(long)]
         json: bool,
@@ -317,9 +322,14 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),
-        Command::Bench { quick, json } => {
+        Command::Bench { quick, smoke, json } => {
+            let size = match (smoke, quick) {
+                (true, _) => bench::BenchSize::Smoke,
+                (false, true) => bench::BenchSize::Quick,
+                (false, false) => bench::BenchSize::Full,
+            };
             let spinner = progress::Progress::spinner("benchmarking", false);
-            let report = bench::run_bench_with_status(quick, &mut |what| spinner.label(what));
+            let report = bench::run_bench_with_status(size, &mut |what| spinner.label(what));
             spinner.finish();
             let report = report.map_err(CliError::Bench)?;
             if json {

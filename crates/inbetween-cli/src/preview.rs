@@ -114,7 +114,7 @@ pub fn render_html_with(
     doc: &Document,
     options: &PreviewOptions,
 ) -> Result<String, CliError> {
-    let (from, to) = preview_range(doc, options.from, options.to)?;
+    let (from, to) = preview_range(source, doc, options.from, options.to)?;
     let compiled = compile_document(source, doc, &options.compile)?;
     let stream = Stream::from_bytes(&compiled.bytes)
         .map_err(|e| refused(source)(inbetween::compile::CompileError::Stream(e)))?;
@@ -129,11 +129,12 @@ fn fill_template(data: &str) -> String {
 
 /// The integer frames shown, refusing an empty range and one too long to embed.
 fn preview_range(
+    source: &Path,
     doc: &Document,
     from: Option<f64>,
     to: Option<f64>,
 ) -> Result<(i64, i64), CliError> {
-    let Some((lo, hi)) = frame_range(doc, from, to)? else {
+    let Some((lo, hi)) = frame_range(source, doc, from, to)? else {
         return Err(CliError::Usage(
             "nothing to preview: the frame range holds no integer frame".to_string(),
         ));
@@ -378,7 +379,7 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
     let html = render_html_with(&args.input, &doc, &options)?;
     write_atomic(&args.output, html.as_bytes())?;
     if !args.quiet {
-        let (from, to) = preview_range(&doc, args.from, args.to)?;
+        let (from, to) = preview_range(&args.input, &doc, args.from, args.to)?;
         let text = format!(
             "preview of {} tracks, frames {from}..={to} ({} stream): {} bytes → {}\n",
             doc.tracks().len(),

@@ -30,8 +30,10 @@ pub fn check_cells(command: &str, rows: u64, columns: usize, hint: &str) -> Resu
 }
 
 /// The integer frames to print: `--from`/`--to` (rounded inward to integers) or the document's
-/// own range; `None` when empty.
+/// own range; `None` when empty. A default range the library cannot sample (keys beyond ±2^53)
+/// is refused naming `source`.
 pub fn frame_range(
+    source: &Path,
     doc: &Document,
     from: Option<f64>,
     to: Option<f64>,
@@ -45,7 +47,11 @@ pub fn frame_range(
             }
         }
     }
-    let default = doc.frame_range();
+    let default = if from.is_some() && to.is_some() {
+        None
+    } else {
+        doc.sample_range().map_err(refused(source))?
+    };
     let lo = match (from, default) {
         (Some(f), _) => f.ceil() as i64,
         (None, Some((a, _))) => a,
@@ -89,7 +95,7 @@ pub fn run(
     format: Format,
 ) -> Result<(), CliError> {
     let doc = load_document(input)?;
-    let range = frame_range(&doc, from, to)?;
+    let range = frame_range(input, &doc, from, to)?;
     let text = render(input, &doc, range, format)?;
     write_output(output, text.as_bytes())
 }

@@ -524,8 +524,10 @@ fn help_shows_an_example_for_every_subcommand_and_completions_work() {
 }
 
 #[test]
-fn bench_quick_json_reports_every_method() {
-    let text = run_ok!("bench", "--quick", "--json");
+fn bench_json_reports_every_method() {
+    // `--smoke` runs every workload and method of `--quick` at tiny sizes (the quick run itself
+    // compiles 100 000 channels three times: minutes, too long for a test).
+    let text = run_ok!("bench", "--smoke", "--json");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert!(v["machine"].is_string());
     let results = v["results"].as_array().unwrap();
@@ -567,9 +569,9 @@ fn bench_quick_json_reports_every_method() {
             .as_f64()
             .is_some_and(|ns| ns > 0.0));
     }
-    // Quick covers 1 000 and 100 000 scalar channels and 100 characters of the ozz clip
-    // (67 joints each); every checked method reports its error against exact evaluation.
-    for (workload, channels) in [("scalar", 1_000), ("scalar", 100_000), ("ozz", 6_700)] {
+    // Smoke covers 1 000 scalar channels and 2 characters of the ozz clip (67 joints each);
+    // every checked method reports its error against exact evaluation.
+    for (workload, channels) in [("scalar", 1_000), ("ozz", 134)] {
         for method in ["inbetween-batch-f32", "streaming-ceiling"] {
             assert!(
                 results.iter().any(|r| r["method"] == method
@@ -596,7 +598,7 @@ fn bench_quick_json_reports_every_method() {
                 .unwrap_or_else(|| panic!("no compile figure for {workload} {precision}"));
             let keys = row["keys"].as_f64().unwrap();
             let bytes = row["stream_bytes"].as_f64().unwrap();
-            assert!(keys >= 32.0 * 300.0);
+            assert!(keys >= 32.0 * 100.0);
             assert!((row["stream_bytes_per_key"].as_f64().unwrap() - bytes / keys).abs() < 1e-9);
             assert!(row["keys_per_s"].as_f64().unwrap() > 0.0);
             // The JSON spells each key out; raw f32 keys are 4 bytes × (1 + components).

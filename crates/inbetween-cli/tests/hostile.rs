@@ -522,3 +522,28 @@ fn negative_option_values_are_numbers_then_validated() {
     let out = run(&["play", s(&stream), "--rate", "0"]);
     assert_exit(&out, 2, &["--rate must be a finite non-zero number"]);
 }
+
+#[test]
+fn a_default_range_beyond_two_to_the_53_is_refused_not_printed_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let far = write(
+        dir.path(),
+        "far.json",
+        &doc(
+            "scalar",
+            r#"[{"frame": 0, "value": 0}, {"frame": 1e300, "value": 1}]"#,
+        ),
+    );
+    // Once: a header alone and status 0.
+    let out = run(&["sample", s(&far)]);
+    assert_exit(
+        &out,
+        1,
+        &["far.json", "track \"t\"", "2^53", "give an explicit range"],
+    );
+    assert!(out.stdout.is_empty());
+    // With an explicit range the same document samples.
+    let out = run(&["sample", s(&far), "--from", "0", "--to", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
+}

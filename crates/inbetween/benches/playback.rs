@@ -299,9 +299,14 @@ fn sizes() -> Vec<usize> {
 }
 
 fn bench_playback(c: &mut Criterion) {
-    // `INBETWEEN_BENCH_CLI=quick|full`: run the CLI's `run_bench` instead (checks its code).
+    // `INBETWEEN_BENCH_CLI=smoke|quick|full`: run the CLI's `run_bench` instead (checks its code).
     if let Some(mode) = std::env::var_os("INBETWEEN_BENCH_CLI") {
-        match cli_bench::run_bench_with_status(mode == "quick", &mut |_| {}) {
+        let size = match mode.to_str() {
+            Some("smoke") => cli_bench::BenchSize::Smoke,
+            Some("quick") => cli_bench::BenchSize::Quick,
+            _ => cli_bench::BenchSize::Full,
+        };
+        match cli_bench::run_bench_with_status(size, &mut |_| {}) {
             Ok(report) => println!("{}", cli_bench::to_json("bench harness", &report)),
             Err(e) => panic!("bench stopped: {e}"),
         }
