@@ -124,7 +124,6 @@ pub fn import_gltf(path: &Path, choice: &GltfChoice<'_>) -> Result<Document, Cli
         snap_to_frames: choice.snap,
         // `--max-input-bytes` bounds every input, glTF files included.
         max_file_bytes: MAX_INPUT_BYTES.load(Ordering::Relaxed),
-        ..ImportOptions::default()
     };
     import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
         path: path.to_path_buf(),
