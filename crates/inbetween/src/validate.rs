@@ -70,7 +70,10 @@ fn check_value(
     })
 }
 
-pub(crate) fn validate_track(mut raw: TrackBuilder, loc: &Location) -> Result<Track, DocumentError> {
+pub(crate) fn validate_track(
+    mut raw: TrackBuilder,
+    loc: &Location,
+) -> Result<Track, DocumentError> {
     if let Some(spec) = raw.fcurve.take() {
         return crate::fcurve::validate::build_track(raw, spec, loc);
     }

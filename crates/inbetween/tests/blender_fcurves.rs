@@ -3,72 +3,255 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use inbetween::Document;
+use inbetween::{Document, Track};
 use serde_json::Value as Json;
 
-/// Blender evaluates in float32: values must agree within this × max(1, |value|).
+/// Values must agree within this × max(1, |value|) ...
 const TOLERANCE: f64 = 2e-5;
+/// ... or, where Blender's float32 arithmetic is itself less exact than that, within
+/// 16 float32 epsilons of the numbers it combines: the largest key value and the local slope
+/// times the largest frame magnitude (a float32 time error moves the value along the slope).
+const FLOAT32_EPSILONS: f64 = 16.0 * f32::EPSILON as f64;
+/// At most this fraction of the samples may need the float32 clause.
+const FLOAT32_LIMITED_SHARE: f64 = 0.01;
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blender")
 }
 
-/// Compares every sample of `values` (generate.py's output) with the document's tracks;
-/// returns (samples compared, mismatches described).
-fn compare(doc: &Document, values: &Json) -> (usize, Vec<String>) {
-    let mut count = 0;
-    let mut bad = Vec::new();
-    let tracks = values["tracks"].as_object().expect("values file has tracks");
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[derive(Default)]
+struct Tally {
+    samples: usize,
+    float32_limited: usize,
+    bad: Vec<String>,
+}
+
+/// Blender's float32 rounding bound at `frame` on `track` (see [`FLOAT32_EPSILONS`]).
+fn float32_bound(track: &Track, frame: f64) -> f64 {
+    let keys = track.fcurve().map_or(&[][..], |c| c.keys());
+    let value_scale = keys.iter().fold(1.0_f64, |m, k| m.max(k.value.abs()));
+    let frame_scale = keys.iter().fold(1.0_f64, |m, k| m.max(k.frame.abs()));
+    let h = 1e-4;
+    let slope = ((track.eval(frame + h)[0] - track.eval(frame - h)[0]) / (2.0 * h)).abs();
+    FLOAT32_EPSILONS * (value_scale + slope * frame_scale.max(frame.abs()))
+}
+
+/// Whether `frame` is within float32 rounding of a cycle boundary (first key + k × span) of a
+/// cycled track and Blender's value is ours just across it: Blender computes the cycle number
+/// and the time within the cycle separately in float32, and there they can disagree, so a
+/// mirror cycle can play the wrong end of the keys for one sample (docs/blender.md).
+fn at_cycle_boundary(track: &Track, frame: f64, expected: f64) -> bool {
+    let Some(curve) = track.fcurve() else {
+        return false;
+    };
+    let (Some(first), Some(last), Some(_)) =
+        (curve.keys().first(), curve.keys().last(), curve.cycles())
+    else {
+        return false;
+    };
+    let span = last.frame - first.frame;
+    let delta = 8.0 * f64::from(f32::EPSILON) * frame.abs().max(span).max(1.0);
+    let k = ((frame - first.frame) / span).round();
+    if span <= 0.0 || (frame - (first.frame + k * span)).abs() > delta {
+        return false;
+    }
+    let bound = float32_bound(track, frame) + TOLERANCE * expected.abs().max(1.0);
+    // Either side of the boundary, or (mirror) either end of the keys.
+    let candidates = [
+        track.eval(frame - delta)[0],
+        track.eval(frame + delta)[0],
+        first.value,
+        last.value,
+    ];
+    candidates.iter().any(|v| (v - expected).abs() <= bound)
+}
+
+/// Compares every sample of `values` (generate.py's output) with the document's tracks.
+fn compare(doc: &Document, values: &Json, tally: &mut Tally) {
+    let tracks = values["tracks"]
+        .as_object()
+        .expect("values file has tracks");
     for (name, samples) in tracks {
         let Some(track) = doc.tracks().iter().find(|t| t.name() == name) else {
-            bad.push(format!("{name}: not in the exported document"));
+            tally
+                .bad
+                .push(format!("{name}: not in the exported document"));
             continue;
         };
         let start = samples["start"].as_f64().expect("start");
         let step = samples["step"].as_f64().expect("step");
-        for (i, v) in samples["values"].as_array().expect("values").iter().enumerate() {
+        for (i, v) in samples["values"]
+            .as_array()
+            .expect("values")
+            .iter()
+            .enumerate()
+        {
             let expected = v.as_f64().expect("a number");
             let frame = start + step * i as f64;
             let got = track.eval(frame)[0];
-            count += 1;
-            if (got - expected).abs() > TOLERANCE * expected.abs().max(1.0) {
-                bad.push(format!("{name} frame {frame}: ours {got}, Blender {expected}"));
+            let error = (got - expected).abs();
+            tally.samples += 1;
+            if error <= TOLERANCE * expected.abs().max(1.0) {
+                continue;
             }
+            if error <= float32_bound(track, frame) || at_cycle_boundary(track, frame, expected) {
+                tally.float32_limited += 1;
+                continue;
+            }
+            tally.bad.push(format!(
+                "{name} frame {frame}: ours {got}, Blender {expected}"
+            ));
         }
     }
-    (count, bad)
 }
 
-fn check_case(document: &Path, values: &Path) -> usize {
+fn check_case(document: &Path, values: &Path, tally: &mut Tally) {
     let text = std::fs::read_to_string(document).expect("document readable");
     let doc = Document::from_json_str(&text, &document.display().to_string())
         .unwrap_or_else(|e| panic!("{e}"));
     let values: Json =
         serde_json::from_str(&std::fs::read_to_string(values).expect("values readable"))
             .expect("values are JSON");
-    let (count, bad) = compare(&doc, &values);
+    compare(&doc, &values, tally);
+}
+
+fn assert_tally(tally: &Tally, what: &str) {
     assert!(
-        bad.is_empty(),
-        "{}: {} of {count} samples differ from Blender, first ones:\n{}",
-        document.display(),
-        bad.len(),
-        bad.iter().take(25).cloned().collect::<Vec<_>>().join("\n")
+        tally.bad.is_empty(),
+        "{what}: {} of {} samples differ from Blender, first ones:\n{}",
+        tally.bad.len(),
+        tally.samples,
+        tally
+            .bad
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
-    count
+    assert!(
+        (tally.float32_limited as f64) <= FLOAT32_LIMITED_SHARE * tally.samples as f64,
+        "{what}: {} of {} samples only within Blender's float32 bound",
+        tally.float32_limited,
+        tally.samples
+    );
+    println!(
+        "{what}: {} samples agree with Blender: {} within {TOLERANCE} × max(1, |value|), {} more within Blender's float32 rounding bound",
+        tally.samples,
+        tally.samples - tally.float32_limited,
+        tally.float32_limited
+    );
 }
 
 #[test]
 fn committed_fixtures_match_blenders_values() {
+    let mut tally = Tally::default();
     let mut cases = 0;
-    let mut samples = 0;
     for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
         let path = entry.expect("dir entry").path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if let Some(stem) = name.strip_suffix(".values.json") {
-            samples += check_case(&path.with_file_name(format!("{stem}.json")), &path);
+            check_case(
+                &path.with_file_name(format!("{stem}.json")),
+                &path,
+                &mut tally,
+            );
             cases += 1;
         }
     }
     assert!(cases >= 1, "no fixtures in tests/blender");
-    println!("{cases} Blender fixtures, {samples} samples agree within {TOLERANCE} relative");
+    assert_tally(&tally, &format!("{cases} committed fixtures"));
+}
+
+fn blender_runs(args: &[&str]) -> bool {
+    match Command::new("blender").args(args).output() {
+        Ok(out) if out.status.success() => true,
+        Ok(out) => panic!(
+            "blender {args:?} failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(_) => false,
+    }
+}
+
+/// New random curves every run (the seed from the clock, printed), at three frame rates:
+/// generated in Blender, exported with integrations/blender/export_inbetween.py, compared.
+#[test]
+fn fresh_blender_curves_match_blenders_values() {
+    if !blender_runs(&["-b", "--factory-startup", "--version"]) {
+        let required = std::env::var_os("INBETWEEN_REQUIRE_BLENDER").is_some();
+        assert!(
+            !required,
+            "INBETWEEN_REQUIRE_BLENDER is set but `blender` was not found"
+        );
+        println!("Blender not found: only the committed fixtures in tests/blender were checked");
+        return;
+    }
+    let root = repo_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    // INBETWEEN_BLENDER_SEED repeats a run.
+    let seed = std::env::var("INBETWEEN_BLENDER_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(7, |d| d.as_secs())
+        });
+    let mut tally = Tally::default();
+    for (i, (fps, base)) in [(24, "1"), (30, "1.001"), (60, "1")].iter().enumerate() {
+        let case = dir.path().join(format!("fresh{i}"));
+        let case_str = case.to_str().expect("utf-8 temp path");
+        let seed_str = (seed + i as u64).to_string();
+        let fps_str = fps.to_string();
+        let generate = root.join("tests/blender/generate.py");
+        let export = root.join("integrations/blender/export_inbetween.py");
+        assert!(blender_runs(&[
+            "-b",
+            "--factory-startup",
+            "--python-exit-code",
+            "1",
+            "--python",
+            generate.to_str().expect("path"),
+            "--",
+            "--seed",
+            &seed_str,
+            "--fps",
+            &fps_str,
+            "--fps-base",
+            base,
+            "--out",
+            case_str,
+        ]));
+        let blend = format!("{case_str}.blend");
+        let doc = format!("{case_str}.json");
+        assert!(blender_runs(&[
+            &blend,
+            "-b",
+            "--factory-startup",
+            "--python-exit-code",
+            "1",
+            "--python",
+            export.to_str().expect("path"),
+            "--",
+            "-o",
+            &doc,
+        ]));
+        let fps_read: Json =
+            serde_json::from_str(&std::fs::read_to_string(&doc).expect("doc")).expect("json");
+        let want = f64::from(*fps) / base.parse::<f64>().expect("base");
+        // Blender stores fps_base in float32.
+        assert!((fps_read["fps"].as_f64().expect("fps") - want).abs() < 1e-6 * want);
+        check_case(
+            Path::new(&doc),
+            Path::new(&format!("{case_str}.values.json")),
+            &mut tally,
+        );
+    }
+    assert_tally(&tally, &format!("fresh curves, seeds {seed}..{}", seed + 2));
 }

@@ -6,9 +6,11 @@ use crate::math;
 /// How close, in frames, the solved parameter's time is to the frame asked for.
 pub const BEZIER_TIME_TOLERANCE: f64 = 1e-12;
 
-/// The segment's four control points `[frame, value]` after Blender's correction: when the
-/// handles' time lengths add up to more than the segment, both are scaled by the same factor
-/// (keeping their directions) so that they add up to exactly the segment.
+/// The segment's four control points `[frame, value]` after Blender's correction: a handle
+/// whose time length exceeds the segment's is scaled toward its key (keeping its direction)
+/// until it reaches exactly the other key's frame. Each handle is corrected on its own; with both
+/// handles at most the segment long, time is non-decreasing along the segment (see
+/// [`solve_time`]).
 #[must_use]
 pub fn corrected_controls(k0: &FKey, k1: &FKey) -> [[f64; 2]; 4] {
     let p0 = [k0.frame, k0.value];
@@ -16,16 +18,19 @@ pub fn corrected_controls(k0: &FKey, k1: &FKey) -> [[f64; 2]; 4] {
     let h1 = [p0[0] - k0.right[0], p0[1] - k0.right[1]];
     let h2 = [p3[0] - k1.left[0], p3[1] - k1.left[1]];
     let length = p3[0] - p0[0];
-    let reach = math::abs(h1[0]) + math::abs(h2[0]);
-    let fac = if reach > length && reach > 0.0 {
-        length / reach
-    } else {
-        1.0
+    let fac = |h: [f64; 2]| {
+        let reach = math::abs(h[0]);
+        if reach > length {
+            length / reach
+        } else {
+            1.0
+        }
     };
+    let (f1, f2) = (fac(h1), fac(h2));
     [
         p0,
-        [p0[0] - fac * h1[0], p0[1] - fac * h1[1]],
-        [p3[0] - fac * h2[0], p3[1] - fac * h2[1]],
+        [p0[0] - f1 * h1[0], p0[1] - f1 * h1[1]],
+        [p3[0] - f2 * h2[0], p3[1] - f2 * h2[1]],
         p3,
     ]
 }
@@ -42,11 +47,13 @@ fn bernstein_derivative(c: [f64; 4], s: f64) -> f64 {
     3.0 * (r * r * (c[1] - c[0]) + 2.0 * r * s * (c[2] - c[1]) + s * s * (c[3] - c[2]))
 }
 
-/// The parameter s in [0, 1] at which the time cubic with control times `x` (non-decreasing:
-/// x0 ≤ x1, x2 ≤ x3 and x1 ≤ x2, as after correction) reaches `t`, to within
+/// The parameter s in [0, 1] at which the time cubic with control times `x` reaches `t`, to within
 /// [`BEZIER_TIME_TOLERANCE`] frames (or to the f64 resolution of s where the cubic is flat).
-/// Newton's method kept inside a bisection bracket, so singular points (a handle of zero time
-/// length, a vertical tangent) only slow it down. Times are taken relative to `x0`.
+/// The cubic must be non-decreasing, as it is after correction: with a = x1 − x0 and c = x3 − x2
+/// in [0, L], L = x3 − x0, x'(s)/3 = (1−s)²a + 2s(1−s)(L − a − c) + s²c ≥ 0 because
+/// a + c − L ≤ ac/L ≤ √(ac). Newton's method kept inside a bisection bracket, so singular
+/// points (a handle of zero time length, a vertical tangent where both handles span the whole
+/// segment) only slow it down. Times are taken relative to `x0`.
 #[must_use]
 pub fn solve_time(x: [f64; 4], t: f64) -> f64 {
     let c = [0.0, x[1] - x[0], x[2] - x[0], x[3] - x[0]];
@@ -113,13 +120,13 @@ mod tests {
     }
 
     #[test]
-    fn correction_scales_both_handles_by_the_same_factor() {
+    fn correction_scales_only_a_handle_reaching_past_the_other_key() {
         let mut k0 = FKey::new(0.0, 0.0);
         let mut k1 = FKey::new(10.0, 1.0);
-        k0.right = [8.0, 4.0]; // reaches 8
-        k1.left = [2.0, -1.0]; // reaches 8: factor 10/16
+        k0.right = [8.0, 4.0]; // within the segment: kept
+        k1.left = [-10.0, -3.0]; // reaches 20 back: halved
         let p = corrected_controls(&k0, &k1);
-        assert_eq!(p[1], [5.0, 2.5]);
-        assert_eq!(p[2], [5.0, -0.25]);
+        assert_eq!(p[1], [8.0, 4.0]);
+        assert_eq!(p[2], [0.0, -1.0]);
     }
 }

@@ -214,7 +214,14 @@ fn bounce_out(x: f64) -> f64 {
 /// by A/|change| (0 when A = 0), blended back to 1 over the last |s| frames before the key
 /// where the wave is anchored. The wave is ±a·2^(10τ')·sin((τ'·duration − s)·2π/p) with τ' = τ − 1
 /// (in), −τ (out), or 2τ − 1 per half (in-out, half height).
-fn elastic(mode: EasingMode, t: f64, begin: f64, change: f64, duration: f64, params: Params) -> f64 {
+fn elastic(
+    mode: EasingMode,
+    t: f64,
+    begin: f64,
+    change: f64,
+    duration: f64,
+    params: Params,
+) -> f64 {
     if t == 0.0 {
         return begin;
     }

@@ -19,8 +19,12 @@ pub(super) fn place_handles(keys: &mut [FKey], extrapolation: [Extrapolation; 2]
     if n < 2 {
         return;
     }
+    let given: alloc::vec::Vec<[Point; 2]> = keys.iter().map(|k| [k.left, k.right]).collect();
     let cyclic = cyclic && both_auto(&keys[0]) && both_auto(&keys[n - 1]);
-    let (first, last) = ([keys[0].frame, keys[0].value], [keys[n - 1].frame, keys[n - 1].value]);
+    let (first, last) = (
+        [keys[0].frame, keys[0].value],
+        [keys[n - 1].frame, keys[n - 1].value],
+    );
     let delta = [last[0] - first[0], last[1] - first[1]];
     let mut locked_end = false;
     for i in 0..n {
@@ -56,6 +60,32 @@ pub(super) fn place_handles(keys: &mut [FKey], extrapolation: [Extrapolation; 2]
         for i in [0, n - 1] {
             keys[i].left[1] = keys[i].value;
             keys[i].right[1] = keys[i].value;
+        }
+    }
+    keep_given_within_rounding(keys, &given);
+}
+
+/// Relative distance within which a placed handle coordinate is the given one rounded
+/// differently: 2^-18 (32 float32 ulps) of the track's largest frame or value magnitude.
+pub const SAME_HANDLE: f64 = 1.0 / 262_144.0;
+
+/// Where a placed handle coordinate is within [`SAME_HANDLE`] of the document's, the document's
+/// is kept: a document exported from Blender carries Blender's own float32 placement, and
+/// extrapolating along a handle magnifies a last-bit difference. A stale position (a key moved
+/// after export) is further off and is replaced.
+fn keep_given_within_rounding(keys: &mut [FKey], given: &[[Point; 2]]) {
+    let reach = |f: fn(&FKey) -> f64| keys.iter().fold(1.0_f64, |m, k| m.max(math::abs(f(k))));
+    let tolerance = [
+        SAME_HANDLE * reach(|k| k.frame),
+        SAME_HANDLE * reach(|k| k.value),
+    ];
+    for (key, [left, right]) in keys.iter_mut().zip(given) {
+        for (placed, given) in [(&mut key.left, left), (&mut key.right, right)] {
+            for c in 0..2 {
+                if math::abs(placed[c] - given[c]) <= tolerance[c] {
+                    placed[c] = given[c];
+                }
+            }
         }
     }
 }
@@ -103,7 +133,12 @@ fn place_key(key: &mut FKey, prev: Option<Point>, next: Option<Point>) -> bool {
 
 /// The auto handles along `tangent`, `reach` = [left, right] multiples of it (each limited to
 /// 5× the other first), then the auto-clamped limits when both neighbours exist.
-fn place_auto(key: &mut FKey, tangent: Point, reach: [f64; 2], around: Option<(Point, Point)>) -> bool {
+fn place_auto(
+    key: &mut FKey,
+    tangent: Point,
+    reach: [f64; 2],
+    around: Option<(Point, Point)>,
+) -> bool {
     let p2 = [key.frame, key.value];
     let (mut ra, mut rb) = (reach[0], reach[1]);
     // The 5× limit compares the time spacings before dividing by the common length.
@@ -166,7 +201,8 @@ fn align(key: &mut FKey) {
         return;
     }
     let p2 = [key.frame, key.value];
-    let length = |q: Point| math::sqrt((q[0] - p2[0]) * (q[0] - p2[0]) + (q[1] - p2[1]) * (q[1] - p2[1]));
+    let length =
+        |q: Point| math::sqrt((q[0] - p2[0]) * (q[0] - p2[0]) + (q[1] - p2[1]) * (q[1] - p2[1]));
     let nonzero = |x: f64| if x == 0.0 { 1.0 } else { x };
     let (len_a, len_b) = (nonzero(length(key.left)), nonzero(length(key.right)));
     let ratio = len_a / len_b;

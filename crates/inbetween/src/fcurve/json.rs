@@ -41,8 +41,7 @@ fn named<T>(
         .ok_or_else(|| invalid(loc, expected, v))
 }
 
-const HANDLE_NAMES: &str =
-    "one of \"free\", \"aligned\", \"vector\", \"auto\", \"auto_clamped\"";
+const HANDLE_NAMES: &str = "one of \"free\", \"aligned\", \"vector\", \"auto\", \"auto_clamped\"";
 
 /// The track's `fcurve` object and its `keys` array.
 pub(crate) fn fcurve_from_json(
@@ -97,9 +96,13 @@ fn extrapolation_from_json(v: &Json, loc: Location) -> Result<[Extrapolation; 2]
 
 fn cycles_from_json(v: &Json, loc: &Location) -> Result<Cycles, DocumentError> {
     let cloc = loc.with_field("fcurve.cycles");
-    let obj = v
-        .as_object()
-        .ok_or_else(|| invalid(cloc, "an object {before, after, before_count, after_count}", v))?;
+    let obj = v.as_object().ok_or_else(|| {
+        invalid(
+            cloc,
+            "an object {before, after, before_count, after_count}",
+            v,
+        )
+    })?;
     let modes = "one of \"none\", \"repeat\", \"repeat_offset\", \"mirror\"";
     let mode = |field: &str| match obj.get(field) {
         None => Ok(CycleMode::None),
@@ -134,10 +137,9 @@ fn cycles_from_json(v: &Json, loc: &Location) -> Result<Cycles, DocumentError> {
 fn point(v: Option<&Json>, loc: Location, default: [f64; 2]) -> Result<[f64; 2], DocumentError> {
     match v {
         None => Ok(default),
-        Some(Json::Array(a)) if a.len() == 2 => Ok([
-            number(&a[0], loc.clone())?,
-            number(&a[1], loc)?,
-        ]),
+        Some(Json::Array(a)) if a.len() == 2 => {
+            Ok([number(&a[0], loc.clone())?, number(&a[1], loc)?])
+        }
         Some(x) => Err(invalid(loc, "[frame, value]", x)),
     }
 }
@@ -299,11 +301,20 @@ fn key_json(k: &FKey) -> Json {
         }
     };
     m.insert("interp".into(), interp);
-    m.insert("left".into(), Json::Array(alloc::vec![num(k.left[0]), num(k.left[1])]));
-    m.insert("right".into(), Json::Array(alloc::vec![num(k.right[0]), num(k.right[1])]));
+    m.insert(
+        "left".into(),
+        Json::Array(alloc::vec![num(k.left[0]), num(k.left[1])]),
+    );
+    m.insert(
+        "right".into(),
+        Json::Array(alloc::vec![num(k.right[0]), num(k.right[1])]),
+    );
     m.insert(
         "handles".into(),
-        Json::Array(alloc::vec![k.left_type.name().into(), k.right_type.name().into()]),
+        Json::Array(alloc::vec![
+            k.left_type.name().into(),
+            k.right_type.name().into()
+        ]),
     );
     Json::Object(m)
 }

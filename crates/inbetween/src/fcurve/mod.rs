@@ -238,10 +238,10 @@ impl FCurve {
         let n = self.keys.len();
         let (first, last) = (&self.keys[0], &self.keys[n - 1]);
         if frame <= first.frame {
-            return self.extrapolate(0, frame);
+            return self.extrapolate(0, true, frame);
         }
         if frame >= last.frame {
-            return self.extrapolate(n - 1, frame);
+            return self.extrapolate(n - 1, false, frame);
         }
         let above = self.keys.partition_point(|k| k.frame <= frame);
         let i = above.saturating_sub(1);
@@ -272,15 +272,22 @@ impl FCurve {
                     amplitude: k0.amplitude,
                     period: k0.period,
                 };
-                easing::ease(kind, mode, t, k0.value, k1.value - k0.value, duration, params)
+                easing::ease(
+                    kind,
+                    mode,
+                    t,
+                    k0.value,
+                    k1.value - k0.value,
+                    duration,
+                    params,
+                )
             }
         }
     }
 
-    /// Outside the keys, from end key `index` (0 or the last).
-    fn extrapolate(&self, index: usize, frame: f64) -> f64 {
+    /// Outside the keys, from end key `index` (0 `before` the keys, the last after them).
+    fn extrapolate(&self, index: usize, before: bool, frame: f64) -> f64 {
         let key = &self.keys[index];
-        let before = index == 0;
         let mode = self.extrapolation[usize::from(!before)];
         if mode == Extrapolation::Constant || key.interp == FInterp::Constant {
             return key.value;

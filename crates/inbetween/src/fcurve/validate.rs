@@ -60,7 +60,10 @@ pub(crate) fn build_track(
     }
     let n = spec.keys.len();
     if n == 0 {
-        return Err(DocumentError::new(loc.with_field("keys"), ErrorKind::NoKeys));
+        return Err(DocumentError::new(
+            loc.with_field("keys"),
+            ErrorKind::NoKeys,
+        ));
     }
     if n > MAX_KEYS_PER_TRACK {
         return Err(DocumentError::new(
@@ -109,7 +112,11 @@ fn check_key(key: &FKey, previous: Option<f64>, kloc: &Location) -> Result<(), D
         if x.is_finite() {
             Ok(())
         } else {
-            Err(invalid(kloc.with_field(field), "a finite number", format!("{x}")))
+            Err(invalid(
+                kloc.with_field(field),
+                "a finite number",
+                format!("{x}"),
+            ))
         }
     };
     finite(key.frame, "frame")?;
