@@ -37,6 +37,20 @@ pub fn stream_wrap(wrap: Wrap) -> StreamWrap {
     }
 }
 
+/// The stream wrap of a track: its own wrap, or for an F-curve track the one that plays its
+/// extrapolation and cycles (see [`crate::fcurve::FCurve::stream_wrap`]).
+fn track_stream_wrap(track: &Track) -> Result<StreamWrap, CompileError> {
+    match track.fcurve() {
+        None => Ok(stream_wrap(track.wrap())),
+        Some(curve) => curve
+            .stream_wrap()
+            .map_err(|reason| CompileError::OutsideKeys {
+                track: track.name().into(),
+                reason,
+            }),
+    }
+}
+
 impl Document {
     /// Compiles every track into one forward-difference stream (see [`crate::compile`]): exact
     /// differences where a span is a polynomial, fitted pieces elsewhere, every integer frame
@@ -67,13 +81,15 @@ impl Document {
         let inputs: Vec<TrackInput<'_>> = self
             .tracks()
             .iter()
-            .map(|t| TrackInput {
-                name: t.name(),
-                value_type: stream_value_type(t.value_type()),
-                wrap: stream_wrap(t.wrap()),
-                source: t,
+            .map(|t| {
+                Ok(TrackInput {
+                    name: t.name(),
+                    value_type: stream_value_type(t.value_type()),
+                    wrap: track_stream_wrap(t)?,
+                    source: t,
+                })
             })
-            .collect();
+            .collect::<Result<_, CompileError>>()?;
         compile_tracks_with_progress(&inputs, self.fps(), options, progress)
     }
 }
@@ -502,6 +518,9 @@ impl CurveSource for Track {
     }
 
     fn spans(&self) -> Vec<SourceSpan> {
+        if let Some(curve) = self.fcurve() {
+            return curve.source_spans();
+        }
         let mut out = Vec::new();
         if self.arclength_table().is_some() {
             self.push_arclength_spans(&mut out);

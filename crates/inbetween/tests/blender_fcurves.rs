@@ -255,3 +255,128 @@ fn fresh_blender_curves_match_blenders_values() {
     }
     assert_tally(&tally, &format!("fresh curves, seeds {seed}..{}", seed + 2));
 }
+
+/// Every fixture track whose outside a stream wrap can play, compiled alone at the default
+/// tolerance and played at each integer frame Blender sampled: within the same bounds of
+/// Blender's value, widened by the compile tolerance.
+#[test]
+fn compiled_streams_play_blenders_values() {
+    use inbetween::compile::CompileOptions;
+    use inbetween::player::TrackPlayer;
+    use inbetween::stream::Stream;
+    let (mut compiled, mut refused, mut samples) = (0, 0, 0);
+    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
+        let path = entry.expect("dir entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        let Some(stem) = name.strip_suffix(".values.json") else {
+            continue;
+        };
+        let doc_json: Json = serde_json::from_str(
+            &std::fs::read_to_string(path.with_file_name(format!("{stem}.json"))).expect("doc"),
+        )
+        .expect("json");
+        let values: Json =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("values")).expect("json");
+        for track_json in doc_json["tracks"].as_array().expect("tracks") {
+            let mut one = doc_json.clone();
+            one["tracks"] = Json::Array(vec![track_json.clone()]);
+            let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
+            let track = &doc.tracks()[0];
+            if track
+                .fcurve()
+                .expect("an F-curve track")
+                .stream_wrap()
+                .is_err()
+            {
+                refused += 1;
+                continue;
+            }
+            let stream_bytes = doc
+                .compile(&CompileOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
+                .bytes;
+            let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
+            let tolerance = 1e-6 * track.scale();
+            let s = &values["tracks"][track.name()];
+            let start = s["start"].as_f64().expect("start");
+            let step = s["step"].as_f64().expect("step");
+            let mut player = TrackPlayer::new(stream.track(0).expect("track 0"));
+            for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
+                let frame = start + step * i as f64;
+                if frame.fract() != 0.0 {
+                    continue;
+                }
+                let expected = v.as_f64().expect("number");
+                player.seek(frame).expect("seek");
+                let played = player.value()[0];
+                let error = (played - expected).abs();
+                let bound = (TOLERANCE * expected.abs().max(1.0)).max(float32_bound(track, frame))
+                    + tolerance;
+                assert!(
+                    error <= bound || at_cycle_boundary(track, frame, expected),
+                    "{} frame {frame}: played {played}, Blender {expected}",
+                    track.name()
+                );
+                samples += 1;
+            }
+            compiled += 1;
+        }
+    }
+    assert!(compiled > 20, "only {compiled} tracks compiled");
+    println!("{compiled} F-curve tracks compiled and played at {samples} integer frames within Blender's values; {refused} refused (extrapolation along a slope, counted or offset cycles)");
+}
+
+/// Pieces per Bezier segment at the default tolerance, over the fixtures' Bezier segments whose
+/// handles stay inside their segment (each compiled as a two-key curve with its handles).
+#[test]
+fn contained_bezier_segments_need_few_pieces() {
+    use inbetween::compile::CompileOptions;
+    let mut pieces = Vec::new();
+    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
+        let path = entry.expect("dir entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        if !name.ends_with(".json") || name.ends_with(".values.json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("doc");
+        let doc = Document::from_json_str(&text, &name).expect("loads");
+        for track in doc.tracks() {
+            let keys = track.fcurve().expect("F-curve").keys();
+            for pair in keys.windows(2) {
+                let (k0, k1) = (pair[0], pair[1]);
+                let length = k1.frame - k0.frame;
+                let contained = k0.right[0] - k0.frame <= length && k1.frame - k1.left[0] <= length;
+                if k0.interp != inbetween::fcurve::FInterp::Bezier || !contained {
+                    continue;
+                }
+                let segment = serde_json::json!({"inbetween": 1, "tracks": [{
+                "name": "s", "type": "scalar", "fcurve": {},
+                "keys": [
+                    {"frame": k0.frame, "value": k0.value, "right": k0.right, "handles": "free"},
+                    {"frame": k1.frame, "value": k1.value, "left": k1.left, "handles": "free"}
+                ]}]});
+                let one =
+                    Document::from_json_str(&segment.to_string(), "segment.json").expect("loads");
+                let compiled = one.compile(&CompileOptions::default()).expect("compiles");
+                pieces.push(compiled.reports[0].summary.pieces);
+            }
+        }
+    }
+    pieces.sort_unstable();
+    let median = pieces[pieces.len() / 2];
+    let worst = pieces[pieces.len() - 1];
+    let mean = pieces.iter().sum::<usize>() as f64 / pieces.len() as f64;
+    println!(
+        "{} contained Bezier segments: median {median} pieces, mean {mean:.2}, worst {worst}",
+        pieces.len()
+    );
+    assert!(median <= 2, "median {median} pieces per segment");
+}

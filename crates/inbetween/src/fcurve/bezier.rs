@@ -90,6 +90,11 @@ pub fn solve_time(x: [f64; 4], t: f64) -> f64 {
     s
 }
 
+/// The frame of corrected control points `p` at parameter `s`.
+pub(super) fn time_at(p: [[f64; 2]; 4], s: f64) -> f64 {
+    bernstein([p[0][0], p[1][0], p[2][0], p[3][0]], s)
+}
+
 /// The Bezier segment from `k0` to `k1` at `frame` (in `[k0.frame, k1.frame]`).
 pub(super) fn eval(k0: &FKey, k1: &FKey, frame: f64) -> f64 {
     let p = corrected_controls(k0, k1);

@@ -109,6 +109,18 @@ impl EasingMode {
         }
     }
 
+    /// The mode Blender plays: `Auto` is `Out` for back, bounce and elastic, `In` otherwise.
+    #[must_use]
+    pub fn resolve(self, kind: EasingType) -> EasingMode {
+        match (self, kind) {
+            (EasingMode::Auto, EasingType::Back | EasingType::Bounce | EasingType::Elastic) => {
+                EasingMode::Out
+            }
+            (EasingMode::Auto, _) => EasingMode::In,
+            (m, _) => m,
+        }
+    }
+
     /// Parses a document name.
     #[must_use]
     pub fn from_name(name: &str) -> Option<EasingMode> {
@@ -116,33 +128,34 @@ impl EasingMode {
     }
 }
 
-/// The per-key parameters.
+/// One easing segment at one time: the key's parameters and where it is.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Params {
     pub(super) back: f64,
     pub(super) amplitude: f64,
     pub(super) period: f64,
+    /// Frames since the key.
+    pub(super) t: f64,
+    /// The key's value.
+    pub(super) begin: f64,
+    /// Next key's value − `begin`.
+    pub(super) change: f64,
+    /// Frames to the next key.
+    pub(super) duration: f64,
 }
 
-/// The easing `kind` in `mode` at `t` frames into a segment of `duration` frames.
-pub(super) fn ease(
-    kind: EasingType,
-    mode: EasingMode,
-    t: f64,
-    begin: f64,
-    change: f64,
-    duration: f64,
-    params: Params,
-) -> f64 {
-    let mode = match (mode, kind) {
-        (EasingMode::Auto, EasingType::Back | EasingType::Bounce | EasingType::Elastic) => {
-            EasingMode::Out
-        }
-        (EasingMode::Auto, _) => EasingMode::In,
-        (m, _) => m,
-    };
+/// The easing `kind` in `mode` at `params.t` frames into a segment of `params.duration` frames.
+pub(super) fn ease(kind: EasingType, mode: EasingMode, params: Params) -> f64 {
+    let Params {
+        t,
+        begin,
+        change,
+        duration,
+        ..
+    } = params;
+    let mode = mode.resolve(kind);
     if kind == EasingType::Elastic {
-        return elastic(mode, t, begin, change, duration, params);
+        return elastic(mode, params);
     }
     let tau = t / duration;
     let back = params.back;
@@ -214,14 +227,14 @@ fn bounce_out(x: f64) -> f64 {
 /// by A/|change| (0 when A = 0), blended back to 1 over the last |s| frames before the key
 /// where the wave is anchored. The wave is ±a·2^(10τ')·sin((τ'·duration − s)·2π/p) with τ' = τ − 1
 /// (in), −τ (out), or 2τ − 1 per half (in-out, half height).
-fn elastic(
-    mode: EasingMode,
-    t: f64,
-    begin: f64,
-    change: f64,
-    duration: f64,
-    params: Params,
-) -> f64 {
+fn elastic(mode: EasingMode, params: Params) -> f64 {
+    let Params {
+        t,
+        begin,
+        change,
+        duration,
+        ..
+    } = params;
     if t == 0.0 {
         return begin;
     }

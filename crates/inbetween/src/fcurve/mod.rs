@@ -12,6 +12,7 @@ mod easing;
 mod handles;
 #[cfg(feature = "json")]
 pub(crate) mod json;
+mod source;
 pub(crate) mod validate;
 
 use alloc::vec::Vec;
@@ -271,16 +272,12 @@ impl FCurve {
                     back: k0.back,
                     amplitude: k0.amplitude,
                     period: k0.period,
-                };
-                easing::ease(
-                    kind,
-                    mode,
                     t,
-                    k0.value,
-                    k1.value - k0.value,
+                    begin: k0.value,
+                    change: k1.value - k0.value,
                     duration,
-                    params,
-                )
+                };
+                easing::ease(kind, mode, params)
             }
         }
     }
