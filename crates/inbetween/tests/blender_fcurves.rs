@@ -19,6 +19,20 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blender")
 }
 
+/// The committed fixtures: (exported document, Blender's values) pairs.
+fn fixtures() -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
+        let path = entry.expect("dir entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some(stem) = name.strip_suffix(".values.json") {
+            out.push((path.with_file_name(format!("{stem}.json")), path.clone()));
+        }
+    }
+    out.sort();
+    out
+}
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -150,21 +164,12 @@ fn assert_tally(tally: &Tally, what: &str) {
 #[test]
 fn committed_fixtures_match_blenders_values() {
     let mut tally = Tally::default();
-    let mut cases = 0;
-    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
-        let path = entry.expect("dir entry").path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if let Some(stem) = name.strip_suffix(".values.json") {
-            check_case(
-                &path.with_file_name(format!("{stem}.json")),
-                &path,
-                &mut tally,
-            );
-            cases += 1;
-        }
+    let cases = fixtures();
+    for (document, values) in &cases {
+        check_case(document, values, &mut tally);
     }
-    assert!(cases >= 1, "no fixtures in tests/blender");
-    assert_tally(&tally, &format!("{cases} committed fixtures"));
+    assert!(!cases.is_empty(), "no fixtures in tests/blender");
+    assert_tally(&tally, &format!("{} committed fixtures", cases.len()));
 }
 
 fn blender_runs(args: &[&str]) -> bool {
@@ -265,20 +270,9 @@ fn compiled_streams_play_blenders_values() {
     use inbetween::player::TrackPlayer;
     use inbetween::stream::Stream;
     let (mut compiled, mut refused, mut samples) = (0, 0, 0);
-    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
-        let path = entry.expect("dir entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_string();
-        let Some(stem) = name.strip_suffix(".values.json") else {
-            continue;
-        };
-        let doc_json: Json = serde_json::from_str(
-            &std::fs::read_to_string(path.with_file_name(format!("{stem}.json"))).expect("doc"),
-        )
-        .expect("json");
+    for (document, path) in fixtures() {
+        let doc_json: Json =
+            serde_json::from_str(&std::fs::read_to_string(document).expect("doc")).expect("json");
         let values: Json =
             serde_json::from_str(&std::fs::read_to_string(&path).expect("values")).expect("json");
         for track_json in doc_json["tracks"].as_array().expect("tracks") {
@@ -336,16 +330,8 @@ fn compiled_streams_play_blenders_values() {
 fn contained_bezier_segments_need_few_pieces() {
     use inbetween::compile::CompileOptions;
     let mut pieces = Vec::new();
-    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
-        let path = entry.expect("dir entry").path();
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("")
-            .to_string();
-        if !name.ends_with(".json") || name.ends_with(".values.json") {
-            continue;
-        }
+    for (path, _) in fixtures() {
+        let name = path.display().to_string();
         let text = std::fs::read_to_string(&path).expect("doc");
         let doc = Document::from_json_str(&text, &name).expect("loads");
         for track in doc.tracks() {
