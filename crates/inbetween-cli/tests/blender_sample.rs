@@ -1,0 +1,55 @@
+//! `inbetween sample` on documents exported from Blender prints Blender's own values (tests/blender fixtures).
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value as Json;
+
+/// Blender evaluates in float32; see crates/inbetween/tests/blender_fcurves.rs for the bound
+/// used where its own rounding exceeds this.
+const TOLERANCE: f64 = 2e-5;
+
+#[test]
+fn sample_prints_blenders_values_for_an_exported_document() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blender");
+    let document = dir.join("case2.json");
+    let values: Json =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("case2.values.json")).unwrap())
+            .unwrap();
+    let out = Command::cargo_bin("inbetween")
+        .unwrap()
+        .args(["sample", "--format", "json", "--from", "-60", "--to", "90"])
+        .arg(&document)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed: Json = serde_json::from_slice(&out.stdout).unwrap();
+    let frames: Vec<f64> = printed["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_f64().unwrap())
+        .collect();
+    let (mut compared, mut within) = (0, 0);
+    for track in printed["tracks"].as_array().unwrap() {
+        let blender = &values["tracks"][track["name"].as_str().unwrap()];
+        let start = blender["start"].as_f64().unwrap();
+        let step = blender["step"].as_f64().unwrap();
+        let samples = blender["values"].as_array().unwrap();
+        for (frame, ours) in frames.iter().zip(track["values"].as_array().unwrap()) {
+            let index = (frame - start) / step;
+            let Some(expected) = samples.get(index as usize).filter(|_| index >= 0.0) else {
+                continue;
+            };
+            let (expected, ours) = (expected.as_f64().unwrap(), ours.as_f64().unwrap());
+            compared += 1;
+            if (ours - expected).abs() <= TOLERANCE * expected.abs().max(1.0) {
+                within += 1;
+            }
+        }
+    }
+    // The library test accounts for each sample past 2e-5 (Blender's float32 rounding); here
+    // all but a handful must be within 2e-5 outright.
+    assert!(compared > 1000, "only {compared} frames compared");
+    assert!(compared - within <= compared / 500, "{within} of {compared} within {TOLERANCE}");
+}
