@@ -22,7 +22,11 @@ fn sample_prints_blenders_values_for_an_exported_document() {
         .arg(&document)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let printed: Json = serde_json::from_slice(&out.stdout).unwrap();
     let frames: Vec<f64> = printed["frames"]
         .as_array()
@@ -51,5 +55,8 @@ fn sample_prints_blenders_values_for_an_exported_document() {
     // The library test accounts for each sample past 2e-5 (Blender's float32 rounding); here
     // all but a handful must be within 2e-5 outright.
     assert!(compared > 1000, "only {compared} frames compared");
-    assert!(compared - within <= compared / 500, "{within} of {compared} within {TOLERANCE}");
+    assert!(
+        compared - within <= compared / 500,
+        "{within} of {compared} within {TOLERANCE}"
+    );
 }
