@@ -533,14 +533,24 @@ impl CurveSource for Track {
     }
 
     fn first_frame(&self) -> f64 {
-        Track::first_frame(self)
+        match self.fcurve() {
+            Some(curve) => curve.stream_range().0,
+            None => Track::first_frame(self),
+        }
     }
 
     fn last_frame(&self) -> f64 {
-        Track::last_frame(self)
+        match self.fcurve() {
+            Some(curve) => curve.stream_range().1,
+            None => Track::last_frame(self),
+        }
     }
 
     fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+        if let Some(curve) = self.fcurve() {
+            let (lo, hi) = curve.stream_range();
+            return crate::fcurve::write_value(curve.eval(frame.clamp(lo, hi)), frame, out);
+        }
         let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
         let value = Track::eval(self, clamped);
         for (o, v) in out.iter_mut().zip(value.iter()) {
@@ -575,6 +585,10 @@ impl CurveSource for Track {
                 *o = coeffs.iter().rev().fold(0.0, |acc, row| acc * v + row[c]);
             }
             return Ok(());
+        }
+        if let Some(curve) = self.fcurve() {
+            let v = curve.eval_span(span.key, span.start, span.end, frame);
+            return crate::fcurve::write_value(v, frame, out);
         }
         let value = match self.arclength_table() {
             Some(table) => self.eval_arclength_in_segment(table, span.key, frame),

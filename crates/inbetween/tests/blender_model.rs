@@ -164,7 +164,11 @@ fn easing_formulas_match_hand_worked_values() {
         2.0 + 4.0 * (2f64.powi(-5) - 2f64.powi(-10)) / (1.0 - 2f64.powi(-10)),
         "expo",
     );
-    close(expo.eval_segment(0, 10.0), 6.0, "expo reaches the end exactly");
+    close(
+        expo.eval_segment(0, 10.0),
+        6.0,
+        "expo reaches the end exactly",
+    );
     close(expo.eval_segment(0, 0.0), 2.0, "expo starts exactly");
     // bounce out at τ = 0.5: 7.5625·(0.5 − 1.5/2.75)² + 0.75.
     let bounce = easing_curve(EasingType::Bounce, EasingMode::Out, 0.0, 0.0, 0.0).eval(5.0);

@@ -340,3 +340,20 @@ impl FCurve {
         kinds
     }
 }
+
+/// Writes a compiled F-curve value into the compiler's buffer (a non-finite one is an error at
+/// `frame`; validated curves only produce one from overflowing numbers).
+pub(crate) fn write_value(
+    value: f64,
+    frame: f64,
+    out: &mut [f64],
+) -> Result<(), crate::compile::source::NonFiniteValue> {
+    if let Some(slot) = out.first_mut() {
+        *slot = value;
+    }
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(crate::compile::source::NonFiniteValue { frame, key: 0 })
+    }
+}

@@ -9,39 +9,106 @@ use crate::math;
 use crate::stream::StreamWrap;
 
 impl FCurve {
-    /// The stream wrap that plays frames outside the keys as this curve does: `Clamp` when both
-    /// sides hold the end value (constant extrapolation, a constant end key, or a flat end
-    /// handle or chord, and no cycling on that side), `Loop` for `repeat` forever on both sides,
-    /// `PingPong` for `mirror` forever on both sides.
+    /// The stream wrap that plays frames outside the compiled range ([`FCurve::stream_range`]):
+    /// `Loop` for `repeat` forever on both sides, `PingPong` for `mirror` forever on both
+    /// sides, otherwise `Clamp`, which needs each side to either hold its end value (constant
+    /// extrapolation, a constant end key, a flat end handle or chord, no cycling) or cycle a
+    /// counted number of times (the cycles are compiled, and past them the stream holds the
+    /// value the last cycle ends with, where Blender drops back to the keys' extrapolation).
     ///
     /// # Errors
-    /// What cannot be played by a stream yet: linear extrapolation along a slope, cycle
-    /// counts, `repeat_offset`, and different modes on the two sides.
+    /// What a stream cannot play: linear extrapolation along a slope, cycling forever with
+    /// `repeat_offset` or with different modes before and after, forever on one side only.
     pub fn stream_wrap(&self) -> Result<StreamWrap, &'static str> {
         let cycles = self.cycles.unwrap_or_default();
-        let holds = [self.side_holds(true), self.side_holds(false)];
         let modes = [cycles.before, cycles.after];
         let counts = [cycles.before_count, cycles.after_count];
-        if self.keys.len() < 2 || (modes[0] == CycleMode::None && modes[1] == CycleMode::None) {
-            return if holds[0] && holds[1] {
-                Ok(StreamWrap::Clamp)
-            } else {
-                Err("linear extrapolation along a slope is not in the stream format yet")
+        let cycling = |side: usize| self.keys.len() >= 2 && modes[side] != CycleMode::None;
+        let forever = |side: usize| cycling(side) && counts[side] == 0;
+        if forever(0) || forever(1) {
+            return match (forever(0) && forever(1), modes) {
+                (true, [CycleMode::Repeat, CycleMode::Repeat]) => Ok(StreamWrap::Loop),
+                (true, [CycleMode::Mirror, CycleMode::Mirror]) => Ok(StreamWrap::PingPong),
+                (true, _) if modes.contains(&CycleMode::RepeatOffset) => {
+                    Err("repeat_offset cycles forever are not in the stream format yet")
+                }
+                _ => Err("cycles forever on one side only, or with different modes on the two sides, are not in the stream format yet"),
             };
         }
-        if counts != [0, 0] {
-            return Err("cycles with a count are not in the stream format yet");
-        }
-        match modes {
-            [CycleMode::Repeat, CycleMode::Repeat] => Ok(StreamWrap::Loop),
-            [CycleMode::Mirror, CycleMode::Mirror] => Ok(StreamWrap::PingPong),
-            _ if modes.contains(&CycleMode::RepeatOffset) => {
-                Err("repeat_offset cycles are not in the stream format yet")
+        for (side, before) in [(0, true), (1, false)] {
+            if !cycling(side) && !self.side_holds(before) {
+                return Err("linear extrapolation along a slope is not in the stream format yet");
             }
-            _ => Err(
-                "different cycle modes before and after the keys are not in the stream format yet",
-            ),
         }
+        Ok(StreamWrap::Clamp)
+    }
+
+    /// The frames a stream covers: the keys, widened by the counted cycles on each side.
+    #[must_use]
+    pub fn stream_range(&self) -> (f64, f64) {
+        let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
+        let span = last - first;
+        let Some(c) = self.cycles.filter(|_| span > 0.0) else {
+            return (first, last);
+        };
+        let widen = |mode: CycleMode, count: u32| {
+            if mode == CycleMode::None {
+                0.0
+            } else {
+                f64::from(count) * span
+            }
+        };
+        (
+            first - widen(c.before, c.before_count),
+            last + widen(c.after, c.after_count),
+        )
+    }
+
+    /// Inside a compiled cycle span [`start`, `end`] (found by its midpoint): the frame of the
+    /// keys it plays and the value offset. Frames inside the keys map to themselves.
+    fn cycle_map(&self, start: f64, end: f64, frame: f64) -> (f64, f64) {
+        let (first, last) = (&self.keys[0], &self.keys[self.keys.len() - 1]);
+        let span = last.frame - first.frame;
+        let mid = 0.5 * (start + end);
+        let c = self.cycles.unwrap_or_default();
+        let (k, mode, after) = if mid > last.frame {
+            (math::ceil((mid - last.frame) / span), c.after, true)
+        } else if mid < first.frame {
+            (math::ceil((first.frame - mid) / span), c.before, false)
+        } else {
+            return (frame, 0.0);
+        };
+        let shift = if after { k * span } else { -k * span };
+        let reflected = mode == CycleMode::Mirror && (k as u64) % 2 == 1;
+        let local = if !reflected {
+            frame - shift
+        } else if after {
+            2.0 * last.frame + (k - 1.0) * span - frame
+        } else {
+            first.frame + last.frame - k * span - frame
+        };
+        let offset = if mode == CycleMode::RepeatOffset {
+            let d = last.value - first.value;
+            if after {
+                k * d
+            } else {
+                -k * d
+            }
+        } else {
+            0.0
+        };
+        (local, offset)
+    }
+
+    /// The formula of compiled span [`start`, `end`] (segment `segment`, possibly in a cycle) at
+    /// `frame` in its closed range.
+    pub(crate) fn eval_span(&self, segment: usize, start: f64, end: f64, frame: f64) -> f64 {
+        let (local, offset) = self.cycle_map(start, end, frame);
+        let (lo, hi) = match (self.keys.get(segment), self.keys.get(segment + 1)) {
+            (Some(a), Some(b)) => (a.frame, b.frame),
+            _ => return self.eval(frame),
+        };
+        self.eval_segment(segment, local.clamp(lo, hi)) + offset
     }
 
     /// Whether the curve holds its end value on one side (before cycles).
@@ -69,6 +136,83 @@ impl FCurve {
     /// inside it (both handles spanning the whole segment: a vertical tangent) and at the kinks
     /// of bounce, in-out joins and elastic blends.
     pub(crate) fn source_spans(&self) -> Vec<SourceSpan> {
+        let base = self.key_spans();
+        let (lo, hi) = self.stream_range();
+        let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
+        let span = last - first;
+        let mut out = Vec::new();
+        let cycles_before = if span > 0.0 {
+            math::round((first - lo) / span) as u64
+        } else {
+            0
+        };
+        let cycles_after = if span > 0.0 {
+            math::round((hi - last) / span) as u64
+        } else {
+            0
+        };
+        for k in (1..=cycles_before).rev() {
+            self.push_cycle(&base, -(k as f64), &mut out);
+        }
+        out.extend(base.iter().cloned());
+        for k in 1..=cycles_after {
+            self.push_cycle(&base, k as f64, &mut out);
+        }
+        out
+    }
+
+    /// The key spans replayed in cycle `k` (negative: before the keys) as smooth spans, in
+    /// frame order (reversed in a reflected mirror cycle).
+    fn push_cycle(&self, base: &[SourceSpan], k: f64, out: &mut Vec<SourceSpan>) {
+        let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
+        let span = last - first;
+        let c = self.cycles.unwrap_or_default();
+        let mode = if k > 0.0 { c.after } else { c.before };
+        let reflected = mode == CycleMode::Mirror && (math::abs(k) as u64) % 2 == 1;
+        let (lo, hi) = if k > 0.0 {
+            (last + (k - 1.0) * span, last + k * span)
+        } else {
+            (first + k * span, first + (k + 1.0) * span)
+        };
+        let place = |x: f64| {
+            if reflected {
+                lo + (last - x)
+            } else {
+                lo + (x - first)
+            }
+        };
+        let mut spans: Vec<SourceSpan> = base
+            .iter()
+            .map(|s| {
+                let (a, b) = (place(s.start), place(s.end));
+                SourceSpan {
+                    start: a.min(b),
+                    end: a.max(b),
+                    key: s.key,
+                    shape: SpanShape::Smooth,
+                }
+            })
+            .collect();
+        if reflected {
+            spans.reverse();
+        }
+        // Exact joins: each span starts where the previous ended; the cycle ends at `hi`.
+        let mut start = lo;
+        let count = spans.len();
+        for (j, mut s) in spans.into_iter().enumerate() {
+            s.start = start;
+            if j + 1 == count {
+                s.end = hi;
+            }
+            if s.end > s.start {
+                start = s.end;
+                out.push(s);
+            }
+        }
+    }
+
+    /// The spans of the keys themselves.
+    fn key_spans(&self) -> Vec<SourceSpan> {
         let mut out = Vec::new();
         for (i, pair) in self.keys.windows(2).enumerate() {
             let (k0, k1) = (&pair[0], &pair[1]);
