@@ -243,7 +243,7 @@ impl FCurve {
                 _ => {
                     let mut start = k0.frame;
                     for cut in cuts(k0, k1).into_iter().chain([k1.frame]) {
-                        if cut > start && (cut < k1.frame || cut == k1.frame) {
+                        if cut > start && cut <= k1.frame {
                             out.push(span(start, cut, SpanShape::Smooth));
                             start = cut;
                         }
