@@ -60,3 +60,36 @@ fn sample_prints_blenders_values_for_an_exported_document() {
         "{within} of {compared} within {TOLERANCE}"
     );
 }
+
+#[test]
+fn plot_draws_the_handles_of_bezier_2d_keys() {
+    let dir = tempfile_dir();
+    let svg = dir.join("blender.svg");
+    let showcase = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/showcase.json");
+    let out = Command::cargo_bin("inbetween")
+        .unwrap()
+        .arg("plot")
+        .arg(&showcase)
+        .args(["--track", "blender", "-o"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&svg).unwrap();
+    // Keys 0..3 of the showcase's `blender` track: segments 0 and 1 are bezier_2d, segment 2 an
+    // easing, so key 0's right handle, both of key 1's and key 2's left one are drawn (radius 3).
+    let handles = text.matches("r=\"3\"").count();
+    assert_eq!(handles, 4, "handle markers in\n{text}");
+    assert!(text.contains("bezier_2d") && text.contains("elastic out"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("inbetween-blender-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

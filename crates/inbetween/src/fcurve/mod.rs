@@ -90,6 +90,19 @@ pub enum FInterp {
     },
 }
 
+impl FInterp {
+    /// The document name of the segment kind: `step`, `linear`, `bezier_2d`, `easing`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            FInterp::Constant => "step",
+            FInterp::Linear => "linear",
+            FInterp::Bezier => "bezier_2d",
+            FInterp::Easing { .. } => "easing",
+        }
+    }
+}
+
 /// Blender's default `back` overshoot of a key.
 pub const DEFAULT_BACK: f64 = 1.70158;
 /// Blender's default elastic `amplitude` of a key.
@@ -327,12 +340,7 @@ impl FCurve {
     pub fn kinds_used(&self) -> Vec<&'static str> {
         let mut kinds: Vec<&'static str> = Vec::new();
         for key in self.keys.iter().take(self.keys.len().saturating_sub(1)) {
-            let name = match key.interp {
-                FInterp::Constant => "step",
-                FInterp::Linear => "linear",
-                FInterp::Bezier => "bezier_2d",
-                FInterp::Easing { .. } => "easing",
-            };
+            let name = key.interp.name();
             if !kinds.contains(&name) {
                 kinds.push(name);
             }
