@@ -9,17 +9,11 @@ use serde_json::Value as Json;
 /// used where its own rounding exceeds this.
 const TOLERANCE: f64 = 2e-5;
 
-#[test]
-fn sample_prints_blenders_values_for_an_exported_document() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blender");
-    let document = dir.join("case2.json");
-    let values: Json =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("case2.values.json")).unwrap())
-            .unwrap();
+/// Runs `inbetween` with `args`, requiring success; its standard output.
+fn run(args: &[&std::ffi::OsStr]) -> Vec<u8> {
     let out = Command::cargo_bin("inbetween")
         .unwrap()
-        .args(["sample", "--format", "json", "--from", "-60", "--to", "90"])
-        .arg(&document)
+        .args(args)
         .output()
         .unwrap();
     assert!(
@@ -27,7 +21,27 @@ fn sample_prints_blenders_values_for_an_exported_document() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let printed: Json = serde_json::from_slice(&out.stdout).unwrap();
+    out.stdout
+}
+
+#[test]
+fn sample_prints_blenders_values_for_an_exported_document() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blender");
+    let document = dir.join("case2.json");
+    let values: Json =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("case2.values.json")).unwrap())
+            .unwrap();
+    let stdout = run(&[
+        "sample".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--from".as_ref(),
+        "-60".as_ref(),
+        "--to".as_ref(),
+        "90".as_ref(),
+        document.as_os_str(),
+    ]);
+    let printed: Json = serde_json::from_slice(&stdout).unwrap();
     let frames: Vec<f64> = printed["frames"]
         .as_array()
         .unwrap()
@@ -66,19 +80,14 @@ fn plot_draws_the_handles_of_bezier_2d_keys() {
     let dir = tempfile_dir();
     let svg = dir.join("blender.svg");
     let showcase = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/showcase.json");
-    let out = Command::cargo_bin("inbetween")
-        .unwrap()
-        .arg("plot")
-        .arg(&showcase)
-        .args(["--track", "blender", "-o"])
-        .arg(&svg)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run(&[
+        "plot".as_ref(),
+        showcase.as_os_str(),
+        "--track".as_ref(),
+        "blender".as_ref(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+    ]);
     let text = std::fs::read_to_string(&svg).unwrap();
     // Keys 0..3 of the showcase's `blender` track: segments 0 and 1 are bezier_2d, segment 2 an
     // easing, so key 0's right handle, both of key 1's and key 2's left one are drawn (radius 3).
