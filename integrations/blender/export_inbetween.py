@@ -10,7 +10,9 @@ File > Export > inbetween animation (.json). Tracks are named {object}/{data_pat
 frames are Blender's frame numbers and fps is the scene's fps / fps_base. F-curve data the
 format cannot carry (modifiers other than one Cycles modifier, restricted ranges, influence,
 continuous-acceleration smoothing, drivers) is listed on stderr and the F-curve is skipped,
-never changed. See docs/blender.md.
+never changed. With --freeze-smoothed, continuous-acceleration F-curves are written instead with
+all their handles as free handles at Blender's positions (the same curve; each one is listed on
+stderr). See docs/blender.md.
 """
 
 bl_info = {
@@ -60,14 +62,17 @@ def key_interp(kp):
     }
 
 
-def key_json(kp):
+def key_json(kp, freeze):
+    """One key; `freeze`: every handle written as a free one where Blender placed it (smoothing
+    moves vector and aligned handles too)."""
+    types = ["FREE", "FREE"] if freeze else [kp.handle_left_type, kp.handle_right_type]
     return {
         "frame": kp.co[0],
         "value": kp.co[1],
         "interp": key_interp(kp),
         "left": [kp.handle_left[0], kp.handle_left[1]],
         "right": [kp.handle_right[0], kp.handle_right[1]],
-        "handles": [HANDLE_TYPES[kp.handle_left_type], HANDLE_TYPES[kp.handle_right_type]],
+        "handles": [HANDLE_TYPES[t] for t in types],
     }
 
 
@@ -78,11 +83,11 @@ def cycles_json(fcurve, name, problems):
         return None, True
     if len(active) > 1 or active[0].type != "CYCLES" or active[0] != fcurve.modifiers[0]:
         kinds = ", ".join(m.type for m in active)
-        problems.append("%s: modifiers %s (only one Cycles modifier, first, is carried)" % (name, kinds))
+        problems.append("skipped %s: modifiers %s (only one Cycles modifier, first, is carried)" % (name, kinds))
         return None, False
     m = active[0]
     if m.use_restricted_range or m.use_influence:
-        problems.append("%s: Cycles modifier with a restricted frame range or influence" % name)
+        problems.append("skipped %s: Cycles modifier with a restricted frame range or influence" % name)
         return None, False
     return {
         "before": CYCLE_MODES[m.mode_before],
@@ -92,20 +97,26 @@ def cycles_json(fcurve, name, problems):
     }, True
 
 
-def fcurve_track(obj, fcurve, problems):
+def fcurve_track(obj, fcurve, problems, freeze_smoothed):
     name = track_name(obj, fcurve)
     if fcurve.mute:
-        problems.append("%s: muted F-curve" % name)
+        problems.append("skipped %s: muted F-curve" % name)
         return None
     if len(fcurve.keyframe_points) == 0:
-        problems.append("%s: no keys (modifier-only F-curve)" % name)
+        problems.append("skipped %s: no keys (modifier-only F-curve)" % name)
         return None
-    if fcurve.auto_smoothing != "NONE":
-        problems.append("%s: auto smoothing %s is not supported" % (name, fcurve.auto_smoothing))
+    freeze = fcurve.auto_smoothing != "NONE"
+    if freeze and not freeze_smoothed:
+        problems.append(
+            "skipped %s: auto smoothing %s is not supported (--freeze-smoothed writes its "
+            "handles as free ones)" % (name, fcurve.auto_smoothing)
+        )
         return None
     cycles, ok = cycles_json(fcurve, name, problems)
     if not ok:
         return None
+    if freeze:
+        problems.append("froze %s: auto smoothing %s, handles written as free" % (name, fcurve.auto_smoothing))
     spec = {"extrapolation": fcurve.extrapolation.lower()}
     if cycles is not None:
         spec["cycles"] = cycles
@@ -113,34 +124,34 @@ def fcurve_track(obj, fcurve, problems):
         "name": name,
         "type": "scalar",
         "fcurve": spec,
-        "keys": [key_json(kp) for kp in fcurve.keyframe_points],
+        "keys": [key_json(kp, freeze) for kp in fcurve.keyframe_points],
     }
 
 
-def document(scene):
-    """The document dict and the list of things not exported."""
+def document(scene, freeze_smoothed=False):
+    """The document dict and the list of things not exported (or exported frozen)."""
     tracks, problems = [], []
     for obj in sorted(bpy.data.objects, key=lambda o: o.name):
         anim = obj.animation_data
         if anim is None:
             continue
         for driver in anim.drivers:
-            problems.append("%s: driver (not exported)" % track_name(obj, driver))
+            problems.append("skipped %s: driver" % track_name(obj, driver))
         if anim.action is None:
             continue
         for fcurve in anim.action.fcurves:
-            track = fcurve_track(obj, fcurve, problems)
+            track = fcurve_track(obj, fcurve, problems, freeze_smoothed)
             if track is not None:
                 tracks.append(track)
     doc = {"inbetween": 1, "fps": scene.render.fps / scene.render.fps_base, "tracks": tracks}
     return doc, problems
 
 
-def write(path, scene):
+def write(path, scene, freeze_smoothed=False):
     """Writes the document atomically; returns (tracks written, problems)."""
-    doc, problems = document(scene)
+    doc, problems = document(scene, freeze_smoothed)
     for p in problems:
-        print("inbetween export: skipped %s" % p, file=sys.stderr)
+        print("inbetween export: %s" % p, file=sys.stderr)
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
     umask = os.umask(0)
@@ -163,12 +174,17 @@ class ExportInbetween(bpy.types.Operator):
     bl_idname = "export_anim.inbetween"
     bl_label = "Export inbetween"
     filepath: bpy.props.StringProperty(subtype="FILE_PATH")
+    freeze_smoothed: bpy.props.BoolProperty(
+        name="Freeze smoothed handles",
+        description="Write continuous-acceleration F-curves with their handles as free ones",
+        default=False,
+    )
     filename_ext = ".json"
 
     def execute(self, context):
-        count, problems = write(self.filepath, context.scene)
+        count, problems = write(self.filepath, context.scene, self.freeze_smoothed)
         level = {"WARNING"} if problems else {"INFO"}
-        self.report(level, "%d tracks written, %d F-curves skipped (see console)" % (count, len(problems)))
+        self.report(level, "%d tracks written, %d notes (see console)" % (count, len(problems)))
         return {"FINISHED"}
 
     def invoke(self, context, event):
@@ -196,9 +212,14 @@ def main(argv):
     args = argv[argv.index("--") + 1 :] if "--" in argv else []
     parser = argparse.ArgumentParser(prog="export_inbetween.py")
     parser.add_argument("-o", "--output", required=True, help="the document to write")
+    parser.add_argument(
+        "--freeze-smoothed",
+        action="store_true",
+        help="write continuous-acceleration F-curves with their handles as free ones",
+    )
     opts = parser.parse_args(args)
-    count, problems = write(opts.output, bpy.context.scene)
-    print("inbetween export: %d tracks written to %s, %d skipped" % (count, opts.output, len(problems)))
+    count, problems = write(opts.output, bpy.context.scene, opts.freeze_smoothed)
+    print("inbetween export: %d tracks written to %s, %d notes" % (count, opts.output, len(problems)))
 
 
 if __name__ == "__main__":

@@ -60,8 +60,10 @@ def random_keys(rng, fcurve, bezier_weight):
 
 def random_fcurve(rng, action, path, index):
     fcurve = action.fcurves.new(path, index=index)
-    # Blender 3.4 makes new F-curves "continuous acceleration"; the exporter skips those.
-    fcurve.auto_smoothing = "NONE"
+    # Blender 3.4 makes new F-curves "continuous acceleration"; a fifth keep it (exported with
+    # --freeze-smoothed), the rest get none.
+    if rng.random() < 0.8:
+        fcurve.auto_smoothing = "NONE"
     random_keys(rng, fcurve, rng.choice([0.3, 0.7, 1.0]))
     fcurve.extrapolation = rng.choice(["CONSTANT", "LINEAR"])
     if rng.random() < 0.6:

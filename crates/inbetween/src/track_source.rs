@@ -548,8 +548,7 @@ impl CurveSource for Track {
 
     fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
         if let Some(curve) = self.fcurve() {
-            let (lo, hi) = curve.stream_range();
-            return crate::fcurve::write_value(curve.eval(frame.clamp(lo, hi)), frame, out);
+            return crate::fcurve::write_value(curve.eval_compiled(frame), frame, out);
         }
         let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
         let value = Track::eval(self, clamped);

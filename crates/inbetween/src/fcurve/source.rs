@@ -100,6 +100,25 @@ impl FCurve {
         (local, offset)
     }
 
+    /// The value a compiled stream plays at `frame` inside [`FCurve::stream_range`]: the curve's,
+    /// except that a frame on a boundary between compiled cycles (not the range's end) gets the
+    /// start of the cycle after it, as every span starts at its first frame, where Blender gives
+    /// the end of the cycle before (they differ only when a `repeat` cycle jumps).
+    #[must_use]
+    pub fn eval_compiled(&self, frame: f64) -> f64 {
+        let (lo, hi) = self.stream_range();
+        let frame = frame.clamp(lo, hi);
+        let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
+        let span = last - first;
+        if frame >= hi || span <= 0.0 || self.cycles.is_none() {
+            return self.eval(frame);
+        }
+        // The cycle a span starting at `frame` belongs to: decided just after it.
+        let after = frame + span * 1e-9 + math::abs(frame) * 1e-15;
+        let (local, offset) = self.cycle_map(after, after, frame);
+        self.eval_keys(local) + offset
+    }
+
     /// The formula of compiled span [`start`, `end`] (segment `segment`, possibly in a cycle) at
     /// `frame` in its closed range.
     pub(crate) fn eval_span(&self, segment: usize, start: f64, end: f64, frame: f64) -> f64 {
