@@ -209,6 +209,7 @@ fn fresh_blender_curves_match_blenders_values() {
                 .map_or(7, |d| d.as_secs())
         });
     let mut tally = Tally::default();
+    let mut streams = StreamTally::default();
     for (i, (fps, base)) in [(24, "1"), (30, "1.001"), (60, "1")].iter().enumerate() {
         let case = dir.path().join(format!("fresh{i}"));
         let case_str = case.to_str().expect("utf-8 temp path");
@@ -258,81 +259,111 @@ fn fresh_blender_curves_match_blenders_values() {
             Path::new(&format!("{case_str}.values.json")),
             &mut tally,
         );
+        play_case(
+            Path::new(&doc),
+            Path::new(&format!("{case_str}.values.json")),
+            &mut streams,
+        );
     }
     assert_tally(&tally, &format!("fresh curves, seeds {seed}..{}", seed + 2));
+    print_streams(&streams, "fresh curves");
 }
 
-/// Every fixture track whose outside a stream wrap can play, compiled alone at the default
-/// tolerance and played at each integer frame Blender sampled: within the same bounds of
-/// Blender's value, widened by the compile tolerance.
-#[test]
-fn compiled_streams_play_blenders_values() {
+/// Counts of [`play_case`].
+#[derive(Default)]
+struct StreamTally {
+    compiled: usize,
+    refused: usize,
+    samples: usize,
+    held: usize,
+}
+
+/// Every track of `document` whose outside a stream wrap can play, compiled alone at the default
+/// tolerance and played at each integer frame Blender sampled (`values_path`): within the same
+/// bounds of Blender's value, widened by the compile tolerance.
+fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
     use inbetween::compile::CompileOptions;
     use inbetween::player::TrackPlayer;
     use inbetween::stream::Stream;
-    let (mut compiled, mut refused, mut samples, mut held) = (0, 0, 0, 0);
-    for (document, path) in fixtures() {
-        let doc_json: Json =
-            serde_json::from_str(&std::fs::read_to_string(document).expect("doc")).expect("json");
-        let values: Json =
-            serde_json::from_str(&std::fs::read_to_string(&path).expect("values")).expect("json");
-        for track_json in doc_json["tracks"].as_array().expect("tracks") {
-            let mut one = doc_json.clone();
-            one["tracks"] = Json::Array(vec![track_json.clone()]);
-            let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
-            let track = &doc.tracks()[0];
-            let curve = track.fcurve().expect("an F-curve track");
-            if curve.stream_wrap().is_err() {
-                refused += 1;
+    let doc_json: Json =
+        serde_json::from_str(&std::fs::read_to_string(document).expect("doc")).expect("json");
+    let values: Json =
+        serde_json::from_str(&std::fs::read_to_string(values_path).expect("values")).expect("json");
+    for track_json in doc_json["tracks"].as_array().expect("tracks") {
+        let mut one = doc_json.clone();
+        one["tracks"] = Json::Array(vec![track_json.clone()]);
+        let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
+        let track = &doc.tracks()[0];
+        let curve = track.fcurve().expect("an F-curve track");
+        if curve.stream_wrap().is_err() {
+            tally.refused += 1;
+            continue;
+        }
+        let stream_bytes = doc
+            .compile(&CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
+            .bytes;
+        let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
+        let tolerance = 1e-6 * track.scale();
+        let s = &values["tracks"][track.name()];
+        let start = s["start"].as_f64().expect("start");
+        let step = s["step"].as_f64().expect("step");
+        let mut player = TrackPlayer::new(stream.track(0).expect("track 0"));
+        for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
+            let frame = start + step * i as f64;
+            if frame.fract() != 0.0 {
                 continue;
             }
-            let stream_bytes = doc
-                .compile(&CompileOptions::default())
-                .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
-                .bytes;
-            let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
-            let tolerance = 1e-6 * track.scale();
-            let s = &values["tracks"][track.name()];
-            let start = s["start"].as_f64().expect("start");
-            let step = s["step"].as_f64().expect("step");
-            let mut player = TrackPlayer::new(stream.track(0).expect("track 0"));
-            for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
-                let frame = start + step * i as f64;
-                if frame.fract() != 0.0 {
-                    continue;
-                }
-                let mut expected = v.as_f64().expect("number");
-                let (lo, hi) = curve.stream_range();
-                let (first, last) = (
-                    curve.keys()[0].frame,
-                    curve.keys()[curve.keys().len() - 1].frame,
-                );
-                // Past counted cycles the stream holds the curve's value at the end of the
-                // compiled range, seen from inside it (docs/blender.md).
-                if frame > hi && hi > last {
-                    expected = track.eval(hi)[0];
-                    held += 1;
-                } else if frame < lo && lo < first {
-                    expected = track.eval(lo + 1e-9 * (last - first))[0];
-                    held += 1;
-                }
-                player.seek(frame).expect("seek");
-                let played = player.value()[0];
-                let error = (played - expected).abs();
-                let bound = (TOLERANCE * expected.abs().max(1.0)).max(float32_bound(track, frame))
-                    + tolerance;
-                assert!(
-                    error <= bound || at_cycle_boundary(track, frame, expected),
-                    "{} frame {frame}: played {played}, Blender {expected}",
-                    track.name()
-                );
-                samples += 1;
+            let mut expected = v.as_f64().expect("number");
+            let (lo, hi) = curve.stream_range();
+            let (first, last) = (
+                curve.keys()[0].frame,
+                curve.keys()[curve.keys().len() - 1].frame,
+            );
+            // Past counted cycles the stream holds the curve's value at the end of the
+            // compiled range, seen from inside it (docs/blender.md).
+            if frame > hi && hi > last {
+                expected = track.eval(hi)[0];
+                tally.held += 1;
+            } else if frame < lo && lo < first {
+                expected = track.eval(lo + 1e-9 * (last - first))[0];
+                tally.held += 1;
             }
-            compiled += 1;
+            player.seek(frame).expect("seek");
+            let played = player.value()[0];
+            let error = (played - expected).abs();
+            let bound =
+                (TOLERANCE * expected.abs().max(1.0)).max(float32_bound(track, frame)) + tolerance;
+            assert!(
+                error <= bound || at_cycle_boundary(track, frame, expected),
+                "{} frame {frame}: played {played}, Blender {expected}",
+                track.name()
+            );
+            tally.samples += 1;
         }
+        tally.compiled += 1;
     }
-    assert!(compiled > 20, "only {compiled} tracks compiled");
-    println!("{compiled} F-curve tracks compiled and played at {samples} integer frames within Blender's values ({held} of them past counted cycles, checked against the held end value); {refused} refused (extrapolation along a slope, offset or mixed cycles forever)");
+}
+
+fn print_streams(tally: &StreamTally, what: &str) {
+    println!(
+        "{what}: {} F-curve tracks compiled and played at {} integer frames within Blender's values ({} of them past counted cycles, checked against the held end value); {} refused (extrapolation along a slope, offset or mixed cycles forever)",
+        tally.compiled, tally.samples, tally.held, tally.refused
+    );
+}
+
+#[test]
+fn compiled_streams_play_blenders_values() {
+    let mut tally = StreamTally::default();
+    for (document, values) in fixtures() {
+        play_case(&document, &values, &mut tally);
+    }
+    assert!(
+        tally.compiled > 20,
+        "only {} tracks compiled",
+        tally.compiled
+    );
+    print_streams(&tally, "committed fixtures");
 }
 
 /// Pieces per Bezier segment at the default tolerance, over the fixtures' Bezier segments whose
