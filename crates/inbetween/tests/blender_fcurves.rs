@@ -338,10 +338,21 @@ fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
             // elastic start does) (docs/blender.md).
             let expected = if frame > hi && hi > last {
                 tally.held += 1;
-                vec![track.eval(hi)[0]]
+                vec![track.eval(hi)[0], curve.eval_compiled(hi)]
             } else if frame < lo && lo < first {
                 tally.held += 1;
-                vec![track.eval(lo)[0], track.eval(lo + 1e-9 * (last - first))[0]]
+                vec![
+                    track.eval(lo)[0],
+                    track.eval(lo + 1e-9 * (last - first))[0],
+                    curve.eval_compiled(lo),
+                ]
+            } else if curve
+                .keys()
+                .iter()
+                .any(|k| (k.frame - frame).abs() <= inbetween::fcurve::KEY_SNAP)
+            {
+                // Within Blender's key tolerance the stream plays the segment, not the key.
+                vec![blender, curve.eval_compiled(frame)]
             } else {
                 vec![blender]
             };

@@ -278,3 +278,24 @@ fn documents_load_write_and_refuse_fcurve_tracks() {
         .to_string();
     assert!(e.contains("handles") && e.contains("auto_clamped"), "{e}");
 }
+
+#[test]
+fn frames_within_1e_4_of_an_inner_key_get_its_value() {
+    // Measured in Blender 3.4: keys (0,0), (10,10), (20,0) linear; 0.0001 → 0, 10.001 → 9.999.
+    let mut keys: Vec<FKey> = [(0.0, 0.0), (10.0, 10.0), (20.0, 0.0)]
+        .iter()
+        .map(|&(f, v)| FKey::new(f, v))
+        .collect();
+    for k in &mut keys {
+        k.interp = FInterp::Linear;
+    }
+    let c = FCurve::new(keys, [Extrapolation::Constant; 2], None);
+    assert_eq!(c.eval(0.0001), 0.0);
+    assert_eq!(c.eval(9.99995), 10.0);
+    close(c.eval(10.001), 9.999, "past the tolerance");
+    close(
+        c.eval_keys_unsnapped(9.99995),
+        9.99995,
+        "streams play the segment",
+    );
+}

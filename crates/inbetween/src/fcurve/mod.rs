@@ -103,6 +103,10 @@ impl FInterp {
     }
 }
 
+/// Frames within which a frame strictly between the first and last key gets a key's own value
+/// (Blender's key search tolerance; measured with Blender 3.4: 1e-4 past a key snaps to it, 1.001e-4 does not).
+pub const KEY_SNAP: f64 = 1e-4;
+
 /// Blender's default `back` overshoot of a key.
 pub const DEFAULT_BACK: f64 = 1.70158;
 /// Blender's default elastic `amplitude` of a key.
@@ -245,10 +249,21 @@ impl FCurve {
         self.eval_keys(local) + offset
     }
 
-    /// The keys alone at `frame` (no cycles): extrapolation outside, segments inside, a key's
-    /// own value at its frame.
+    /// The keys alone at `frame` (no cycles): extrapolation outside, segments inside, and a
+    /// key's own value within [`KEY_SNAP`] frames of it (Blender's rule).
     #[must_use]
     pub fn eval_keys(&self, frame: f64) -> f64 {
+        self.eval_keys_with(frame, KEY_SNAP)
+    }
+
+    /// [`FCurve::eval_keys`] with the key values only at the keys' exact frames: the segments'
+    /// own formulas, which compiled streams play.
+    #[must_use]
+    pub fn eval_keys_unsnapped(&self, frame: f64) -> f64 {
+        self.eval_keys_with(frame, 0.0)
+    }
+
+    fn eval_keys_with(&self, frame: f64, snap: f64) -> f64 {
         let n = self.keys.len();
         let (first, last) = (&self.keys[0], &self.keys[n - 1]);
         if frame <= first.frame {
@@ -259,8 +274,11 @@ impl FCurve {
         }
         let above = self.keys.partition_point(|k| k.frame <= frame);
         let i = above.saturating_sub(1);
-        if self.keys[i].frame == frame {
+        if frame - self.keys[i].frame <= snap {
             return self.keys[i].value;
+        }
+        if self.keys[i + 1].frame - frame <= snap {
+            return self.keys[i + 1].value;
         }
         self.eval_segment(i, frame)
     }

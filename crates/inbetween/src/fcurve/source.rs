@@ -67,6 +67,12 @@ impl FCurve {
     /// Inside a compiled cycle span [`start`, `end`] (found by its midpoint): the frame of the
     /// keys it plays and the value offset. Frames inside the keys map to themselves.
     fn cycle_map(&self, start: f64, end: f64, frame: f64) -> (f64, f64) {
+        let (local, offset, _) = self.cycle_map_reflected(start, end, frame);
+        (local, offset)
+    }
+
+    /// [`FCurve::cycle_map`], and whether the cycle plays the keys backward.
+    fn cycle_map_reflected(&self, start: f64, end: f64, frame: f64) -> (f64, f64, bool) {
         let (first, last) = (&self.keys[0], &self.keys[self.keys.len() - 1]);
         let span = last.frame - first.frame;
         let mid = 0.5 * (start + end);
@@ -76,7 +82,7 @@ impl FCurve {
         } else if mid < first.frame {
             (math::ceil((first.frame - mid) / span), c.before, false)
         } else {
-            return (frame, 0.0);
+            return (frame, 0.0, false);
         };
         let shift = if after { k * span } else { -k * span };
         let reflected = mode == CycleMode::Mirror && (k as u64) % 2 == 1;
@@ -97,13 +103,14 @@ impl FCurve {
         } else {
             0.0
         };
-        (local, offset)
+        (local, offset, reflected)
     }
 
     /// The value a compiled stream plays at `frame` inside [`FCurve::stream_range`]: the curve's,
     /// except that a frame on a boundary between compiled cycles (not the range's end) gets the
     /// start of the cycle after it, as every span starts at its first frame, where Blender gives
-    /// the end of the cycle before (they differ only when a `repeat` cycle jumps).
+    /// the end of the cycle before (they differ only when a `repeat` cycle jumps), and that
+    /// frames within [`super::KEY_SNAP`] of a key get the segment's formula, not the key's value.
     #[must_use]
     pub fn eval_compiled(&self, frame: f64) -> f64 {
         let (lo, hi) = self.stream_range();
@@ -111,12 +118,24 @@ impl FCurve {
         let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
         let span = last - first;
         if frame >= hi || span <= 0.0 || self.cycles.is_none() {
-            return self.eval(frame);
+            let (local, offset) = match self.cycles {
+                Some(c) if span > 0.0 => {
+                    let (a, b) = (&self.keys[0], &self.keys[self.keys.len() - 1]);
+                    c.map(frame, [a.frame, a.value], [b.frame, b.value])
+                }
+                _ => (frame, 0.0),
+            };
+            return self.eval_keys_unsnapped(local) + offset;
         }
         // The cycle a span starting at `frame` belongs to: decided just after it.
         let after = frame + span * 1e-9 + math::abs(frame) * 1e-15;
-        let (local, offset) = self.cycle_map(after, after, frame);
-        self.eval_keys(local) + offset
+        let (local, offset, reflected) = self.cycle_map_reflected(after, after, frame);
+        // Played backward, a key's frame starts the segment before it.
+        let before = self.keys.partition_point(|k| k.frame < local);
+        if reflected && before > 0 && before < self.keys.len() {
+            return self.eval_segment(before - 1, local) + offset;
+        }
+        self.eval_keys_unsnapped(local) + offset
     }
 
     /// The formula of compiled span [`start`, `end`] (segment `segment`, possibly in a cycle) at
