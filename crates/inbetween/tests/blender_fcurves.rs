@@ -184,6 +184,23 @@ fn committed_fixtures_match_blenders_values() {
     assert_tally(&tally, &format!("{} committed fixtures", cases.len()));
 }
 
+/// Runs a Python `script` in Blender (on `blend` if given) with `args` after `--`.
+fn blender_script(blend: Option<&str>, script: &Path, args: &[&str]) {
+    let script = script.to_str().expect("utf-8 path");
+    let mut all: Vec<&str> = blend.into_iter().collect();
+    all.extend([
+        "-b",
+        "--factory-startup",
+        "--python-exit-code",
+        "1",
+        "--python",
+        script,
+        "--",
+    ]);
+    all.extend(args);
+    assert!(blender_runs(&all), "blender {all:?}");
+}
+
 fn blender_runs(args: &[&str]) -> bool {
     match Command::new("blender").args(args).output() {
         Ok(out) if out.status.success() => true,
@@ -230,38 +247,23 @@ fn fresh_blender_curves_match_blenders_values() {
         let fps_str = fps.to_string();
         let generate = root.join("tests/blender/generate.py");
         let export = root.join("integrations/blender/export_inbetween.py");
-        assert!(blender_runs(&[
-            "-b",
-            "--factory-startup",
-            "--python-exit-code",
-            "1",
-            "--python",
-            generate.to_str().expect("path"),
-            "--",
-            "--seed",
-            &seed_str,
-            "--fps",
-            &fps_str,
-            "--fps-base",
-            base,
-            "--out",
-            case_str,
-        ]));
+        blender_script(
+            None,
+            &generate,
+            &[
+                "--seed",
+                &seed_str,
+                "--fps",
+                &fps_str,
+                "--fps-base",
+                base,
+                "--out",
+                case_str,
+            ],
+        );
         let blend = format!("{case_str}.blend");
         let doc = format!("{case_str}.json");
-        assert!(blender_runs(&[
-            &blend,
-            "-b",
-            "--factory-startup",
-            "--python-exit-code",
-            "1",
-            "--python",
-            export.to_str().expect("path"),
-            "--",
-            "--freeze-smoothed",
-            "-o",
-            &doc,
-        ]));
+        blender_script(Some(&blend), &export, &["--freeze-smoothed", "-o", &doc]);
         let fps_read: Json =
             serde_json::from_str(&std::fs::read_to_string(&doc).expect("doc")).expect("json");
         let want = f64::from(*fps) / base.parse::<f64>().expect("base");
@@ -293,34 +295,12 @@ fn reimport_matches(root: &Path, case: &str, doc: &str) {
     let blend = format!("{case}.reimported.blend");
     let again = format!("{case}.reimported.values.json");
     let original = format!("{case}.values.json");
-    let script = |p: &Path| p.to_str().expect("utf-8 path").to_string();
-    assert!(blender_runs(&[
-        "-b",
-        "--factory-startup",
-        "--python-exit-code",
-        "1",
-        "--python",
-        &script(&import),
-        "--",
-        "-i",
-        doc,
-        "-o",
-        &blend,
-    ]));
-    assert!(blender_runs(&[
-        &blend,
-        "-b",
-        "--factory-startup",
-        "--python-exit-code",
-        "1",
-        "--python",
-        &script(&evaluate),
-        "--",
-        "--frames",
-        &original,
-        "--out",
-        &again,
-    ]));
+    blender_script(None, &import, &["-i", doc, "-o", &blend]);
+    blender_script(
+        Some(&blend),
+        &evaluate,
+        &["--frames", &original, "--out", &again],
+    );
     let read = |p: &str| -> Json {
         serde_json::from_str(&std::fs::read_to_string(p).expect("values")).expect("json")
     };
