@@ -152,6 +152,9 @@ def write(path, scene, freeze_smoothed=False):
     doc, problems = document(scene, freeze_smoothed)
     for p in problems:
         print("inbetween export: %s" % p, file=sys.stderr)
+    if not doc["tracks"]:
+        # A document needs one or more tracks; nothing is written.
+        return 0, problems
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
     umask = os.umask(0)
@@ -183,6 +186,9 @@ class ExportInbetween(bpy.types.Operator):
 
     def execute(self, context):
         count, problems = write(self.filepath, context.scene, self.freeze_smoothed)
+        if count == 0:
+            self.report({"ERROR"}, "no F-curves to export; nothing written (see console)")
+            return {"CANCELLED"}
         level = {"WARNING"} if problems else {"INFO"}
         self.report(level, "%d tracks written, %d notes (see console)" % (count, len(problems)))
         return {"FINISHED"}
@@ -219,6 +225,9 @@ def main(argv):
     )
     opts = parser.parse_args(args)
     count, problems = write(opts.output, bpy.context.scene, opts.freeze_smoothed)
+    if count == 0:
+        print("inbetween export: no F-curves to export; %s not written" % opts.output, file=sys.stderr)
+        sys.exit(1)
     print("inbetween export: %d tracks written to %s, %d notes" % (count, opts.output, len(problems)))
 
 
