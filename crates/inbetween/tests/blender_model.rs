@@ -299,3 +299,43 @@ fn frames_within_1e_4_of_an_inner_key_get_its_value() {
         "streams play the segment",
     );
 }
+
+#[test]
+fn huge_cycle_counts_are_refused_by_the_compiler_not_unrolled() {
+    let keys: Vec<FKey> = [(0.0, 0.0), (10.0, 1.0)]
+        .iter()
+        .map(|&(f, v)| FKey::new(f, v))
+        .collect();
+    let cycles = Cycles {
+        after: CycleMode::Repeat,
+        after_count: u32::MAX,
+        ..Cycles::default()
+    };
+    let track =
+        inbetween::Track::scalar("c").fcurve(keys, [Extrapolation::Constant; 2], Some(cycles));
+    let doc = Document::builder().track(track).build().unwrap();
+    let error = doc
+        .compile(&inbetween::compile::CompileOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(error, inbetween::compile::CompileError::OutsideKeys { .. }),
+        "{error}"
+    );
+    // Evaluation is unaffected: the 3rd cycle after the keys repeats them.
+    close(
+        doc.tracks()[0].eval(25.0)[0],
+        doc.tracks()[0].eval(5.0)[0],
+        "repeat",
+    );
+}
+
+#[test]
+fn a_single_key_curve_holds_or_extrapolates_along_its_handles() {
+    let mut k = FKey::new(3.0, 2.0);
+    k.left = [2.0, 1.0];
+    k.right = [5.0, 2.0];
+    let c = FCurve::new(vec![k], [Extrapolation::Linear; 2], None);
+    close(c.eval(1.0), 0.0, "before, along the left handle");
+    close(c.eval(9.0), 2.0, "after, along the flat right handle");
+    assert!(c.eval(f64::NAN).is_nan() || c.eval(f64::NAN) == 2.0);
+}

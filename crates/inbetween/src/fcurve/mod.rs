@@ -265,6 +265,9 @@ impl FCurve {
 
     fn eval_keys_with(&self, frame: f64, snap: f64) -> f64 {
         let n = self.keys.len();
+        if n < 2 {
+            return self.extrapolate(0, frame <= self.keys[0].frame, frame);
+        }
         let (first, last) = (&self.keys[0], &self.keys[n - 1]);
         if frame <= first.frame {
             return self.extrapolate(0, true, frame);

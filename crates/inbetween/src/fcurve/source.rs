@@ -40,6 +40,15 @@ impl FCurve {
                 return Err("linear extrapolation along a slope is not in the stream format yet");
             }
         }
+        // Every compiled cycle repeats the keys' spans: refuse counts that could not fit.
+        let cycles_compiled = (0..2)
+            .filter(|&side| cycling(side))
+            .map(|side| u64::from(counts[side]))
+            .sum::<u64>();
+        let spans = (cycles_compiled + 1) * (self.keys.len() as u64);
+        if spans > crate::compile::MAX_PIECES as u64 {
+            return Err("counted cycles repeat the keys more often than a stream holds pieces");
+        }
         Ok(StreamWrap::Clamp)
     }
 
@@ -175,6 +184,10 @@ impl FCurve {
     /// of bounce, in-out joins and elastic blends.
     pub(crate) fn source_spans(&self) -> Vec<SourceSpan> {
         let base = self.key_spans();
+        if self.stream_wrap().is_err() {
+            // Not compilable (the compiler refuses it first): never unroll its cycles.
+            return base;
+        }
         let (lo, hi) = self.stream_range();
         let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
         let span = last - first;
