@@ -380,6 +380,10 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
             .as_array()
             .ok_or_else(|| invalid(loc.with_field("keys"), "an array of one or more keys", v))?,
     };
+    if let Some(spec) = obj.get("fcurve") {
+        builder.fcurve = Some(crate::fcurve::json::fcurve_from_json(spec, keys, &loc)?);
+        return Ok(builder);
+    }
     for (k, key) in keys.iter().enumerate() {
         builder
             .keys
@@ -845,6 +849,9 @@ fn interp_to_json(interp: &Interp) -> Json {
 }
 
 fn track_to_json(track: &crate::track::Track) -> Json {
+    if let Some(curve) = track.fcurve() {
+        return crate::fcurve::json::track_json(track.name(), curve);
+    }
     let mut obj = Map::new();
     obj.insert("name".into(), Json::String(track.name().into()));
     obj.insert(

@@ -17,6 +17,7 @@ pub mod document;
 pub mod ease;
 pub mod error;
 pub mod expr;
+pub mod fcurve;
 #[cfg(feature = "gltf")]
 pub mod gltf_export;
 #[cfg(feature = "gltf")]

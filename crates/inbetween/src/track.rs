@@ -311,6 +311,8 @@ pub struct Track {
     scale: f64,
     /// The cumulative arc-length table of a `path: arclength` track.
     arc: Option<ArcLengthTable>,
+    /// The Blender F-curve that defines an `fcurve` track's values (see [`crate::fcurve`]).
+    fcurve: Option<alloc::boxed::Box<crate::fcurve::FCurve>>,
 }
 
 /// Relative accuracy of arc-length tables and lookups: points are placed within this fraction of
@@ -464,6 +466,9 @@ impl Track {
     /// [`Track::try_eval`] to have that reported).
     #[must_use]
     pub fn eval(&self, frame: f64) -> Value {
+        if let Some(curve) = &self.fcurve {
+            return Value::scalar(curve.eval(frame));
+        }
         let local = self.wrap.apply(
             frame,
             self.first_frame(),
@@ -591,6 +596,9 @@ impl Track {
         let (Some(k0), Some(k1)) = (self.keys.get(index), self.keys.get(index + 1)) else {
             return self.keys.last().map_or(Value::scalar(0.0), |k| k.value);
         };
+        if let Some(curve) = &self.fcurve {
+            return Value::scalar(curve.eval_segment(index, frame));
+        }
         let u = k0.ease.at_offset(frame - k0.frame, k1.frame - k0.frame);
         self.eval_segment_at(index, u)
     }
@@ -805,6 +813,18 @@ impl Track {
         }
     }
 
+    /// The Blender F-curve of an `fcurve` track (its keys with handles placed, extrapolation
+    /// and cycles); `None` for other tracks.
+    #[must_use]
+    pub fn fcurve(&self) -> Option<&crate::fcurve::FCurve> {
+        self.fcurve.as_deref()
+    }
+
+    pub(crate) fn with_fcurve(mut self, curve: alloc::boxed::Box<crate::fcurve::FCurve>) -> Track {
+        self.fcurve = Some(curve);
+        self
+    }
+
     pub(crate) fn segment(&self, index: usize) -> Option<&Segment> {
         self.segments.get(index)
     }
@@ -812,6 +832,9 @@ impl Track {
     /// The segment kinds this track uses (each name once, in order of first use).
     #[must_use]
     pub fn kinds_used(&self) -> Vec<&'static str> {
+        if let Some(curve) = &self.fcurve {
+            return curve.kinds_used();
+        }
         let mut kinds: Vec<&'static str> = Vec::new();
         for key in self.keys.iter().take(self.keys.len().saturating_sub(1)) {
             let name = key.interp.name();
@@ -860,6 +883,8 @@ pub struct TrackBuilder {
     pub(crate) track_ease: Option<Ease>,
     pub(crate) fps: f64,
     pub(crate) keys: Vec<RawKey>,
+    /// The keys and options of an F-curve track (used instead of `keys`).
+    pub(crate) fcurve: Option<crate::fcurve::RawFCurve>,
 }
 
 /// A key before validation: values as plain numbers of any length.
@@ -892,6 +917,7 @@ impl TrackBuilder {
             track_ease: None,
             fps: DEFAULT_FPS,
             keys: Vec::new(),
+            fcurve: None,
         }
     }
 
@@ -995,6 +1021,23 @@ impl TrackBuilder {
         self
     }
 
+    /// Makes this a Blender F-curve track (scalar only) of `keys`, with `extrapolation` before
+    /// and after them and an optional Cycles modifier; keys added with `key` are not used.
+    #[must_use]
+    pub fn fcurve(
+        mut self,
+        keys: Vec<crate::fcurve::FKey>,
+        extrapolation: [crate::fcurve::Extrapolation; 2],
+        cycles: Option<crate::fcurve::Cycles>,
+    ) -> Self {
+        self.fcurve = Some(crate::fcurve::RawFCurve {
+            keys,
+            extrapolation,
+            cycles,
+        });
+        self
+    }
+
     /// Frames per second, for `time` in expressions (default 60; a document sets its own).
     #[must_use]
     pub fn fps(mut self, fps: f64) -> Self {
@@ -1086,6 +1129,7 @@ pub(crate) fn assemble(
         segments,
         scale,
         arc: None,
+        fcurve: None,
     }
 }
 

@@ -47,6 +47,20 @@ pub fn stream_wrap(wrap: Wrap) -> StreamWrap {
     }
 }
 
+/// The stream wrap of a track: its own wrap, or for an F-curve track the one that plays its
+/// extrapolation and cycles (see [`crate::fcurve::FCurve::stream_wrap`]).
+fn track_stream_wrap(track: &Track) -> Result<StreamWrap, CompileError> {
+    match track.fcurve() {
+        None => Ok(stream_wrap(track.wrap())),
+        Some(curve) => curve
+            .stream_wrap()
+            .map_err(|reason| CompileError::OutsideKeys {
+                track: track.name().into(),
+                reason,
+            }),
+    }
+}
+
 impl Document {
     /// Compiles every track into one forward-difference stream (see [`crate::compile`]): exact
     /// differences where a span is a polynomial, fitted pieces elsewhere, every integer frame
@@ -78,13 +92,15 @@ impl Document {
         let inputs: Vec<TrackInput<'_>> = self
             .tracks()
             .iter()
-            .map(|t| TrackInput {
-                name: t.name(),
-                value_type: stream_value_type(t.value_type()),
-                wrap: stream_wrap(t.wrap()),
-                source: t,
+            .map(|t| {
+                Ok(TrackInput {
+                    name: t.name(),
+                    value_type: stream_value_type(t.value_type()),
+                    wrap: track_stream_wrap(t)?,
+                    source: t,
+                })
             })
-            .collect();
+            .collect::<Result<_, CompileError>>()?;
         compile_tracks_with_progress(&inputs, self.fps(), options, progress)
     }
 }
@@ -526,6 +542,9 @@ impl CurveSource for Track {
     }
 
     fn spans(&self) -> Vec<SourceSpan> {
+        if let Some(curve) = self.fcurve() {
+            return curve.source_spans();
+        }
         let mut out = Vec::new();
         if self.arclength_table().is_some() {
             self.push_arclength_spans(&mut out);
@@ -538,14 +557,23 @@ impl CurveSource for Track {
     }
 
     fn first_frame(&self) -> f64 {
-        Track::first_frame(self)
+        match self.fcurve() {
+            Some(curve) => curve.stream_range().0,
+            None => Track::first_frame(self),
+        }
     }
 
     fn last_frame(&self) -> f64 {
-        Track::last_frame(self)
+        match self.fcurve() {
+            Some(curve) => curve.stream_range().1,
+            None => Track::last_frame(self),
+        }
     }
 
     fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+        if let Some(curve) = self.fcurve() {
+            return crate::fcurve::write_value(curve.eval_compiled(frame), frame, out);
+        }
         let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
         let value = Track::eval(self, clamped);
         for (o, v) in out.iter_mut().zip(value.iter()) {
@@ -580,6 +608,10 @@ impl CurveSource for Track {
                 *o = coeffs.iter().rev().fold(0.0, |acc, row| acc * v + row[c]);
             }
             return Ok(());
+        }
+        if let Some(curve) = self.fcurve() {
+            let v = curve.eval_span(span.key, span.start, span.end, frame);
+            return crate::fcurve::write_value(v, frame, out);
         }
         let value = match self.arclength_table() {
             Some(table) => self.eval_arclength_in_segment(table, span.key, frame),

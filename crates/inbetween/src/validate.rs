@@ -70,7 +70,13 @@ fn check_value(
     })
 }
 
-pub(crate) fn validate_track(raw: TrackBuilder, loc: &Location) -> Result<Track, DocumentError> {
+pub(crate) fn validate_track(
+    mut raw: TrackBuilder,
+    loc: &Location,
+) -> Result<Track, DocumentError> {
+    if let Some(spec) = raw.fcurve.take() {
+        return crate::fcurve::validate::build_track(raw, spec, loc);
+    }
     let value_type = raw.value_type;
     if !(raw.fps.is_finite() && raw.fps > 0.0) {
         return Err(invalid(

@@ -23,6 +23,10 @@ pub const FONT: &str = "sans-serif";
 const TITLE_HEIGHT: u32 = 36;
 /// Height of the strip of segment labels above a curve plot, pixels.
 const LABEL_STRIP_HEIGHT: u32 = 42;
+/// Colour of Bezier handles.
+const HANDLE: RGBColor = RGBColor(120, 126, 134);
+/// Radius of a Bezier handle marker, pixels.
+const HANDLE_RADIUS: u32 = 3;
 /// Radius of a key marker, pixels.
 pub const KEY_RADIUS: u32 = 5;
 /// Largest radius of a per-frame dot on the path panel, pixels (smaller where the dots crowd).
@@ -262,6 +266,21 @@ where
                 .filter(|(_, v)| super::model::drawable(v[c]))
                 .map(|(f, v)| Circle::new((*f, v[c]), CURVE_DOT_RADIUS, color.filled())),
         )?;
+    }
+    // Bezier handles of F-curve keys: a thin line from each handle to its key, a hollow dot at
+    // the handle.
+    for (left, key, right) in &plot.handles {
+        for handle in [left, right].into_iter().flatten() {
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![*handle, *key],
+                HANDLE.stroke_width(1),
+            )))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                *handle,
+                HANDLE_RADIUS,
+                HANDLE.stroke_width(1),
+            )))?;
+        }
     }
     for (c, _) in plot.components.iter().enumerate() {
         let color = component_color(plot, c);

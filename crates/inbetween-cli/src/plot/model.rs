@@ -88,10 +88,37 @@ pub struct TrackPlot {
     pub frame_values: Vec<(f64, Vec<f64>)>,
     /// The keys.
     pub keys: Vec<KeyMark>,
+    /// Handles of Blender F-curve keys next to a `bezier_2d` segment, as placed: (left handle,
+    /// key, right handle) points (frame, value), each handle `None` when it is off the frame axis.
+    pub handles: Vec<BezierHandles>,
     /// Segment kind labels.
     pub segments: Vec<SegmentLabel>,
     /// The path panel of a vec2/vec3 track.
     pub path: Option<PathPlot>,
+}
+
+/// One F-curve key's handles as drawn.
+pub type BezierHandles = (Option<(f64, f64)>, (f64, f64), Option<(f64, f64)>);
+
+/// The handles of an F-curve track's keys that bound a `bezier_2d` segment (the left handle
+/// shapes the segment before the key, the right one the segment after), inside `axis`.
+fn bezier_handles(track: &Track, axis: (f64, f64)) -> Vec<BezierHandles> {
+    use inbetween::fcurve::FInterp;
+    let Some(curve) = track.fcurve() else {
+        return Vec::new();
+    };
+    let keys = curve.keys();
+    let inside = |p: [f64; 2]| (p[0] >= axis.0 && p[0] <= axis.1).then_some((p[0], p[1]));
+    (0..keys.len())
+        .filter_map(|i| {
+            let k = &keys[i];
+            let before = i > 0 && keys[i - 1].interp == FInterp::Bezier;
+            let after = i + 1 < keys.len() && k.interp == FInterp::Bezier;
+            let left = before.then(|| inside(k.left)).flatten();
+            let right = after.then(|| inside(k.right)).flatten();
+            (left.is_some() || right.is_some()).then_some((left, (k.frame, k.value), right))
+        })
+        .collect()
 }
 
 /// The component names of a value type.
@@ -250,8 +277,14 @@ fn segment_labels(track: &Track, pass: &[f64]) -> Vec<SegmentLabel> {
     let keys = track.keys();
     let mut labels: Vec<SegmentLabel> = Vec::new();
     for (i, key) in keys.iter().enumerate().take(keys.len().saturating_sub(1)) {
-        let kind = key.interp.name();
-        let ease_name = key.ease.name();
+        let fkey = track.fcurve().and_then(|c| c.keys().get(i));
+        let kind = fkey.map_or(key.interp.name(), |k| k.interp.name());
+        let ease_name = match fkey.map(|k| k.interp) {
+            Some(inbetween::fcurve::FInterp::Easing { kind, mode }) => {
+                format!("{} {}", kind.name(), mode.resolve(kind).name())
+            }
+            _ => key.ease.name(),
+        };
         let ease = (ease_name != "linear").then_some(ease_name);
         let (from, to) = (pass[i], pass[i + 1]);
         match labels.last_mut() {
@@ -271,7 +304,10 @@ fn segment_labels(track: &Track, pass: &[f64]) -> Vec<SegmentLabel> {
 fn subtitle(track: &Track, frame_count: usize, non_finite: bool) -> String {
     let mut parts = vec![
         track.value_type().to_string(),
-        format!("wrap {}", track.wrap().name()),
+        match track.fcurve() {
+            Some(_) => "Blender F-curve".to_string(),
+            None => format!("wrap {}", track.wrap().name()),
+        },
         format!(
             "{} key{}",
             track.keys().len(),
@@ -332,11 +368,19 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
     let lines: Vec<Vec<Vec<(f64, f64)>>> = (0..n)
         .map(|c| finite_runs(line_values.iter().map(|(f, v)| (*f, v[c]))))
         .collect();
+    let handles = bezier_handles(track, axis);
     let all_values = line_values
         .iter()
         .chain(&frame_values)
         .flat_map(|(_, v)| v.iter().copied())
-        .chain(keys.iter().flat_map(|k| k.value.iter().copied()));
+        .chain(keys.iter().flat_map(|k| k.value.iter().copied()))
+        .chain(
+            handles
+                .iter()
+                .flat_map(|(l, _, r)| [l, r])
+                .flatten()
+                .map(|p| p.1),
+        );
     let y_range = padded(finite_range(all_values).unwrap_or((-1.0, 1.0)), 0.06);
 
     let path = matches!(track.value_type(), ValueType::Vec2 | ValueType::Vec3).then(|| {
@@ -395,6 +439,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
         lines,
         frame_values,
         keys,
+        handles,
         segments: segment_labels(track, &pass),
         path,
     }

@@ -169,6 +169,14 @@ pub struct TrackReport {
 /// Why compilation failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum CompileError {
+    /// A Blender F-curve track whose frames outside its keys no stream wrap plays.
+    #[error("track {track:?}: {reason} (docs/blender.md)")]
+    OutsideKeys {
+        /// Track name.
+        track: String,
+        /// What the stream cannot play.
+        reason: &'static str,
+    },
     /// An option out of range.
     #[error("invalid compile option `{option}`: {found}, expected {expected}")]
     InvalidOption {

@@ -1,0 +1,484 @@
+//! Blender F-curve tracks against Blender 3.4's own `fcurve.evaluate`: committed fixtures always, fresh random curves when Blender is installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use inbetween::{Document, Track};
+use serde_json::Value as Json;
+
+/// Values must agree within this × max(1, |value|) ...
+const TOLERANCE: f64 = 2e-5;
+/// ... or, where Blender's float32 arithmetic is itself less exact than that, within
+/// 16 float32 epsilons of the numbers it combines: the largest key value and the local slope
+/// times the largest frame magnitude (a float32 time error moves the value along the slope).
+const FLOAT32_EPSILONS: f64 = 16.0 * f32::EPSILON as f64;
+/// At most this fraction of the samples may need the float32 clause.
+const FLOAT32_LIMITED_SHARE: f64 = 0.01;
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/blender")
+}
+
+/// The committed fixtures: (exported document, Blender's values) pairs.
+fn fixtures() -> Vec<(PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(fixtures_dir()).expect("tests/blender exists") {
+        let path = entry.expect("dir entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some(stem) = name.strip_suffix(".values.json") {
+            out.push((path.with_file_name(format!("{stem}.json")), path.clone()));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[derive(Default)]
+struct Tally {
+    samples: usize,
+    float32_limited: usize,
+    bad: Vec<String>,
+}
+
+/// Blender's float32 rounding bound at `frame` on `track` (see [`FLOAT32_EPSILONS`]).
+fn float32_bound(track: &Track, frame: f64) -> f64 {
+    let keys = track.fcurve().map_or(&[][..], |c| c.keys());
+    let value_scale = keys.iter().fold(1.0_f64, |m, k| m.max(k.value.abs()));
+    let frame_scale = keys.iter().fold(1.0_f64, |m, k| m.max(k.frame.abs()));
+    let h = 1e-4;
+    let slope = ((track.eval(frame + h)[0] - track.eval(frame - h)[0]) / (2.0 * h)).abs();
+    FLOAT32_EPSILONS * (value_scale + slope * frame_scale.max(frame.abs()))
+}
+
+/// Whether Blender's value at a cycled `frame` is ours at a frame within float32 rounding of it
+/// (Blender maps the frame into the keys in float32, which can land on the other side of a
+/// jump), or, within rounding of a cycle boundary (first key + k × span), either end of the
+/// keys: Blender computes the cycle number and the time within the cycle separately in float32,
+/// and there they can disagree, so a mirror cycle can play the wrong end for one sample
+/// (docs/blender.md).
+fn at_cycle_boundary(track: &Track, frame: f64, expected: f64) -> bool {
+    let Some(curve) = track.fcurve() else {
+        return false;
+    };
+    let (Some(first), Some(last), Some(_)) =
+        (curve.keys().first(), curve.keys().last(), curve.cycles())
+    else {
+        return false;
+    };
+    let span = last.frame - first.frame;
+    let reach = frame.abs().max(first.frame.abs()).max(last.frame.abs());
+    let delta = 8.0 * f64::from(f32::EPSILON) * reach.max(span).max(1.0);
+    let bound = float32_bound(track, frame) + TOLERANCE * expected.abs().max(1.0);
+    // Anywhere in a cycle, Blender's float32 time can land on the other side of a jump.
+    let cycled = frame < first.frame || frame > last.frame;
+    if cycled
+        && [frame - delta, frame + delta]
+            .iter()
+            .any(|&f| (track.eval(f)[0] - expected).abs() <= bound)
+    {
+        return true;
+    }
+    let k = ((frame - first.frame) / span).round();
+    if span <= 0.0 || (frame - (first.frame + k * span)).abs() > delta {
+        return false;
+    }
+    // Either side of the boundary, or (mirror) either end of the keys.
+    let candidates = [
+        track.eval(frame - delta)[0],
+        track.eval(frame + delta)[0],
+        first.value,
+        last.value,
+    ];
+    candidates.iter().any(|v| (v - expected).abs() <= bound)
+}
+
+/// Compares every sample of `values` (generate.py's output) with the document's tracks.
+fn compare(doc: &Document, values: &Json, tally: &mut Tally) {
+    let tracks = values["tracks"]
+        .as_object()
+        .expect("values file has tracks");
+    for (name, samples) in tracks {
+        let Some(track) = doc.tracks().iter().find(|t| t.name() == name) else {
+            tally
+                .bad
+                .push(format!("{name}: not in the exported document"));
+            continue;
+        };
+        let start = samples["start"].as_f64().expect("start");
+        let step = samples["step"].as_f64().expect("step");
+        for (i, v) in samples["values"]
+            .as_array()
+            .expect("values")
+            .iter()
+            .enumerate()
+        {
+            let expected = v.as_f64().expect("a number");
+            let frame = start + step * i as f64;
+            let got = track.eval(frame)[0];
+            let error = (got - expected).abs();
+            tally.samples += 1;
+            if error <= TOLERANCE * expected.abs().max(1.0) {
+                continue;
+            }
+            if error <= float32_bound(track, frame) || at_cycle_boundary(track, frame, expected) {
+                tally.float32_limited += 1;
+                continue;
+            }
+            tally.bad.push(format!(
+                "{name} frame {frame}: ours {got}, Blender {expected}"
+            ));
+        }
+    }
+}
+
+fn check_case(document: &Path, values: &Path, tally: &mut Tally) {
+    let text = std::fs::read_to_string(document).expect("document readable");
+    let doc = Document::from_json_str(&text, &document.display().to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let values: Json =
+        serde_json::from_str(&std::fs::read_to_string(values).expect("values readable"))
+            .expect("values are JSON");
+    compare(&doc, &values, tally);
+}
+
+fn assert_tally(tally: &Tally, what: &str) {
+    assert!(
+        tally.bad.is_empty(),
+        "{what}: {} of {} samples differ from Blender, first ones:\n{}",
+        tally.bad.len(),
+        tally.samples,
+        tally
+            .bad
+            .iter()
+            .take(25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        (tally.float32_limited as f64) <= FLOAT32_LIMITED_SHARE * tally.samples as f64,
+        "{what}: {} of {} samples only within Blender's float32 bound",
+        tally.float32_limited,
+        tally.samples
+    );
+    println!(
+        "{what}: {} samples agree with Blender: {} within {TOLERANCE} × max(1, |value|), {} more within Blender's float32 rounding bound",
+        tally.samples,
+        tally.samples - tally.float32_limited,
+        tally.float32_limited
+    );
+}
+
+#[test]
+fn committed_fixtures_match_blenders_values() {
+    let mut tally = Tally::default();
+    let cases = fixtures();
+    for (document, values) in &cases {
+        check_case(document, values, &mut tally);
+    }
+    assert!(!cases.is_empty(), "no fixtures in tests/blender");
+    assert_tally(&tally, &format!("{} committed fixtures", cases.len()));
+}
+
+/// Runs a Python `script` in Blender (on `blend` if given) with `args` after `--`.
+fn blender_script(blend: Option<&str>, script: &Path, args: &[&str]) {
+    let script = script.to_str().expect("utf-8 path");
+    let mut all: Vec<&str> = blend.into_iter().collect();
+    all.extend([
+        "-b",
+        "--factory-startup",
+        "--python-exit-code",
+        "1",
+        "--python",
+        script,
+        "--",
+    ]);
+    all.extend(args);
+    assert!(blender_runs(&all), "blender {all:?}");
+}
+
+fn blender_runs(args: &[&str]) -> bool {
+    match Command::new("blender").args(args).output() {
+        Ok(out) if out.status.success() => true,
+        Ok(out) => panic!(
+            "blender {args:?} failed:\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(_) => false,
+    }
+}
+
+/// New random curves every run (the seed from the clock, printed), at three frame rates:
+/// generated in Blender, exported with integrations/blender/export_inbetween.py, compared.
+#[test]
+fn fresh_blender_curves_match_blenders_values() {
+    if !blender_runs(&["-b", "--factory-startup", "--version"]) {
+        let required = std::env::var_os("INBETWEEN_REQUIRE_BLENDER").is_some();
+        assert!(
+            !required,
+            "INBETWEEN_REQUIRE_BLENDER is set but `blender` was not found"
+        );
+        println!("Blender not found: only the committed fixtures in tests/blender were checked");
+        return;
+    }
+    let root = repo_root();
+    let dir = tempfile::tempdir().expect("temp dir");
+    // INBETWEEN_BLENDER_SEED repeats a run.
+    let seed = std::env::var("INBETWEEN_BLENDER_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(7, |d| d.as_secs())
+        });
+    println!("fresh curves from seed {seed} (INBETWEEN_BLENDER_SEED={seed} repeats this run)");
+    let mut tally = Tally::default();
+    let mut streams = StreamTally::default();
+    for (i, (fps, base)) in [(24, "1"), (30, "1.001"), (60, "1")].iter().enumerate() {
+        let case = dir.path().join(format!("fresh{i}"));
+        let case_str = case.to_str().expect("utf-8 temp path");
+        let seed_str = (seed + i as u64).to_string();
+        let fps_str = fps.to_string();
+        let generate = root.join("tests/blender/generate.py");
+        let export = root.join("integrations/blender/export_inbetween.py");
+        blender_script(
+            None,
+            &generate,
+            &[
+                "--seed",
+                &seed_str,
+                "--fps",
+                &fps_str,
+                "--fps-base",
+                base,
+                "--out",
+                case_str,
+            ],
+        );
+        let blend = format!("{case_str}.blend");
+        let doc = format!("{case_str}.json");
+        blender_script(Some(&blend), &export, &["--freeze-smoothed", "-o", &doc]);
+        let fps_read: Json =
+            serde_json::from_str(&std::fs::read_to_string(&doc).expect("doc")).expect("json");
+        let want = f64::from(*fps) / base.parse::<f64>().expect("base");
+        // Blender stores fps_base in float32.
+        assert!((fps_read["fps"].as_f64().expect("fps") - want).abs() < 1e-6 * want);
+        check_case(
+            Path::new(&doc),
+            Path::new(&format!("{case_str}.values.json")),
+            &mut tally,
+        );
+        play_case(
+            Path::new(&doc),
+            Path::new(&format!("{case_str}.values.json")),
+            &mut streams,
+        );
+        if i == 0 {
+            reimport_matches(&root, case_str, &doc);
+        }
+    }
+    assert_tally(&tally, &format!("fresh curves, seeds {seed}..{}", seed + 2));
+    print_streams(&streams, "fresh curves");
+}
+
+/// The exported document imported back into Blender (integrations/blender/import_inbetween.py)
+/// draws the curves Blender drew before export, within float32 rounding.
+fn reimport_matches(root: &Path, case: &str, doc: &str) {
+    let import = root.join("integrations/blender/import_inbetween.py");
+    let evaluate = root.join("tests/blender/evaluate.py");
+    let blend = format!("{case}.reimported.blend");
+    let again = format!("{case}.reimported.values.json");
+    let original = format!("{case}.values.json");
+    blender_script(None, &import, &["-i", doc, "-o", &blend]);
+    blender_script(
+        Some(&blend),
+        &evaluate,
+        &["--frames", &original, "--out", &again],
+    );
+    let read = |p: &str| -> Json {
+        serde_json::from_str(&std::fs::read_to_string(p).expect("values")).expect("json")
+    };
+    let (before, after) = (read(&original), read(&again));
+    let mut compared = 0;
+    for (name, samples) in before["tracks"].as_object().expect("tracks") {
+        let redrawn = after["tracks"][name]["values"]
+            .as_array()
+            .expect("reimported track");
+        for (a, b) in samples["values"]
+            .as_array()
+            .expect("values")
+            .iter()
+            .zip(redrawn)
+        {
+            let (a, b) = (a.as_f64().expect("number"), b.as_f64().expect("number"));
+            assert!(
+                (a - b).abs() <= 1e-6 * a.abs().max(1.0),
+                "{name}: {a} before export, {b} after the round trip"
+            );
+            compared += 1;
+        }
+    }
+    println!("round trip through the document back into Blender: {compared} samples unchanged");
+}
+
+/// Counts of [`play_case`].
+#[derive(Default)]
+struct StreamTally {
+    compiled: usize,
+    refused: usize,
+    samples: usize,
+    held: usize,
+}
+
+/// Every track of `document` whose outside a stream wrap can play, compiled alone at the default
+/// tolerance and played at each integer frame Blender sampled (`values_path`): within the same
+/// bounds of Blender's value, widened by the compile tolerance.
+fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
+    use inbetween::compile::CompileOptions;
+    use inbetween::player::TrackPlayer;
+    use inbetween::stream::Stream;
+    let doc_json: Json =
+        serde_json::from_str(&std::fs::read_to_string(document).expect("doc")).expect("json");
+    let values: Json =
+        serde_json::from_str(&std::fs::read_to_string(values_path).expect("values")).expect("json");
+    for track_json in doc_json["tracks"].as_array().expect("tracks") {
+        let mut one = doc_json.clone();
+        one["tracks"] = Json::Array(vec![track_json.clone()]);
+        let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
+        let track = &doc.tracks()[0];
+        let curve = track.fcurve().expect("an F-curve track");
+        if curve.stream_wrap().is_err() {
+            tally.refused += 1;
+            continue;
+        }
+        let stream_bytes = doc
+            .compile(&CompileOptions::default())
+            .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
+            .bytes;
+        let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
+        let tolerance = 1e-6 * track.scale();
+        let s = &values["tracks"][track.name()];
+        let start = s["start"].as_f64().expect("start");
+        let step = s["step"].as_f64().expect("step");
+        let mut player = TrackPlayer::new(stream.track(0).expect("track 0"));
+        for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
+            let frame = start + step * i as f64;
+            if frame.fract() != 0.0 {
+                continue;
+            }
+            let blender = v.as_f64().expect("number");
+            let (lo, hi) = curve.stream_range();
+            let (first, last) = (
+                curve.keys()[0].frame,
+                curve.keys()[curve.keys().len() - 1].frame,
+            );
+            // Past counted cycles the stream holds the curve's value at the end of the
+            // compiled range (at it, or just inside it where the curve jumps there, as an
+            // elastic start does) (docs/blender.md).
+            let expected = if frame > hi && hi > last {
+                tally.held += 1;
+                vec![track.eval(hi)[0], curve.eval_compiled(hi)]
+            } else if frame < lo && lo < first {
+                tally.held += 1;
+                vec![
+                    track.eval(lo)[0],
+                    track.eval(lo + 1e-9 * (last - first))[0],
+                    curve.eval_compiled(lo),
+                ]
+            } else if curve
+                .keys()
+                .iter()
+                .any(|k| (k.frame - frame).abs() <= inbetween::fcurve::KEY_SNAP)
+            {
+                // Within Blender's key tolerance the stream plays the segment, not the key.
+                vec![blender, curve.eval_compiled(frame)]
+            } else {
+                vec![blender]
+            };
+            player.seek(frame).expect("seek");
+            let played = player.value()[0];
+            let agrees = |e: f64| {
+                let bound =
+                    (TOLERANCE * e.abs().max(1.0)).max(float32_bound(track, frame)) + tolerance;
+                (played - e).abs() <= bound || at_cycle_boundary(track, frame, e)
+            };
+            assert!(
+                expected.iter().any(|e| agrees(*e)),
+                "{} frame {frame}: played {played}, expected {expected:?} (Blender {blender})",
+                track.name()
+            );
+            tally.samples += 1;
+        }
+        tally.compiled += 1;
+    }
+}
+
+fn print_streams(tally: &StreamTally, what: &str) {
+    println!(
+        "{what}: {} F-curve tracks compiled and played at {} integer frames within Blender's values ({} of them past counted cycles, checked against the held end value); {} refused (extrapolation along a slope, offset or mixed cycles forever)",
+        tally.compiled, tally.samples, tally.held, tally.refused
+    );
+}
+
+#[test]
+fn compiled_streams_play_blenders_values() {
+    let mut tally = StreamTally::default();
+    for (document, values) in fixtures() {
+        play_case(&document, &values, &mut tally);
+    }
+    assert!(
+        tally.compiled > 20,
+        "only {} tracks compiled",
+        tally.compiled
+    );
+    print_streams(&tally, "committed fixtures");
+}
+
+/// Pieces per Bezier segment at the default tolerance, over the fixtures' Bezier segments whose
+/// handles stay inside their segment (each compiled as a two-key curve with its handles).
+#[test]
+fn contained_bezier_segments_need_few_pieces() {
+    use inbetween::compile::CompileOptions;
+    let mut pieces = Vec::new();
+    for (path, _) in fixtures() {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).expect("doc");
+        let doc = Document::from_json_str(&text, &name).expect("loads");
+        for track in doc.tracks() {
+            let keys = track.fcurve().expect("F-curve").keys();
+            for pair in keys.windows(2) {
+                let (k0, k1) = (pair[0], pair[1]);
+                let length = k1.frame - k0.frame;
+                let contained = k0.right[0] - k0.frame <= length && k1.frame - k1.left[0] <= length;
+                if k0.interp != inbetween::fcurve::FInterp::Bezier || !contained {
+                    continue;
+                }
+                let segment = serde_json::json!({"inbetween": 1, "tracks": [{
+                "name": "s", "type": "scalar", "fcurve": {},
+                "keys": [
+                    {"frame": k0.frame, "value": k0.value, "right": k0.right, "handles": "free"},
+                    {"frame": k1.frame, "value": k1.value, "left": k1.left, "handles": "free"}
+                ]}]});
+                let one =
+                    Document::from_json_str(&segment.to_string(), "segment.json").expect("loads");
+                let compiled = one.compile(&CompileOptions::default()).expect("compiles");
+                pieces.push(compiled.reports[0].summary.pieces);
+            }
+        }
+    }
+    pieces.sort_unstable();
+    let median = pieces[pieces.len() / 2];
+    let worst = pieces[pieces.len() - 1];
+    let mean = pieces.iter().sum::<usize>() as f64 / pieces.len() as f64;
+    println!(
+        "{} contained Bezier segments: median {median} pieces, mean {mean:.2}, worst {worst}",
+        pieces.len()
+    );
+    assert!(median <= 2, "median {median} pieces per segment");
+}
