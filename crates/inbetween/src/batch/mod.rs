@@ -36,9 +36,13 @@
 //! `Bank::new` allocates (lanes, script, schedule); `seek` and `set_step` do not allocate either
 //! (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
 
+mod horner;
+
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
+
+use horner::HornerGroup;
 
 use crate::player::{PlayerError, RawState, TrackPlayer};
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
@@ -232,7 +236,9 @@ struct TrackInfo<'s> {
     first_channel: u32,
     components: u8,
     fixed: bool,
-    /// Group index (the track's maximum degree).
+    /// Played by Horner lanes in forward play (every piece verified in `Bank::new`).
+    fast: bool,
+    /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
     group: u8,
     /// Slot of component 0 in its group; components follow.
     slot: u32,
@@ -270,6 +276,11 @@ struct Script {
     ints: Vec<i64>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
+    /// Per entry: its frame.
+    entry_frame: Vec<f64>,
+    /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
+    by_track: Vec<u32>,
+    track_start: Vec<u32>,
 }
 
 /// Where a track's channels live, copied into each script entry.
@@ -279,6 +290,8 @@ struct Place {
     group: u8,
     components: u8,
     fixed: bool,
+    /// Numbers are power coefficients for the Horner lanes (see `horner`).
+    fast: bool,
 }
 
 /// One script entry while building.
@@ -300,6 +313,10 @@ pub struct Bank<'s> {
     channels: usize,
     floats: Vec<Group<f64>>,
     fixed: Vec<Group<i64>>,
+    /// Horner lanes of the `fast` tracks, by maximum degree (forward play only).
+    horner: Vec<HornerGroup>,
+    /// Centre of the current epoch (forward play).
+    centre: i64,
     side: Vec<Side>,
     side_of: Vec<u32>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
@@ -321,69 +338,68 @@ impl<'s> Bank<'s> {
     /// # Errors
     /// `TooManyChannels` past `u32::MAX - 1` channels.
     pub fn new(streams: &[Stream<'s>]) -> Result<Self, BatchError> {
-        let max = (u32::MAX - 1) as usize;
-        let mut tracks = Vec::new();
-        let mut counts = [[0usize; MAX_TERMS]; 2];
-        let mut channels = 0usize;
-        for track in streams.iter().flat_map(|s| s.tracks()) {
-            let fixed = track.precision() == Precision::Fixed;
-            let group = usize::from(track.max_degree()).min(MAX_DEGREE);
-            let components = track.components();
-            let slot = counts[usize::from(fixed)][group];
-            counts[usize::from(fixed)][group] += components;
-            let too_many = BatchError::TooManyChannels {
-                channels: channels + components,
-                max,
-            };
-            tracks.push(TrackInfo {
-                track,
-                first_channel: u32::try_from(channels).map_err(|_| too_many)?,
-                components: components as u8,
-                fixed,
-                group: group as u8,
-                slot: u32::try_from(slot).map_err(|_| too_many)?,
-            });
-            channels += components;
-            if channels > max {
-                return Err(too_many);
+        let mut tracks = list_tracks(streams)?;
+        let mut pending = Vec::new();
+        let mut has_track = Vec::with_capacity(tracks.len());
+        for (t, info) in tracks.iter_mut().enumerate() {
+            let from = pending.len();
+            has_track.push(track_chain(info, t as u32, &mut pending));
+            let chain = pending.get(from..).unwrap_or(&[]);
+            info.fast = !info.fixed && verify_chain(info, chain);
+            if info.fast {
+                to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
             }
         }
-        let mut floats: Vec<Group<f64>> = (0..MAX_TERMS)
-            .map(|d| group_for(d, counts[0][d], false))
+        let counts = assign_slots(&mut tracks)?;
+        let mut floats: Vec<Group<f64>> = (0..2 * MAX_TERMS)
+            .map(|g| group_for(g % MAX_TERMS, counts[0][g], false))
             .collect();
         let mut fixed: Vec<Group<i64>> = (0..MAX_TERMS)
             .map(|d| group_for(d, counts[1][d], true))
             .collect();
-        let mut fixed_channels = 0;
+        let mut horner: Vec<HornerGroup> = (0..MAX_TERMS)
+            .map(|d| HornerGroup::new(d, counts[0][MAX_TERMS + d]))
+            .collect();
         for info in &tracks {
             for c in 0..u32::from(info.components) {
                 let slot = (info.slot + c) as usize;
                 let channel = info.first_channel + c;
+                let group = usize::from(info.group);
                 let target = if info.fixed {
-                    fixed_channels += 1;
-                    fixed
-                        .get_mut(usize::from(info.group))
-                        .map(|g| &mut g.channel)
+                    fixed.get_mut(group).map(|g| &mut g.channel)
                 } else {
-                    floats
-                        .get_mut(usize::from(info.group))
-                        .map(|g| &mut g.channel)
+                    floats.get_mut(group).map(|g| &mut g.channel)
                 };
                 if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
+                    *x = channel;
+                }
+                let lane = group.checked_sub(MAX_TERMS).filter(|_| !info.fixed);
+                if let Some(x) = lane
+                    .and_then(|d| horner.get_mut(d))
+                    .and_then(|g| g.channel.get_mut(slot))
+                {
                     *x = channel;
                 }
             }
         }
         floats.iter_mut().for_each(mark_consecutive);
         fixed.iter_mut().for_each(mark_consecutive);
-        let script = build_script(&tracks);
+        for g in &mut horner {
+            g.consecutive = consecutive_from(&g.channel);
+        }
+        let script = build_script(&tracks, pending, has_track);
         let track_count = tracks.len();
+        let channels = tracks
+            .last()
+            .map_or(0, |i| i.first_channel as usize + usize::from(i.components));
         let mut bank = Self {
             tracks,
             channels,
             floats,
             fixed,
-            side: Vec::with_capacity(fixed_channels),
+            horner,
+            centre: horner::centre(0),
+            side: Vec::with_capacity(channels),
             side_of: alloc::vec![NONE; channels],
             heap: BinaryHeap::with_capacity(track_count),
             base: 0.0,
@@ -404,13 +420,59 @@ impl<'s> Bank<'s> {
         self.channels
     }
 
-    /// Bytes of per-frame state (every group's difference arrays): what one frame reads and
-    /// writes back, the measure of a bandwidth ceiling.
+    /// Bytes of per-frame state in forward play at step 1: the Horner lanes' f32 coefficients
+    /// (read only) and the difference arrays of the channels played exactly (read and written
+    /// back): the measure of a bandwidth ceiling.
     #[must_use]
     pub fn state_bytes(&self) -> usize {
-        let floats: usize = self.floats.iter().map(|g| g.state.len() * 8).sum();
+        let exact = self.floats.get(..MAX_TERMS).unwrap_or(&[]);
+        let floats: usize = exact.iter().map(|g| g.state.len() * 8).sum();
         let fixed: usize = self.fixed.iter().map(|g| g.state.len() * 8).sum();
-        floats + fixed
+        let horner: usize = self.horner.iter().map(HornerGroup::hot_bytes).sum();
+        floats + fixed + horner
+    }
+
+    /// Channels played on Horner lanes in forward play (the rest are played exactly, as
+    /// `TrackPlayer` plays them; see the module docs).
+    #[must_use]
+    pub fn horner_channels(&self) -> usize {
+        self.horner.iter().map(|g| g.len).sum()
+    }
+
+    /// Whether forward play at step 1 from an integer frame plays `channel` on Horner lanes
+    /// (within `tolerance − max_error` of `TrackPlayer`) rather than exactly as `TrackPlayer`.
+    #[must_use]
+    pub fn is_horner_channel(&self, channel: usize) -> bool {
+        let t = self
+            .tracks
+            .partition_point(|i| i.first_channel as usize + usize::from(i.components) <= channel);
+        self.tracks.get(t).is_some_and(|i| i.fast)
+    }
+
+    /// Bytes the bank holds on the heap (lanes, script, schedules), for memory reports.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        let groups: usize = self
+            .floats
+            .iter()
+            .map(|g| g.state.len() * 8 + g.len * 4)
+            .sum::<usize>()
+            + self
+                .fixed
+                .iter()
+                .map(|g| g.state.len() * 8 + g.len * 12)
+                .sum::<usize>()
+            + self.horner.iter().map(HornerGroup::bytes).sum::<usize>();
+        let s = &self.script;
+        let script = s.frames.len() * 12
+            + s.track.len() * (4 + 1 + 8 + 8 + 8 + 4 + core::mem::size_of::<Place>())
+            + s.floats.len() * 8
+            + s.ints.len() * 8
+            + s.track_start.len() * 4
+            + s.has_track.len();
+        let tracks = self.tracks.len() * (core::mem::size_of::<TrackInfo<'_>>() + 1 + 16);
+        let side = self.side.capacity() * core::mem::size_of::<Side>() + self.side_of.len() * 4;
+        groups + script + tracks + side
     }
 
     /// The current frame (before each track's wrap).
@@ -462,7 +524,7 @@ impl<'s> Bank<'s> {
     /// at the new frame. Never allocates.
     pub fn advance(&mut self) {
         self.steps = self.steps.saturating_add(1);
-        for group in &mut self.floats {
+        for group in self.exact_groups() {
             group.advance();
         }
         for group in &mut self.fixed {
@@ -471,8 +533,35 @@ impl<'s> Bank<'s> {
         self.advance_rest();
     }
 
+    /// The float groups whose lanes advance: all of them, or in forward play only those of the
+    /// tracks not on Horner lanes.
+    fn exact_groups(&mut self) -> &mut [Group<f64>] {
+        let n = if self.scripted {
+            MAX_TERMS
+        } else {
+            2 * MAX_TERMS
+        };
+        let len = self.floats.len().min(n);
+        self.floats.get_mut(..len).unwrap_or(&mut [])
+    }
+
+    /// Forward play: a new epoch re-centres every Horner lane.
+    fn next_epoch(&mut self) {
+        let frame = self.frame() as i64;
+        if frame.rem_euclid(horner::EPOCH) == 0 {
+            self.centre = horner::centre(frame);
+            let centre = self.centre as f64;
+            for g in &mut self.horner {
+                g.recentre(centre);
+            }
+        }
+    }
+
     /// The part of a frame after the groups' additions: side-list channels and piece changes.
     fn advance_rest(&mut self) {
+        if self.scripted {
+            self.next_epoch();
+        }
         for side in &mut self.side {
             let n = usize::from(side.degree).min(MAX_DEGREE);
             for i in 0..n {
@@ -498,7 +587,7 @@ impl<'s> Bank<'s> {
     #[cfg(feature = "rayon")]
     pub fn advance_parallel(&mut self) {
         self.steps = self.steps.saturating_add(1);
-        for group in &mut self.floats {
+        for group in self.exact_groups() {
             group.advance_parallel();
         }
         for group in &mut self.fixed {
@@ -512,6 +601,8 @@ impl<'s> Bank<'s> {
     /// # Errors
     /// `BufferTooSmall` when `out` is shorter than `channels()` (nothing is written).
     pub fn write_f64(&self, out: &mut [f64]) -> Result<(), BatchError> {
+        self.fits(out.len())?;
+        self.write_horner(out, f64::from);
         self.write_with(out, |x| x, |i, s| i as f64 * s)
     }
 
@@ -520,22 +611,57 @@ impl<'s> Bank<'s> {
     /// # Errors
     /// `BufferTooSmall` when `out` is shorter than `channels()` (nothing is written).
     pub fn write_f32(&self, out: &mut [f32]) -> Result<(), BatchError> {
+        self.fits(out.len())?;
+        if self.scripted {
+            let t = (self.frame() as i64 - self.centre) as f32;
+            for g in self.horner.iter().filter(|g| g.len > 0) {
+                match g.consecutive.and_then(|c0| out.get_mut(c0..c0 + g.len)) {
+                    Some(dst) => g.eval(t, 0, dst),
+                    None => scatter(g, t, out, |x| x),
+                }
+            }
+        }
         self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)
     }
 
+    /// `BufferTooSmall` unless `len ≥ channels()`.
+    fn fits(&self, len: usize) -> Result<(), BatchError> {
+        if len < self.channels {
+            return Err(BatchError::BufferTooSmall {
+                needed: self.channels,
+                found: len,
+            });
+        }
+        Ok(())
+    }
+
+    /// Forward play: every Horner lane's value, through `convert`, into its channel of `out`.
+    fn write_horner<T>(&self, out: &mut [T], convert: impl Fn(f32) -> T + Copy) {
+        if self.scripted {
+            let t = (self.frame() as i64 - self.centre) as f32;
+            for g in self.horner.iter().filter(|g| g.len > 0) {
+                scatter(g, t, out, convert);
+            }
+        }
+    }
+
+    /// The exact lanes (groups and side list) into `out`, after the Horner lanes: in forward
+    /// play the groups of Horner tracks are idle and skipped, and a Horner track's channels
+    /// that are not on its lanes just now (before its first frame, past its last) are on the
+    /// side list, written last.
     fn write_with<T: Copy>(
         &self,
         out: &mut [T],
         float: impl Fn(f64) -> T,
         int: impl Fn(i64, f64) -> T,
     ) -> Result<(), BatchError> {
-        if out.len() < self.channels {
-            return Err(BatchError::BufferTooSmall {
-                needed: self.channels,
-                found: out.len(),
-            });
-        }
-        for group in &self.floats {
+        self.fits(out.len())?;
+        let n = if self.scripted {
+            MAX_TERMS
+        } else {
+            2 * MAX_TERMS
+        };
+        for group in self.floats.iter().take(n) {
             let values = group.values();
             match group.consecutive {
                 Some(c0) => {
@@ -588,17 +714,38 @@ impl<'s> Bank<'s> {
         self.scripted =
             self.step == 1.0 && crate::math::floor(base) == base && base.abs() < MAX_SCRIPT_FRAME;
         self.cursor = self.script.frames.partition_point(|&f| f <= base);
+        if self.scripted {
+            self.centre = horner::centre(base as i64);
+        }
         for t in 0..self.tracks.len() {
             let info = self.tracks[t];
             let (first, last) = (info.track.first_frame(), info.track.last_frame());
+            let inside = base >= first && base < last;
             let on = self.scripted
                 && self.script.has_track.get(t).copied().unwrap_or(false)
-                && ((base >= first && base < last)
-                    || (base < first && info.track.wrap() == StreamWrap::Clamp));
+                && (inside || (base < first && info.track.wrap() == StreamWrap::Clamp));
             if let Some(x) = self.on_script.get_mut(t) {
                 *x = on;
             }
-            self.reload_track(t, !on);
+            if on && inside && info.fast {
+                self.load_from_script(t, base);
+            } else {
+                self.reload_track(t, !on);
+            }
+        }
+    }
+
+    /// Loads a Horner track's lanes from its script entry covering integer frame `frame`
+    /// (the same coefficients forward play from the track's start would hold there).
+    fn load_from_script(&mut self, t: usize, frame: f64) {
+        let s = &self.script;
+        let from = s.track_start.get(t).copied().unwrap_or(0) as usize;
+        let to = s.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+        let entries = s.by_track.get(from..to).unwrap_or(&[]);
+        let i = entries
+            .partition_point(|&e| s.entry_frame.get(e as usize).is_some_and(|&f| f <= frame));
+        if let Some(&e) = i.checked_sub(1).and_then(|i| entries.get(i)) {
+            self.apply_entry(e as usize);
         }
     }
 
@@ -627,16 +774,24 @@ impl<'s> Bank<'s> {
     fn load_float(&mut self, info: &TrackInfo<'s>, c: usize, w: &[f64]) {
         let slot = info.slot as usize + c;
         let group = usize::from(info.group);
-        if !info.fixed {
+        let channel = info.first_channel as usize + c;
+        let on_lanes = info.fast && self.scripted;
+        if !info.fixed && !on_lanes {
+            if !self.side.is_empty() {
+                self.leave_side(channel);
+            }
             if let Some(g) = self.floats.get_mut(group) {
                 g.set(slot, w);
             }
             return;
         }
-        if let Some(g) = self.fixed.get_mut(group) {
-            g.set(slot, &[]);
+        if info.fixed {
+            if let Some(g) = self.fixed.get_mut(group) {
+                g.set(slot, &[]);
+            }
+        } else if let Some(g) = self.horner.get_mut(group.saturating_sub(MAX_TERMS)) {
+            g.clear(slot);
         }
-        let channel = info.first_channel as usize + c;
         let mut state = [0.0; MAX_TERMS];
         for (s, x) in state.iter_mut().zip(w) {
             *s = *x;
@@ -726,6 +881,7 @@ impl<'s> Bank<'s> {
             group,
             components,
             fixed,
+            fast,
         }) = script.place.get(e)
         else {
             return;
@@ -733,7 +889,26 @@ impl<'s> Bank<'s> {
         let terms = usize::from(kind) + 1;
         let offset = script.offset.get(e).copied().unwrap_or(0) as usize;
         let (slot, group) = (slot as usize, usize::from(group));
-        if fixed {
+        if fast {
+            let origin = script.entry_frame.get(e).copied().unwrap_or(0.0);
+            let first_channel = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
+            for c in 0..usize::from(components) {
+                let at = offset + c * terms;
+                let mut a = [0.0; MAX_TERMS];
+                for (x, y) in a
+                    .iter_mut()
+                    .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
+                {
+                    *x = *y;
+                }
+                if let Some(g) = self.horner.get_mut(group.saturating_sub(MAX_TERMS)) {
+                    g.set(slot + c, &a, terms - 1, origin, self.centre as f64);
+                }
+                if !self.side.is_empty() {
+                    self.leave_side(first_channel + c);
+                }
+            }
+        } else if fixed {
             let scale = script.scale.get(e).copied().unwrap_or(1.0);
             for c in 0..usize::from(components) {
                 let at = offset + c * terms;
@@ -779,6 +954,125 @@ impl<'s> Bank<'s> {
     }
 }
 
+/// Writes group `g`'s values at `t` into their channels of `out` through `convert`, a stack
+/// block at a time.
+fn scatter<T>(g: &HornerGroup, t: f32, out: &mut [T], convert: impl Fn(f32) -> T) {
+    let mut block = [0.0f32; 256];
+    let mut start = 0;
+    while start < g.len {
+        let n = (g.len - start).min(block.len());
+        let values = block.get_mut(..n).unwrap_or(&mut []);
+        g.eval(t, start, values);
+        let channels = g.channel.get(start..start + n).unwrap_or(&[]);
+        for (&c, &v) in channels.iter().zip(values.iter()) {
+            if let Some(o) = out.get_mut(c as usize) {
+                *o = convert(v);
+            }
+        }
+        start += n;
+    }
+}
+
+/// Every track of `streams` with its first channel (slots are assigned later).
+fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchError> {
+    let max = (u32::MAX - 1) as usize;
+    let mut tracks = Vec::new();
+    let mut channels = 0usize;
+    for track in streams.iter().flat_map(|s| s.tracks()) {
+        let components = track.components();
+        let too_many = BatchError::TooManyChannels {
+            channels: channels + components,
+            max,
+        };
+        tracks.push(TrackInfo {
+            track,
+            first_channel: u32::try_from(channels).map_err(|_| too_many)?,
+            components: components as u8,
+            fixed: track.precision() == Precision::Fixed,
+            fast: false,
+            group: 0,
+            slot: 0,
+        });
+        channels += components;
+        if channels > max {
+            return Err(too_many);
+        }
+    }
+    Ok(tracks)
+}
+
+/// Gives each track its group and first slot; returns the lane count of every group
+/// (`[float groups (2 × MAX_TERMS), fixed groups (MAX_TERMS, then unused)]`).
+fn assign_slots(tracks: &mut [TrackInfo<'_>]) -> Result<[[usize; 2 * MAX_TERMS]; 2], BatchError> {
+    let mut counts = [[0usize; 2 * MAX_TERMS]; 2];
+    for info in tracks {
+        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let group = degree + if info.fast { MAX_TERMS } else { 0 };
+        let count = &mut counts[usize::from(info.fixed)][group];
+        info.group = group as u8;
+        info.slot = u32::try_from(*count).map_err(|_| BatchError::TooManyChannels {
+            channels: *count,
+            max: (u32::MAX - 1) as usize,
+        })?;
+        *count += usize::from(info.components);
+    }
+    Ok(counts)
+}
+
+/// Whether every piece of a float track's forward chain plays within its budget on Horner lanes
+/// (`horner::verify_piece` at every integer frame of every piece, every component). The budget
+/// is `tolerance − max_error`: the compiler measured `max_error` for `TrackPlayer`'s values
+/// against exact evaluation, so a Horner value within the budget of `TrackPlayer`'s is within
+/// the tolerance of the exact one.
+fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> bool {
+    let budget = info.track.tolerance() - info.track.max_error();
+    if !(budget > 0.0) || chain.is_empty() {
+        return false;
+    }
+    let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let components = usize::from(info.components);
+    chain.iter().enumerate().all(|(i, entry)| {
+        if entry.kind == SLOW {
+            return true;
+        }
+        let Some(next) = chain.get(i + 1) else {
+            return false; // a piece that never ends is not checked: play it exactly
+        };
+        let terms = usize::from(entry.kind) + 1;
+        let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
+        (0..components).all(|c| {
+            let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+            horner::verify_piece(d, origin, run, group_degree, budget).is_some()
+        })
+    })
+}
+
+/// Replaces the differences of a verified chain's entries by power coefficients (per component,
+/// `degree + 1` each), the numbers the Horner lanes load.
+fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
+    for entry in chain.iter_mut().filter(|e| e.kind != SLOW) {
+        let terms = usize::from(entry.kind) + 1;
+        for c in 0..usize::from(info.components) {
+            if let Some(d) = entry.floats.get_mut(c * terms..(c + 1) * terms) {
+                let a = horner::power_from_differences(d);
+                for (x, y) in d.iter_mut().zip(&a) {
+                    *x = *y;
+                }
+            }
+        }
+    }
+}
+
+/// `Some(c0)` when `channel[i] = c0 + i` for every slot.
+fn consecutive_from(channel: &[u32]) -> Option<usize> {
+    let c0 = channel.first().copied().unwrap_or(0);
+    let consecutive = channel
+        .iter()
+        .enumerate()
+        .all(|(i, &c)| c as usize == c0 as usize + i);
+    consecutive.then_some(c0 as usize)
+}
+
 /// An empty group of `len` slots of maximum degree `degree`.
 fn group_for<T: Lane>(degree: usize, len: usize, fixed: bool) -> Group<T> {
     Group {
@@ -797,13 +1091,7 @@ fn group_for<T: Lane>(degree: usize, len: usize, fixed: bool) -> Group<T> {
 
 /// Marks a group whose slots are consecutive channels (its output is a plain copy).
 fn mark_consecutive<T>(group: &mut Group<T>) {
-    let c0 = group.channel.first().copied().unwrap_or(0);
-    let consecutive = group
-        .channel
-        .iter()
-        .enumerate()
-        .all(|(i, &c)| c as usize == c0 as usize + i);
-    group.consecutive = consecutive.then_some(c0 as usize);
+    group.consecutive = consecutive_from(&group.channel);
 }
 
 /// The forward chain of one track: from its first integer frame, each state `TrackPlayer` loads
@@ -871,18 +1159,15 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
 
 /// Merges every track's forward chain into one frame-ordered script with its numbers laid out
 /// in play order.
-fn build_script(tracks: &[TrackInfo<'_>]) -> Script {
-    let mut pending = Vec::new();
+fn build_script(
+    tracks: &[TrackInfo<'_>],
+    mut pending: Vec<Pending>,
+    has_track: Vec<bool>,
+) -> Script {
     let mut script = Script {
-        has_track: alloc::vec![false; tracks.len()],
+        has_track,
         ..Script::default()
     };
-    for (t, info) in tracks.iter().enumerate() {
-        let has = track_chain(info, t as u32, &mut pending);
-        if let Some(x) = script.has_track.get_mut(t) {
-            *x = has;
-        }
-    }
     pending.sort_by(|a, b| a.frame.total_cmp(&b.frame).then(a.track.cmp(&b.track)));
     script.track.reserve_exact(pending.len());
     script.kind.reserve_exact(pending.len());
@@ -898,6 +1183,7 @@ fn build_script(tracks: &[TrackInfo<'_>]) -> Script {
             script.frame_start.push(script.track.len() as u32);
         }
         script.track.push(entry.track);
+        script.entry_frame.push(entry.frame);
         script.kind.push(entry.kind);
         script.scale.push(entry.scale);
         script.place.push(Place {
@@ -905,6 +1191,7 @@ fn build_script(tracks: &[TrackInfo<'_>]) -> Script {
             group: info.group,
             components: info.components,
             fixed: info.fixed,
+            fast: info.fast,
         });
         if info.fixed {
             script.offset.push(script.ints.len() as u64);
@@ -915,5 +1202,34 @@ fn build_script(tracks: &[TrackInfo<'_>]) -> Script {
         }
     }
     script.frame_start.push(script.track.len() as u32);
+    index_by_track(&mut script, tracks.len());
     script
+}
+
+/// Fills `by_track` and `track_start`: each track's entries in frame order (a counting sort of
+/// the frame-ordered entries).
+fn index_by_track(script: &mut Script, tracks: usize) {
+    let mut start = alloc::vec![0u32; tracks + 1];
+    for &t in &script.track {
+        if let Some(x) = start.get_mut(t as usize + 1) {
+            *x += 1;
+        }
+    }
+    for i in 0..tracks {
+        let before = start.get(i).copied().unwrap_or(0);
+        if let Some(x) = start.get_mut(i + 1) {
+            *x += before;
+        }
+    }
+    let mut fill = start.clone();
+    script.by_track = alloc::vec![0; script.track.len()];
+    for (e, &t) in script.track.iter().enumerate() {
+        if let Some(at) = fill.get_mut(t as usize) {
+            if let Some(x) = script.by_track.get_mut(*at as usize) {
+                *x = e as u32;
+            }
+            *at += 1;
+        }
+    }
+    script.track_start = start;
 }

@@ -1,0 +1,388 @@
+//! Horner lanes: each piece converted once to f32 power coefficients about a centre shared by every lane (re-centred every `EPOCH` frames), played by f32 Horner evaluation straight into the caller's row.
+//!
+//! # Arithmetic (what is verified is what plays)
+//!
+//! A piece entered at integer frame `p` with forward differences `Δ^k` (the state `TrackPlayer`
+//! loads there) is the polynomial `P(p + t) = Σ_k Δ^k · C(t, k)`. [`power_from_differences`]
+//! turns it into power coefficients `a_j = Σ_k Δ^k · s(k, j) / k!` (f64; `s` the signed Stirling
+//! numbers of the first kind), kept cold per lane with the origin `p`. Integer frame `n` belongs to
+//! the epoch `⌊n / EPOCH⌋` whose centre is `C(n) = ⌊n / EPOCH⌋ · EPOCH + EPOCH / 2`; the lane's
+//! coefficients about that centre are [`centred`]: the Taylor shift of `a` by `C − p` in f64
+//! (`b_k += d · b_{k+1}`, in one fixed order), each rounded once to f32. The played value is
+//! [`horner`]: `v = c_D; v = v · t + c_k` for k = D−1 … 0, in f32 without fused multiply-add
+//! (Rust never contracts), `t = n − C ∈ [−16, 16)` exact in f32. Everything here depends only on
+//! (piece, integer frame), so one pass over every integer frame of every piece in `Bank::new`
+//! ([`verify_piece`]) checks every value forward play can ever produce, whatever seek it started
+//! from: the same functions compute the coefficients for play and for the check, bit for bit.
+
+use alloc::vec::Vec;
+
+use crate::stream::layout::MAX_TERMS;
+
+/// Frames per epoch: every `EPOCH` frames all lanes are re-centred (48 B read, 16 B written per
+/// cubic lane, 2 B per frame amortized), and `|t| ≤ EPOCH / 2` keeps the f32 Horner error small.
+pub(crate) const EPOCH: i64 = 32;
+
+/// Centre of the epoch that integer frame `n` belongs to.
+#[inline]
+#[must_use]
+pub(crate) fn centre(n: i64) -> i64 {
+    n.div_euclid(EPOCH) * EPOCH + EPOCH / 2
+}
+
+/// Signed Stirling numbers of the first kind `s(k, j)` for k, j ≤ 8: `t(t−1)…(t−k+1) = Σ_j s(k, j) t^j`.
+const STIRLING: [[i64; MAX_TERMS]; MAX_TERMS] = stirling();
+
+const fn stirling() -> [[i64; MAX_TERMS]; MAX_TERMS] {
+    let mut s = [[0i64; MAX_TERMS]; MAX_TERMS];
+    s[0][0] = 1;
+    let mut k = 1;
+    while k < MAX_TERMS {
+        let mut j = 1;
+        while j <= k {
+            // s(k, j) = s(k−1, j−1) − (k−1) · s(k−1, j)
+            s[k][j] = s[k - 1][j - 1] - (k as i64 - 1) * s[k - 1][j];
+            j += 1;
+        }
+        k += 1;
+    }
+    s
+}
+
+/// `k!` for k ≤ 8.
+const FACTORIAL: [f64; MAX_TERMS] = [1.0, 1.0, 2.0, 6.0, 24.0, 120.0, 720.0, 5040.0, 40320.0];
+
+/// Power coefficients about the origin of the forward differences `d` (orders 0..d.len()):
+/// `a_j = Σ_k d_k · s(k, j) / k!`, zero above the degree.
+#[must_use]
+pub(crate) fn power_from_differences(d: &[f64]) -> [f64; MAX_TERMS] {
+    let mut a = [0.0; MAX_TERMS];
+    for (k, (dk, row)) in d.iter().zip(&STIRLING).enumerate() {
+        let f = FACTORIAL.get(k).copied().unwrap_or(1.0);
+        for (aj, &s) in a.iter_mut().zip(row).take(k + 1) {
+            *aj += dk * s as f64 / f;
+        }
+    }
+    a
+}
+
+/// The coefficients of degree-`n` power coefficients `a` (about their origin) about the point
+/// `d` frames later, in f64 (a Taylor shift), then each rounded once to f32.
+#[must_use]
+pub(crate) fn centred(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f32; MAX_TERMS] {
+    let n = n.min(MAX_TERMS - 1);
+    let mut b = *a;
+    for i in 0..n {
+        for k in (i..n).rev() {
+            let next = b.get(k + 1).copied().unwrap_or(0.0);
+            if let Some(x) = b.get_mut(k) {
+                *x += d * next;
+            }
+        }
+    }
+    b.map(|x| x as f32)
+}
+
+/// `c_n · t^n + … + c_0` by Horner's rule in f32 (no fused multiply-add), `n = c.len() − 1`.
+#[inline]
+#[must_use]
+pub(crate) fn horner(c: &[f32], t: f32) -> f32 {
+    let Some((&top, rest)) = c.split_last() else {
+        return 0.0;
+    };
+    let mut v = top;
+    for &x in rest.iter().rev() {
+        v = v * t + x;
+    }
+    v
+}
+
+/// Checks one piece of one channel: `differences` are the state at integer frame `origin`,
+/// played forward for `run` frames (frames `origin .. origin + run`). The reference at each frame
+/// is `TrackPlayer`'s own arithmetic (f64 additions of the differences); the played value is
+/// [`horner`] of [`centred`] coefficients padded to `group_degree`. Returns the largest
+/// difference, or `None` as soon as one exceeds `budget`.
+#[must_use]
+pub(crate) fn verify_piece(
+    differences: &[f64],
+    origin: i64,
+    run: i64,
+    group_degree: usize,
+    budget: f64,
+) -> Option<f64> {
+    let n = differences.len().saturating_sub(1).min(MAX_TERMS - 1);
+    let terms = group_degree.clamp(n, MAX_TERMS - 1) + 1;
+    let a = power_from_differences(differences);
+    let mut state = [0.0f64; MAX_TERMS];
+    for (s, d) in state.iter_mut().zip(differences) {
+        *s = *d;
+    }
+    let mut worst = 0.0f64;
+    let mut frame = origin;
+    let end = origin.saturating_add(run);
+    while frame < end {
+        let c = centre(frame);
+        let coef = centred(&a, n, (c - origin) as f64);
+        let coef = coef.get(..terms).unwrap_or(&[]);
+        let epoch_end = (c + EPOCH / 2).min(end);
+        while frame < epoch_end {
+            let played = f64::from(horner(coef, (frame - c) as f32));
+            let error = (played - state[0]).abs();
+            if !(error <= budget) {
+                return None;
+            }
+            worst = worst.max(error);
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+            frame += 1;
+        }
+    }
+    Some(worst)
+}
+
+/// Lanes of one maximum degree `D`: `D + 1` f32 coefficient arrays about the current centre,
+/// order-major (`coef[k * len + slot]`), and the cold f64 power coefficients about each lane's
+/// piece origin they are re-centred from.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HornerGroup {
+    pub(crate) degree: usize,
+    pub(crate) len: usize,
+    coef: Vec<f32>,
+    cold: Vec<f64>,
+    /// Degree of each lane's current piece.
+    piece_degree: Vec<u8>,
+    origin: Vec<f64>,
+    /// Channel of each slot.
+    pub(crate) channel: Vec<u32>,
+    /// `Some(c0)` when slot `i` is channel `c0 + i` for every slot (output is contiguous).
+    pub(crate) consecutive: Option<usize>,
+}
+
+impl HornerGroup {
+    /// An empty group of `len` lanes (every lane plays 0 until set).
+    pub(crate) fn new(degree: usize, len: usize) -> Self {
+        Self {
+            degree,
+            len,
+            coef: alloc::vec![0.0; (degree + 1) * len],
+            cold: alloc::vec![0.0; (degree + 1) * len],
+            piece_degree: alloc::vec![0; len],
+            origin: alloc::vec![0.0; len],
+            channel: alloc::vec![0; len],
+            consecutive: None,
+        }
+    }
+
+    /// Bytes held (hot and cold arrays).
+    pub(crate) fn bytes(&self) -> usize {
+        self.coef.len() * 4 + self.cold.len() * 8 + self.len * (1 + 8 + 4)
+    }
+
+    /// Bytes one frame reads from this group (the hot coefficients).
+    pub(crate) fn hot_bytes(&self) -> usize {
+        self.coef.len() * 4
+    }
+
+    /// Loads a piece of degree `n` with power coefficients `a` about `origin` into `slot`,
+    /// centred on `centre`.
+    pub(crate) fn set(
+        &mut self,
+        slot: usize,
+        a: &[f64; MAX_TERMS],
+        n: usize,
+        origin: f64,
+        centre: f64,
+    ) {
+        if slot >= self.len {
+            return;
+        }
+        let c = centred(a, n, centre - origin);
+        for k in 0..=self.degree {
+            if let Some(x) = self.cold.get_mut(k * self.len + slot) {
+                *x = a.get(k).copied().unwrap_or(0.0);
+            }
+            if let Some(x) = self.coef.get_mut(k * self.len + slot) {
+                *x = c.get(k).copied().unwrap_or(0.0);
+            }
+        }
+        if let Some(x) = self.piece_degree.get_mut(slot) {
+            *x = n as u8;
+        }
+        if let Some(x) = self.origin.get_mut(slot) {
+            *x = origin;
+        }
+    }
+
+    /// Makes `slot` play 0 (its track is played elsewhere for now).
+    pub(crate) fn clear(&mut self, slot: usize) {
+        self.set(slot, &[0.0; MAX_TERMS], 0, 0.0, 0.0);
+    }
+
+    /// Re-centres every lane on `centre` from its cold coefficients.
+    pub(crate) fn recentre(&mut self, centre: f64) {
+        let (len, degree) = (self.len, self.degree);
+        for slot in 0..len {
+            let mut a = [0.0; MAX_TERMS];
+            for (k, x) in a.iter_mut().enumerate().take(degree + 1) {
+                *x = self.cold.get(k * len + slot).copied().unwrap_or(0.0);
+            }
+            let n = usize::from(self.piece_degree.get(slot).copied().unwrap_or(0));
+            let origin = self.origin.get(slot).copied().unwrap_or(0.0);
+            let c = centred(&a, n, centre - origin);
+            for (k, x) in c.iter().enumerate().take(degree + 1) {
+                if let Some(y) = self.coef.get_mut(k * len + slot) {
+                    *y = *x;
+                }
+            }
+        }
+    }
+
+    /// The values of slots `start .. start + out.len()` at `t` frames from the centre, in slot
+    /// order, into `out` (slots past the group are left alone).
+    pub(crate) fn eval(&self, t: f32, start: usize, out: &mut [f32]) {
+        let (coef, len) = (self.coef.as_slice(), self.len);
+        let n = out.len().min(len.saturating_sub(start));
+        let Some(out) = out.get_mut(..n) else {
+            return;
+        };
+        match self.degree {
+            0 => eval_n::<1>(coef, len, start, t, out),
+            1 => eval_n::<2>(coef, len, start, t, out),
+            2 => eval_n::<3>(coef, len, start, t, out),
+            3 => eval_n::<4>(coef, len, start, t, out),
+            4 => eval_n::<5>(coef, len, start, t, out),
+            5 => eval_n::<6>(coef, len, start, t, out),
+            6 => eval_n::<7>(coef, len, start, t, out),
+            7 => eval_n::<8>(coef, len, start, t, out),
+            _ => eval_n::<9>(coef, len, start, t, out),
+        }
+    }
+
+    /// The value of `slot` at `t` frames from the centre (the same arithmetic as [`Self::eval`]).
+    #[cfg(test)]
+    pub(crate) fn value(&self, slot: usize, t: f32) -> f32 {
+        let mut c = [0.0f32; MAX_TERMS];
+        for (k, x) in c.iter_mut().enumerate().take(self.degree + 1) {
+            *x = self.coef.get(k * self.len + slot).copied().unwrap_or(0.0);
+        }
+        horner(c.get(..=self.degree).unwrap_or(&[]), t)
+    }
+}
+
+/// Lanes per block of the evaluation loop (a multiple of every vector width).
+const CHUNK: usize = 16;
+
+/// [`horner`] over lanes `first .. first + out.len()` of `N` order-major coefficient arrays of
+/// `len` lanes into `out`, `CHUNK` lanes at a time (fixed-size arrays: no bounds checks,
+/// vectorized).
+#[inline]
+fn eval_n<const N: usize>(coef: &[f32], len: usize, first: usize, t: f32, out: &mut [f32]) {
+    let n = out.len();
+    let orders: [&[f32]; N] = core::array::from_fn(|k| {
+        coef.get(k * len + first..k * len + first + n)
+            .unwrap_or(&[])
+    });
+    let mut start = 0;
+    let mut chunks = out.chunks_exact_mut(CHUNK);
+    for dst in &mut chunks {
+        let mut v = [0.0f32; CHUNK];
+        if let Some(top) = orders[N - 1].get(start..start + CHUNK) {
+            v.copy_from_slice(top);
+        }
+        for k in (0..N - 1).rev() {
+            if let Some(c) = orders[k].get(start..start + CHUNK) {
+                for ((x, y), _) in v.iter_mut().zip(c).zip(0..CHUNK) {
+                    *x = *x * t + *y;
+                }
+            }
+        }
+        dst.copy_from_slice(&v);
+        start += CHUNK;
+    }
+    for (i, dst) in chunks.into_remainder().iter_mut().enumerate() {
+        let slot = start + i;
+        let mut v = orders[N - 1].get(slot).copied().unwrap_or(0.0);
+        for k in (0..N - 1).rev() {
+            v = v * t + orders[k].get(slot).copied().unwrap_or(0.0);
+        }
+        *dst = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn power_coefficients_of_differences_match_the_polynomial() {
+        // p(t) = 2 − t + 0.5 t² + 0.25 t³: differences at 0 are p(0), Δp(0), Δ²p(0), Δ³p(0).
+        let p = |t: f64| 2.0 - t + 0.5 * t * t + 0.25 * t * t * t;
+        let d0 = p(0.0);
+        let d1 = p(1.0) - p(0.0);
+        let d2 = p(2.0) - 2.0 * p(1.0) + p(0.0);
+        let d3 = p(3.0) - 3.0 * p(2.0) + 3.0 * p(1.0) - p(0.0);
+        let a = power_from_differences(&[d0, d1, d2, d3]);
+        assert_eq!(&a[..4], &[2.0, -1.0, 0.5, 0.25]);
+        assert!(a[4..].iter().all(|&x| x == 0.0));
+    }
+
+    #[test]
+    fn centred_coefficients_are_the_taylor_shift() {
+        // p(t) = (t − 3)³ about 0 is t³ about 3.
+        let a = [-27.0, 27.0, -9.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let c = centred(&a, 3, 3.0);
+        assert_eq!(&c[..4], &[0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(horner(&c[..4], 2.0), 8.0);
+    }
+
+    #[test]
+    fn centres_are_mid_epoch_for_negative_frames_too() {
+        assert_eq!(centre(0), 16);
+        assert_eq!(centre(31), 16);
+        assert_eq!(centre(32), 48);
+        assert_eq!(centre(-1), -16);
+        assert_eq!(centre(-32), -16);
+        assert_eq!(centre(-33), -48);
+    }
+
+    #[test]
+    fn group_evaluation_equals_scalar_horner_bit_for_bit() {
+        let mut g = HornerGroup::new(3, 37);
+        for slot in 0..37 {
+            let a = [
+                slot as f64 * 0.37,
+                -1.5,
+                0.01 * slot as f64,
+                -1e-4,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ];
+            g.set(slot, &a, 3, slot as f64, 16.0);
+        }
+        let mut out = [0.0f32; 37];
+        for t in -16..16 {
+            g.eval(t as f32, 0, &mut out[..20]);
+            g.eval(t as f32, 20, &mut out[20..]);
+            for (slot, v) in out.iter().enumerate() {
+                assert_eq!(
+                    v.to_bits(),
+                    g.value(slot, t as f32).to_bits(),
+                    "slot {slot} t {t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn verification_refuses_a_budget_below_f32_rounding() {
+        // 100 + t/3: f32 cannot hold 100.333… better than ~4e-6.
+        let d = [100.0, 1.0 / 3.0];
+        assert!(verify_piece(&d, 5, 40, 1, 1e-9).is_none());
+        let worst = verify_piece(&d, 5, 40, 1, 1e-4);
+        assert!(worst.is_some_and(|w| w > 0.0 && w < 2e-5), "{worst:?}");
+    }
+}
