@@ -66,8 +66,10 @@ pub(crate) fn power_from_differences(d: &[f64]) -> [f64; MAX_TERMS] {
     a
 }
 
-/// The coefficients of degree-`n` power coefficients `a` (about their origin) about the point
-/// `d` frames later, in f64 (a Taylor shift), then each rounded once to f32.
+/// The coefficients of power coefficients `a` (about their origin, padded to the group degree
+/// `n`) about the point `d` frames later, in f64 (a Taylor shift), then each rounded once to f32
+/// ([`round`]). The lanes' re-centring (`HornerGroup::recentre`) does the same operations in the
+/// same order.
 #[must_use]
 pub(crate) fn centred(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f32; MAX_TERMS] {
     let n = n.min(MAX_TERMS - 1);
@@ -80,8 +82,23 @@ pub(crate) fn centred(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f32; MAX_TERMS
             }
         }
     }
-    b.map(|x| x as f32)
+    b.map(round)
 }
+
+/// A coefficient rounded to f32 (0 below `TINY`).
+#[inline]
+fn round(x: f64) -> f32 {
+    if x.abs() < TINY {
+        0.0
+    } else {
+        x as f32
+    }
+}
+
+/// Coefficients below this are played as 0: subnormal f32 operands cost ~100 cycles each on
+/// many CPUs, and `|c| · 16^8 < 1e-20` is far below any tolerance (the verification sees the
+/// zero).
+const TINY: f64 = 1e-30;
 
 /// `c_n · t^n + … + c_0` by Horner's rule in f32 (no fused multiply-add), `n = c.len() − 1`.
 #[inline]
@@ -111,7 +128,8 @@ pub(crate) fn verify_piece(
     budget: f64,
 ) -> Option<f64> {
     let n = differences.len().saturating_sub(1).min(MAX_TERMS - 1);
-    let terms = group_degree.clamp(n, MAX_TERMS - 1) + 1;
+    let group_degree = group_degree.clamp(n, MAX_TERMS - 1);
+    let terms = group_degree + 1;
     let a = power_from_differences(differences);
     let mut state = [0.0f64; MAX_TERMS];
     for (s, d) in state.iter_mut().zip(differences) {
@@ -122,7 +140,7 @@ pub(crate) fn verify_piece(
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        let coef = centred(&a, n, (c - origin) as f64);
+        let coef = centred(&a, group_degree, (c - origin) as f64);
         let coef = coef.get(..terms).unwrap_or(&[]);
         let epoch_end = (c + EPOCH / 2).min(end);
         while frame < epoch_end {
@@ -143,15 +161,13 @@ pub(crate) fn verify_piece(
 
 /// Lanes of one maximum degree `D`: `D + 1` f32 coefficient arrays about the current centre,
 /// order-major (`coef[k * len + slot]`), and the cold f64 power coefficients about each lane's
-/// piece origin they are re-centred from.
+/// piece origin they are re-centred from (both padded with zeros to degree `D`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HornerGroup {
     pub(crate) degree: usize,
     pub(crate) len: usize,
     coef: Vec<f32>,
     cold: Vec<f64>,
-    /// Degree of each lane's current piece.
-    piece_degree: Vec<u8>,
     origin: Vec<f64>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
@@ -167,7 +183,6 @@ impl HornerGroup {
             len,
             coef: alloc::vec![0.0; (degree + 1) * len],
             cold: alloc::vec![0.0; (degree + 1) * len],
-            piece_degree: alloc::vec![0; len],
             origin: alloc::vec![0.0; len],
             channel: alloc::vec![0; len],
             consecutive: None,
@@ -176,7 +191,7 @@ impl HornerGroup {
 
     /// Bytes held (hot and cold arrays).
     pub(crate) fn bytes(&self) -> usize {
-        self.coef.len() * 4 + self.cold.len() * 8 + self.len * (1 + 8 + 4)
+        self.coef.len() * 4 + self.cold.len() * 8 + self.len * (8 + 4)
     }
 
     /// Bytes one frame reads from this group (the hot coefficients).
@@ -184,57 +199,81 @@ impl HornerGroup {
         self.coef.len() * 4
     }
 
-    /// Loads a piece of degree `n` with power coefficients `a` about `origin` into `slot`,
-    /// centred on `centre`.
-    pub(crate) fn set(
-        &mut self,
-        slot: usize,
-        a: &[f64; MAX_TERMS],
-        n: usize,
-        origin: f64,
-        centre: f64,
-    ) {
+    /// Loads power coefficients `a` (about `origin`, zero above the piece's degree) into `slot`
+    /// with their f32 coefficients about the current centre, `hot` (= `centred(a, D, centre −
+    /// origin)`, computed by the caller or taken from the script).
+    pub(crate) fn set(&mut self, slot: usize, a: &[f64], hot: &[f32], origin: f64) {
         if slot >= self.len {
             return;
         }
-        let c = centred(a, n, centre - origin);
         for k in 0..=self.degree {
             if let Some(x) = self.cold.get_mut(k * self.len + slot) {
                 *x = a.get(k).copied().unwrap_or(0.0);
             }
             if let Some(x) = self.coef.get_mut(k * self.len + slot) {
-                *x = c.get(k).copied().unwrap_or(0.0);
+                *x = hot.get(k).copied().unwrap_or(0.0);
             }
-        }
-        if let Some(x) = self.piece_degree.get_mut(slot) {
-            *x = n as u8;
         }
         if let Some(x) = self.origin.get_mut(slot) {
             *x = origin;
         }
     }
 
-    /// Makes `slot` play 0 (its track is played elsewhere for now).
+    /// Makes `slot` play 0 (its channel is written by the exact path).
     pub(crate) fn clear(&mut self, slot: usize) {
-        self.set(slot, &[0.0; MAX_TERMS], 0, 0.0, 0.0);
+        self.set(slot, &[], &[], 0.0);
     }
 
-    /// Re-centres every lane on `centre` from its cold coefficients.
+    /// Re-centres every lane on `centre` from its cold coefficients: [`centred`] lane by lane,
+    /// the same operations in the same order, done `CHUNK` lanes at a time.
     pub(crate) fn recentre(&mut self, centre: f64) {
-        let (len, degree) = (self.len, self.degree);
-        for slot in 0..len {
-            let mut a = [0.0; MAX_TERMS];
-            for (k, x) in a.iter_mut().enumerate().take(degree + 1) {
-                *x = self.cold.get(k * len + slot).copied().unwrap_or(0.0);
+        match self.degree {
+            0 => self.recentre_n::<1>(centre),
+            1 => self.recentre_n::<2>(centre),
+            2 => self.recentre_n::<3>(centre),
+            3 => self.recentre_n::<4>(centre),
+            4 => self.recentre_n::<5>(centre),
+            5 => self.recentre_n::<6>(centre),
+            6 => self.recentre_n::<7>(centre),
+            7 => self.recentre_n::<8>(centre),
+            _ => self.recentre_n::<9>(centre),
+        }
+    }
+
+    fn recentre_n<const N: usize>(&mut self, centre: f64) {
+        let len = self.len;
+        let mut start = 0;
+        while start < len {
+            let n = (len - start).min(CHUNK);
+            let mut b = [[0.0f64; CHUNK]; N];
+            let mut d = [0.0f64; CHUNK];
+            for (x, o) in d.iter_mut().zip(self.origin.get(start..start + n).unwrap_or(&[])) {
+                *x = centre - o;
             }
-            let n = usize::from(self.piece_degree.get(slot).copied().unwrap_or(0));
-            let origin = self.origin.get(slot).copied().unwrap_or(0.0);
-            let c = centred(&a, n, centre - origin);
-            for (k, x) in c.iter().enumerate().take(degree + 1) {
-                if let Some(y) = self.coef.get_mut(k * len + slot) {
-                    *y = *x;
+            for (k, row) in b.iter_mut().enumerate() {
+                let from = self.cold.get(k * len + start..k * len + start + n);
+                for (x, y) in row.iter_mut().zip(from.unwrap_or(&[])) {
+                    *x = *y;
                 }
             }
+            for i in 0..N - 1 {
+                for k in (i..N - 1).rev() {
+                    let (low, high) = b.split_at_mut(k + 1);
+                    if let (Some(bk), Some(next)) = (low.last_mut(), high.first()) {
+                        for ((x, y), dj) in bk.iter_mut().zip(next).zip(&d) {
+                            *x += dj * y;
+                        }
+                    }
+                }
+            }
+            for (k, row) in b.iter().enumerate() {
+                if let Some(to) = self.coef.get_mut(k * len + start..k * len + start + n) {
+                    for (x, y) in to.iter_mut().zip(row) {
+                        *x = round(*y);
+                    }
+                }
+            }
+            start += n;
         }
     }
 
@@ -349,19 +388,12 @@ mod tests {
     #[test]
     fn group_evaluation_equals_scalar_horner_bit_for_bit() {
         let mut g = HornerGroup::new(3, 37);
+        let a = |slot: usize| {
+            let s = slot as f64;
+            [s * 0.37, -1.5, 0.01 * s, -1e-4 * s, 0.0, 0.0, 0.0, 0.0, 0.0]
+        };
         for slot in 0..37 {
-            let a = [
-                slot as f64 * 0.37,
-                -1.5,
-                0.01 * slot as f64,
-                -1e-4,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ];
-            g.set(slot, &a, 3, slot as f64, 16.0);
+            g.set(slot, &a(slot), &centred(&a(slot), 3, 16.0 - slot as f64), slot as f64);
         }
         let mut out = [0.0f32; 37];
         for t in -16..16 {
@@ -373,6 +405,25 @@ mod tests {
                     g.value(slot, t as f32).to_bits(),
                     "slot {slot} t {t}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn recentring_equals_centred_bit_for_bit() {
+        let mut g = HornerGroup::new(5, 21);
+        let a = |slot: usize| {
+            let s = slot as f64 + 0.5;
+            [s, -1.5 / s, 0.01 * s, -1e-4 * s, 3e-6, -1e-7 * s, 0.0, 0.0, 0.0]
+        };
+        for slot in 0..21 {
+            g.set(slot, &a(slot), &[], slot as f64 - 9.0);
+        }
+        g.recentre(48.0);
+        for slot in 0..21 {
+            let want = centred(&a(slot), 5, 48.0 - (slot as f64 - 9.0));
+            for k in 0..=5 {
+                assert_eq!(g.coef[k * 21 + slot].to_bits(), want[k].to_bits(), "slot {slot} k {k}");
             }
         }
     }

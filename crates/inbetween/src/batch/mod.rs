@@ -242,6 +242,10 @@ struct TrackInfo<'s> {
     group: u8,
     /// Slot of component 0 in its group; components follow.
     slot: u32,
+    /// Float tracks: slot of component 0 in the Horner group of its maximum degree (every float
+    /// track has lanes there, in channel order, so that group's output is contiguous; the lanes
+    /// of tracks played exactly stay 0 and are overwritten).
+    lane: u32,
 }
 
 /// A fixed channel played in floats (see the module docs).
@@ -274,6 +278,9 @@ struct Script {
     /// `floats` for float tracks and `ints` for fixed tracks.
     floats: Vec<f64>,
     ints: Vec<i64>,
+    /// Beside `floats`: for Horner entries (whose numbers are power coefficients padded to the
+    /// group degree), the f32 coefficients about the centre of the entry's frame.
+    hot: Vec<f32>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
     /// Per entry: its frame.
@@ -302,6 +309,8 @@ struct Pending {
     scale: f64,
     floats: Vec<f64>,
     ints: Vec<i64>,
+    /// Horner entries: f32 coefficients about the centre of `frame` (see `Script::hot`).
+    hot: Vec<f32>,
 }
 
 /// Many tracks played together. See the module docs.
@@ -338,6 +347,19 @@ impl<'s> Bank<'s> {
     /// # Errors
     /// `TooManyChannels` past `u32::MAX - 1` channels.
     pub fn new(streams: &[Stream<'s>]) -> Result<Self, BatchError> {
+        Self::build(streams, true)
+    }
+
+    /// Like [`Bank::new`] without Horner lanes: every channel is played exactly as
+    /// `TrackPlayer` plays it (f64 state, additions), at every frame and step.
+    ///
+    /// # Errors
+    /// `TooManyChannels` past `u32::MAX - 1` channels.
+    pub fn exact(streams: &[Stream<'s>]) -> Result<Self, BatchError> {
+        Self::build(streams, false)
+    }
+
+    fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
         let mut tracks = list_tracks(streams)?;
         let mut pending = Vec::new();
         let mut has_track = Vec::with_capacity(tracks.len());
@@ -345,12 +367,12 @@ impl<'s> Bank<'s> {
             let from = pending.len();
             has_track.push(track_chain(info, t as u32, &mut pending));
             let chain = pending.get(from..).unwrap_or(&[]);
-            info.fast = !info.fixed && verify_chain(info, chain);
+            info.fast = lanes && !info.fixed && verify_chain(info, chain);
             if info.fast {
                 to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
             }
         }
-        let counts = assign_slots(&mut tracks)?;
+        let (counts, lanes) = assign_slots(&mut tracks)?;
         let mut floats: Vec<Group<f64>> = (0..2 * MAX_TERMS)
             .map(|g| group_for(g % MAX_TERMS, counts[0][g], false))
             .collect();
@@ -358,7 +380,7 @@ impl<'s> Bank<'s> {
             .map(|d| group_for(d, counts[1][d], true))
             .collect();
         let mut horner: Vec<HornerGroup> = (0..MAX_TERMS)
-            .map(|d| HornerGroup::new(d, counts[0][MAX_TERMS + d]))
+            .map(|d| HornerGroup::new(d, lanes[d]))
             .collect();
         for info in &tracks {
             for c in 0..u32::from(info.components) {
@@ -373,10 +395,10 @@ impl<'s> Bank<'s> {
                 if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
                     *x = channel;
                 }
-                let lane = group.checked_sub(MAX_TERMS).filter(|_| !info.fixed);
-                if let Some(x) = lane
-                    .and_then(|d| horner.get_mut(d))
-                    .and_then(|g| g.channel.get_mut(slot))
+                if let Some(x) = horner
+                    .get_mut(group % MAX_TERMS)
+                    .filter(|_| !info.fixed)
+                    .and_then(|g| g.channel.get_mut((info.lane + c) as usize))
                 {
                     *x = channel;
                 }
@@ -789,8 +811,8 @@ impl<'s> Bank<'s> {
             if let Some(g) = self.fixed.get_mut(group) {
                 g.set(slot, &[]);
             }
-        } else if let Some(g) = self.horner.get_mut(group.saturating_sub(MAX_TERMS)) {
-            g.clear(slot);
+        } else if let Some(g) = self.horner.get_mut(group % MAX_TERMS) {
+            g.clear(info.lane as usize + c);
         }
         let mut state = [0.0; MAX_TERMS];
         for (s, x) in state.iter_mut().zip(w) {
@@ -892,17 +914,25 @@ impl<'s> Bank<'s> {
         if fast {
             let origin = script.entry_frame.get(e).copied().unwrap_or(0.0);
             let first_channel = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
+            // Forward play applies an entry at its own frame, whose centre `hot` was computed
+            // for; a seek into the piece re-centres.
+            let due = horner::centre(origin as i64) == self.centre;
             for c in 0..usize::from(components) {
                 let at = offset + c * terms;
-                let mut a = [0.0; MAX_TERMS];
-                for (x, y) in a
-                    .iter_mut()
-                    .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
-                {
-                    *x = *y;
-                }
-                if let Some(g) = self.horner.get_mut(group.saturating_sub(MAX_TERMS)) {
-                    g.set(slot + c, &a, terms - 1, origin, self.centre as f64);
+                let a = self.script.floats.get(at..at + terms).unwrap_or(&[]);
+                let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
+                let Some(g) = self.horner.get_mut(group % MAX_TERMS) else {
+                    continue;
+                };
+                if due {
+                    g.set(slot + c, a, hot, origin);
+                } else {
+                    let mut padded = [0.0; MAX_TERMS];
+                    for (x, y) in padded.iter_mut().zip(a) {
+                        *x = *y;
+                    }
+                    let d = self.centre as f64 - origin;
+                    g.set(slot + c, a, &horner::centred(&padded, terms - 1, d), origin);
                 }
                 if !self.side.is_empty() {
                     self.leave_side(first_channel + c);
@@ -992,6 +1022,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
             fast: false,
             group: 0,
             slot: 0,
+            lane: 0,
         });
         channels += components;
         if channels > max {
@@ -1001,22 +1032,34 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
     Ok(tracks)
 }
 
-/// Gives each track its group and first slot; returns the lane count of every group
-/// (`[float groups (2 × MAX_TERMS), fixed groups (MAX_TERMS, then unused)]`).
-fn assign_slots(tracks: &mut [TrackInfo<'_>]) -> Result<[[usize; 2 * MAX_TERMS]; 2], BatchError> {
+/// Gives each track its group, first slot and first Horner lane; returns the lane count of
+/// every group (`[float groups (2 × MAX_TERMS), fixed groups (MAX_TERMS, then unused)]`) and of
+/// every Horner group.
+#[allow(clippy::type_complexity)]
+fn assign_slots(
+    tracks: &mut [TrackInfo<'_>],
+) -> Result<([[usize; 2 * MAX_TERMS]; 2], [usize; MAX_TERMS]), BatchError> {
     let mut counts = [[0usize; 2 * MAX_TERMS]; 2];
+    let mut lanes = [0usize; MAX_TERMS];
+    let index = |n: usize| {
+        u32::try_from(n).map_err(|_| BatchError::TooManyChannels {
+            channels: n,
+            max: (u32::MAX - 1) as usize,
+        })
+    };
     for info in tracks {
         let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
         let group = degree + if info.fast { MAX_TERMS } else { 0 };
         let count = &mut counts[usize::from(info.fixed)][group];
         info.group = group as u8;
-        info.slot = u32::try_from(*count).map_err(|_| BatchError::TooManyChannels {
-            channels: *count,
-            max: (u32::MAX - 1) as usize,
-        })?;
+        info.slot = index(*count)?;
         *count += usize::from(info.components);
+        if !info.fixed {
+            info.lane = index(lanes[degree])?;
+            lanes[degree] += usize::from(info.components);
+        }
     }
-    Ok(counts)
+    Ok((counts, lanes))
 }
 
 /// Whether every piece of a float track's forward chain plays within its budget on Horner lanes
@@ -1047,19 +1090,24 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> bool {
     })
 }
 
-/// Replaces the differences of a verified chain's entries by power coefficients (per component,
-/// `degree + 1` each), the numbers the Horner lanes load.
+/// Replaces the differences of a verified chain's entries by power coefficients padded to the
+/// group degree `D` (per component, `D + 1` each; the entry's kind becomes `D`), the numbers the
+/// Horner lanes load, with their f32 coefficients about the centre of the entry's frame.
 fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
+    let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
     for entry in chain.iter_mut().filter(|e| e.kind != SLOW) {
         let terms = usize::from(entry.kind) + 1;
+        let d = (horner::centre(entry.frame as i64) as f64) - entry.frame;
+        let mut power = Vec::with_capacity((degree + 1) * usize::from(info.components));
         for c in 0..usize::from(info.components) {
-            if let Some(d) = entry.floats.get_mut(c * terms..(c + 1) * terms) {
-                let a = horner::power_from_differences(d);
-                for (x, y) in d.iter_mut().zip(&a) {
-                    *x = *y;
-                }
-            }
+            let diffs = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+            let a = horner::power_from_differences(diffs);
+            power.extend_from_slice(a.get(..=degree).unwrap_or(&[]));
+            let hot = horner::centred(&a, degree, d);
+            entry.hot.extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
         }
+        entry.floats = power;
+        entry.kind = degree as u8;
     }
 }
 
@@ -1115,6 +1163,7 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
             scale: 1.0,
             floats: Vec::new(),
             ints: Vec::new(),
+            hot: Vec::new(),
         };
         if p >= last {
             out.push(slow);
@@ -1128,6 +1177,7 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
             scale: 1.0,
             floats: Vec::new(),
             ints: Vec::new(),
+            hot: Vec::new(),
         };
         let mut ok = true;
         for c in 0..usize::from(info.components) {
@@ -1187,7 +1237,7 @@ fn build_script(
         script.kind.push(entry.kind);
         script.scale.push(entry.scale);
         script.place.push(Place {
-            slot: info.slot,
+            slot: if info.fast { info.lane } else { info.slot },
             group: info.group,
             components: info.components,
             fixed: info.fixed,
@@ -1199,6 +1249,8 @@ fn build_script(
         } else {
             script.offset.push(script.floats.len() as u64);
             script.floats.extend_from_slice(&entry.floats);
+            let hot = entry.hot.iter().copied().chain(core::iter::repeat(0.0));
+            script.hot.extend(hot.take(entry.floats.len()));
         }
     }
     script.frame_start.push(script.track.len() as u32);
