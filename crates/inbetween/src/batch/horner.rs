@@ -160,14 +160,17 @@ pub(crate) fn verify_piece(
 }
 
 /// Lanes of one maximum degree `D`: `D + 1` f32 coefficient arrays about the current centre,
-/// order-major (`coef[k * len + slot]`), and the cold f64 power coefficients about each lane's
-/// piece origin they are re-centred from (both padded with zeros to degree `D`).
+/// order-major (`coef[k * len + slot]`), and where each lane's f64 power coefficients about its
+/// piece origin (padded with zeros to degree `D`) are kept cold, in the script's numbers, for
+/// re-centring.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HornerGroup {
     pub(crate) degree: usize,
     pub(crate) len: usize,
     coef: Vec<f32>,
-    cold: Vec<f64>,
+    /// Offset of each lane's power coefficients in the script's numbers (`NO_PIECE`: none, the
+    /// lane plays 0).
+    cold_at: Vec<usize>,
     origin: Vec<f64>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
@@ -182,7 +185,7 @@ impl HornerGroup {
             degree,
             len,
             coef: alloc::vec![0.0; (degree + 1) * len],
-            cold: alloc::vec![0.0; (degree + 1) * len],
+            cold_at: alloc::vec![NO_PIECE; len],
             origin: alloc::vec![0.0; len],
             channel: alloc::vec![0; len],
             consecutive: None,
@@ -191,7 +194,7 @@ impl HornerGroup {
 
     /// Bytes held (hot and cold arrays).
     pub(crate) fn bytes(&self) -> usize {
-        self.coef.len() * 4 + self.cold.len() * 8 + self.len * (8 + 4)
+        self.coef.len() * 4 + self.len * (8 + 8 + 4)
     }
 
     /// Bytes one frame reads from this group (the hot coefficients).
@@ -199,20 +202,21 @@ impl HornerGroup {
         self.coef.len() * 4
     }
 
-    /// Loads power coefficients `a` (about `origin`, zero above the piece's degree) into `slot`
-    /// with their f32 coefficients about the current centre, `hot` (= `centred(a, D, centre −
-    /// origin)`, computed by the caller or taken from the script).
-    pub(crate) fn set(&mut self, slot: usize, a: &[f64], hot: &[f32], origin: f64) {
+    /// Loads into `slot` the piece whose power coefficients (about `origin`, `D + 1` of them)
+    /// are at `cold_at` in the script's numbers, with their f32 coefficients about the current
+    /// centre, `hot` (= `centred(a, D, centre − origin)`, computed by the caller or taken from
+    /// the script).
+    pub(crate) fn set(&mut self, slot: usize, hot: &[f32], cold_at: usize, origin: f64) {
         if slot >= self.len {
             return;
         }
         for k in 0..=self.degree {
-            if let Some(x) = self.cold.get_mut(k * self.len + slot) {
-                *x = a.get(k).copied().unwrap_or(0.0);
-            }
             if let Some(x) = self.coef.get_mut(k * self.len + slot) {
                 *x = hot.get(k).copied().unwrap_or(0.0);
             }
+        }
+        if let Some(x) = self.cold_at.get_mut(slot) {
+            *x = cold_at;
         }
         if let Some(x) = self.origin.get_mut(slot) {
             *x = origin;
@@ -221,26 +225,26 @@ impl HornerGroup {
 
     /// Makes `slot` play 0 (its channel is written by the exact path).
     pub(crate) fn clear(&mut self, slot: usize) {
-        self.set(slot, &[], &[], 0.0);
+        self.set(slot, &[], NO_PIECE, 0.0);
     }
 
     /// Re-centres every lane on `centre` from its cold coefficients: [`centred`] lane by lane,
     /// the same operations in the same order, done `CHUNK` lanes at a time.
-    pub(crate) fn recentre(&mut self, centre: f64) {
+    pub(crate) fn recentre(&mut self, centre: f64, cold: &[f64]) {
         match self.degree {
-            0 => self.recentre_n::<1>(centre),
-            1 => self.recentre_n::<2>(centre),
-            2 => self.recentre_n::<3>(centre),
-            3 => self.recentre_n::<4>(centre),
-            4 => self.recentre_n::<5>(centre),
-            5 => self.recentre_n::<6>(centre),
-            6 => self.recentre_n::<7>(centre),
-            7 => self.recentre_n::<8>(centre),
-            _ => self.recentre_n::<9>(centre),
+            0 => self.recentre_n::<1>(centre, cold),
+            1 => self.recentre_n::<2>(centre, cold),
+            2 => self.recentre_n::<3>(centre, cold),
+            3 => self.recentre_n::<4>(centre, cold),
+            4 => self.recentre_n::<5>(centre, cold),
+            5 => self.recentre_n::<6>(centre, cold),
+            6 => self.recentre_n::<7>(centre, cold),
+            7 => self.recentre_n::<8>(centre, cold),
+            _ => self.recentre_n::<9>(centre, cold),
         }
     }
 
-    fn recentre_n<const N: usize>(&mut self, centre: f64) {
+    fn recentre_n<const N: usize>(&mut self, centre: f64, cold: &[f64]) {
         let len = self.len;
         let mut start = 0;
         while start < len {
@@ -250,10 +254,13 @@ impl HornerGroup {
             for (x, o) in d.iter_mut().zip(self.origin.get(start..start + n).unwrap_or(&[])) {
                 *x = centre - o;
             }
-            for (k, row) in b.iter_mut().enumerate() {
-                let from = self.cold.get(k * len + start..k * len + start + n);
-                for (x, y) in row.iter_mut().zip(from.unwrap_or(&[])) {
-                    *x = *y;
+            let at = self.cold_at.get(start..start + n).unwrap_or(&[]);
+            for (j, &at) in at.iter().enumerate() {
+                let a = cold.get(at..at.saturating_add(N)).unwrap_or(&[]);
+                for (row, x) in b.iter_mut().zip(a) {
+                    if let Some(y) = row.get_mut(j) {
+                        *y = *x;
+                    }
                 }
             }
             for i in 0..N - 1 {
@@ -308,6 +315,9 @@ impl HornerGroup {
         horner(c.get(..=self.degree).unwrap_or(&[]), t)
     }
 }
+
+/// `cold_at` of a lane without a piece.
+const NO_PIECE: usize = usize::MAX;
 
 /// Lanes per block of the evaluation loop (a multiple of every vector width).
 const CHUNK: usize = 16;
@@ -393,7 +403,7 @@ mod tests {
             [s * 0.37, -1.5, 0.01 * s, -1e-4 * s, 0.0, 0.0, 0.0, 0.0, 0.0]
         };
         for slot in 0..37 {
-            g.set(slot, &a(slot), &centred(&a(slot), 3, 16.0 - slot as f64), slot as f64);
+            g.set(slot, &centred(&a(slot), 3, 16.0 - slot as f64), NO_PIECE, slot as f64);
         }
         let mut out = [0.0f32; 37];
         for t in -16..16 {
@@ -416,10 +426,11 @@ mod tests {
             let s = slot as f64 + 0.5;
             [s, -1.5 / s, 0.01 * s, -1e-4 * s, 3e-6, -1e-7 * s, 0.0, 0.0, 0.0]
         };
+        let cold: Vec<f64> = (0..21).flat_map(|slot| a(slot)[..6].to_vec()).collect();
         for slot in 0..21 {
-            g.set(slot, &a(slot), &[], slot as f64 - 9.0);
+            g.set(slot, &[], slot * 6, slot as f64 - 9.0);
         }
-        g.recentre(48.0);
+        g.recentre(48.0, &cold);
         for slot in 0..21 {
             let want = centred(&a(slot), 5, 48.0 - (slot as f64 - 9.0));
             for k in 0..=5 {

@@ -263,17 +263,7 @@ struct Script {
     frames: Vec<f64>,
     /// Entries of `frames[i]` are `frame_start[i]..frame_start[i + 1]`.
     frame_start: Vec<u32>,
-    /// Per entry: the track.
-    track: Vec<u32>,
-    /// Per entry: the piece degree, or `SLOW`.
-    kind: Vec<u8>,
-    /// Per entry: fixed scale `2^-exponent` (1 for float tracks).
-    scale: Vec<f64>,
-    /// Per entry: where its numbers start in `floats` or `ints`.
-    offset: Vec<u64>,
-    /// Per entry: where the track's channels live (so that playing an entry reads only the
-    /// script and the lanes).
-    place: Vec<Place>,
+    entries: Vec<Entry>,
     /// Numbers, entry after entry, each component-major (`components × (degree + 1)`), in
     /// `floats` for float tracks and `ints` for fixed tracks.
     floats: Vec<f64>,
@@ -283,11 +273,26 @@ struct Script {
     hot: Vec<f32>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
-    /// Per entry: its frame.
-    entry_frame: Vec<f64>,
     /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
     by_track: Vec<u32>,
     track_start: Vec<u32>,
+}
+
+/// One piece change of the script: everything playing it reads but its numbers, in one place.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// Integer frame it is played at (a Horner entry's origin).
+    frame: f64,
+    /// Fixed scale `2^-exponent` (1 for float tracks).
+    scale: f64,
+    /// Where its numbers start in `floats` (and `hot`) or `ints`.
+    offset: u64,
+    track: u32,
+    /// Where the track's channels live (so that playing an entry reads only the script and the
+    /// lanes).
+    place: Place,
+    /// The piece degree (Horner entries: the group degree), or `SLOW`.
+    kind: u8,
 }
 
 /// Where a track's channels live, copied into each script entry.
@@ -487,8 +492,9 @@ impl<'s> Bank<'s> {
             + self.horner.iter().map(HornerGroup::bytes).sum::<usize>();
         let s = &self.script;
         let script = s.frames.len() * 12
-            + s.track.len() * (4 + 1 + 8 + 8 + 8 + 4 + core::mem::size_of::<Place>())
+            + s.entries.len() * (core::mem::size_of::<Entry>() + 4)
             + s.floats.len() * 8
+            + s.hot.len() * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len();
@@ -574,7 +580,7 @@ impl<'s> Bank<'s> {
             self.centre = horner::centre(frame);
             let centre = self.centre as f64;
             for g in &mut self.horner {
-                g.recentre(centre);
+                g.recentre(centre, &self.script.floats);
             }
         }
     }
@@ -765,7 +771,7 @@ impl<'s> Bank<'s> {
         let to = s.track_start.get(t + 1).copied().unwrap_or(0) as usize;
         let entries = s.by_track.get(from..to).unwrap_or(&[]);
         let i = entries
-            .partition_point(|&e| s.entry_frame.get(e as usize).is_some_and(|&f| f <= frame));
+            .partition_point(|&e| s.entries.get(e as usize).is_some_and(|x| x.frame <= frame));
         if let Some(&e) = i.checked_sub(1).and_then(|i| entries.get(i)) {
             self.apply_entry(e as usize);
         }
@@ -883,63 +889,33 @@ impl<'s> Bank<'s> {
     }
 
     fn apply_entry(&mut self, e: usize) {
-        let script = &self.script;
-        let (Some(&t), Some(&kind)) = (script.track.get(e), script.kind.get(e)) else {
+        let Some(&entry) = self.script.entries.get(e) else {
             return;
         };
-        let t = t as usize;
+        let t = entry.track as usize;
         if !self.on_script.get(t).copied().unwrap_or(false) {
             return;
         }
-        if kind == SLOW {
+        if entry.kind == SLOW {
             if let Some(x) = self.on_script.get_mut(t) {
                 *x = false;
             }
             self.reload_track(t, true);
             return;
         }
-        let Some(&Place {
+        let Place {
             slot,
             group,
             components,
             fixed,
             fast,
-        }) = script.place.get(e)
-        else {
-            return;
-        };
-        let terms = usize::from(kind) + 1;
-        let offset = script.offset.get(e).copied().unwrap_or(0) as usize;
+        } = entry.place;
+        let terms = usize::from(entry.kind) + 1;
+        let offset = entry.offset as usize;
         let (slot, group) = (slot as usize, usize::from(group));
         if fast {
-            let origin = script.entry_frame.get(e).copied().unwrap_or(0.0);
-            let first_channel = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
-            // Forward play applies an entry at its own frame, whose centre `hot` was computed
-            // for; a seek into the piece re-centres.
-            let due = horner::centre(origin as i64) == self.centre;
-            for c in 0..usize::from(components) {
-                let at = offset + c * terms;
-                let a = self.script.floats.get(at..at + terms).unwrap_or(&[]);
-                let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
-                let Some(g) = self.horner.get_mut(group % MAX_TERMS) else {
-                    continue;
-                };
-                if due {
-                    g.set(slot + c, a, hot, origin);
-                } else {
-                    let mut padded = [0.0; MAX_TERMS];
-                    for (x, y) in padded.iter_mut().zip(a) {
-                        *x = *y;
-                    }
-                    let d = self.centre as f64 - origin;
-                    g.set(slot + c, a, &horner::centred(&padded, terms - 1, d), origin);
-                }
-                if !self.side.is_empty() {
-                    self.leave_side(first_channel + c);
-                }
-            }
+            self.apply_horner(&entry);
         } else if fixed {
-            let scale = script.scale.get(e).copied().unwrap_or(1.0);
             for c in 0..usize::from(components) {
                 let at = offset + c * terms;
                 if !self.side.is_empty() {
@@ -951,7 +927,7 @@ impl<'s> Bank<'s> {
                 ) {
                     g.set(slot + c, w);
                     if let Some(s) = g.scale.get_mut(slot + c) {
-                        *s = scale;
+                        *s = entry.scale;
                     }
                 }
             }
@@ -964,6 +940,38 @@ impl<'s> Bank<'s> {
                 ) {
                     g.set(slot + c, w);
                 }
+            }
+        }
+    }
+
+    /// Loads a Horner entry into its track's lanes: forward play applies an entry at its own
+    /// frame, whose centre its f32 coefficients were computed for (a copy); a seek into the
+    /// piece computes them for the current centre.
+    fn apply_horner(&mut self, entry: &Entry) {
+        let terms = usize::from(entry.kind) + 1;
+        let due = horner::centre(entry.frame as i64) == self.centre;
+        let Some(g) = self.horner.get_mut(usize::from(entry.place.group) % MAX_TERMS) else {
+            return;
+        };
+        for c in 0..usize::from(entry.place.components) {
+            let at = entry.offset as usize + c * terms;
+            let slot = entry.place.slot as usize + c;
+            if due {
+                let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
+                g.set(slot, hot, at, entry.frame);
+            } else {
+                let mut a = [0.0; MAX_TERMS];
+                for (x, y) in a.iter_mut().zip(self.script.floats.get(at..at + terms).unwrap_or(&[])) {
+                    *x = *y;
+                }
+                let hot = horner::centred(&a, terms - 1, self.centre as f64 - entry.frame);
+                g.set(slot, &hot, at, entry.frame);
+            }
+        }
+        if !self.side.is_empty() {
+            let first = self.tracks.get(entry.track as usize).map_or(0, |i| i.first_channel);
+            for c in 0..u32::from(entry.place.components) {
+                self.leave_side((first + c) as usize);
             }
         }
     }
@@ -1219,41 +1227,42 @@ fn build_script(
         ..Script::default()
     };
     pending.sort_by(|a, b| a.frame.total_cmp(&b.frame).then(a.track.cmp(&b.track)));
-    script.track.reserve_exact(pending.len());
-    script.kind.reserve_exact(pending.len());
-    script.scale.reserve_exact(pending.len());
-    script.offset.reserve_exact(pending.len());
-    script.place.reserve_exact(pending.len());
+    script.entries.reserve_exact(pending.len());
     for entry in &pending {
         let Some(info) = tracks.get(entry.track as usize) else {
             continue;
         };
         if script.frames.last() != Some(&entry.frame) {
             script.frames.push(entry.frame);
-            script.frame_start.push(script.track.len() as u32);
+            script.frame_start.push(script.entries.len() as u32);
         }
-        script.track.push(entry.track);
-        script.entry_frame.push(entry.frame);
-        script.kind.push(entry.kind);
-        script.scale.push(entry.scale);
-        script.place.push(Place {
-            slot: if info.fast { info.lane } else { info.slot },
-            group: info.group,
-            components: info.components,
-            fixed: info.fixed,
-            fast: info.fast,
+        script.entries.push(Entry {
+            frame: entry.frame,
+            scale: entry.scale,
+            offset: if info.fixed {
+                script.ints.len()
+            } else {
+                script.floats.len()
+            } as u64,
+            track: entry.track,
+            place: Place {
+                slot: if info.fast { info.lane } else { info.slot },
+                group: info.group,
+                components: info.components,
+                fixed: info.fixed,
+                fast: info.fast,
+            },
+            kind: entry.kind,
         });
         if info.fixed {
-            script.offset.push(script.ints.len() as u64);
             script.ints.extend_from_slice(&entry.ints);
         } else {
-            script.offset.push(script.floats.len() as u64);
             script.floats.extend_from_slice(&entry.floats);
             let hot = entry.hot.iter().copied().chain(core::iter::repeat(0.0));
             script.hot.extend(hot.take(entry.floats.len()));
         }
     }
-    script.frame_start.push(script.track.len() as u32);
+    script.frame_start.push(script.entries.len() as u32);
     index_by_track(&mut script, tracks.len());
     script
 }
@@ -1262,7 +1271,7 @@ fn build_script(
 /// the frame-ordered entries).
 fn index_by_track(script: &mut Script, tracks: usize) {
     let mut start = alloc::vec![0u32; tracks + 1];
-    for &t in &script.track {
+    for t in script.entries.iter().map(|e| e.track) {
         if let Some(x) = start.get_mut(t as usize + 1) {
             *x += 1;
         }
@@ -1274,8 +1283,8 @@ fn index_by_track(script: &mut Script, tracks: usize) {
         }
     }
     let mut fill = start.clone();
-    script.by_track = alloc::vec![0; script.track.len()];
-    for (e, &t) in script.track.iter().enumerate() {
+    script.by_track = alloc::vec![0; script.entries.len()];
+    for (e, t) in script.entries.iter().map(|e| e.track).enumerate() {
         if let Some(at) = fill.get_mut(t as usize) {
             if let Some(x) = script.by_track.get_mut(*at as usize) {
                 *x = e as u32;
