@@ -51,7 +51,13 @@ impl HermiteSoaScript {
                 script.push((
                     f0 as f32,
                     ch as u32,
-                    [c[0] as f32, c[1] as f32, c[2] as f32, c[3] as f32, f0 as f32],
+                    [
+                        c[0] as f32,
+                        c[1] as f32,
+                        c[2] as f32,
+                        c[3] as f32,
+                        f0 as f32,
+                    ],
                 ));
             }
         }
@@ -146,7 +152,11 @@ fn main() -> Result<(), String> {
         .skip(1)
         .map(|a| a.parse::<usize>().map_err(|e| format!("CHANNELS: {e}")))
         .collect::<Result<_, _>>()?;
-    let sizes = if sizes.is_empty() { vec![1_000, 100_000] } else { sizes };
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 100_000]
+    } else {
+        sizes
+    };
     for channels in sizes {
         let doc = workload_document(&workload_keys(channels, 5), None)?;
         let mut streams = Vec::new();
@@ -168,8 +178,14 @@ fn main() -> Result<(), String> {
                 frames / pieces.max(1) as f64
             );
             for (label, build) in [
-                (format!("bank-{name} (Horner lanes)"), Bank::new as fn(&_) -> _),
-                (format!("bank-{name} exact (old)"), Bank::exact as fn(&_) -> _),
+                (
+                    format!("bank-{name} (Horner lanes)"),
+                    Bank::new as fn(&_) -> _,
+                ),
+                (
+                    format!("bank-{name} exact (old)"),
+                    Bank::exact as fn(&_) -> _,
+                ),
             ] {
                 let (m, seconds) = bank_method(&label, stream, build)?;
                 println!(
@@ -187,14 +203,19 @@ fn main() -> Result<(), String> {
         let mut checked = Vec::new();
         for m in &mut methods {
             let e = max_error(m.as_mut(), &doc, 300);
-            println!("{channels:>8} ch {:<28} max error {e:.2e} (300 frames)", m.name());
+            println!(
+                "{channels:>8} ch {:<28} max error {e:.2e} (300 frames)",
+                m.name()
+            );
             if e.is_nan() || e > CHECK_TOLERANCE {
                 return Err(format!("{} fails its check", m.name()));
             }
             checked.push(m);
         }
         let v = || vec![1.0f32; channels];
-        methods.push(Box::new(StreamingCeiling { v: [v(), v(), v(), v()] }));
+        methods.push(Box::new(StreamingCeiling {
+            v: [v(), v(), v(), v()],
+        }));
         let mut rows = Vec::new();
         // For profiling one method: BANK_SPEED_ONLY=name BANK_SPEED_RUNS=n.
         let only = std::env::var("BANK_SPEED_ONLY").unwrap_or_default();

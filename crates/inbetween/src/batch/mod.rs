@@ -238,6 +238,8 @@ struct TrackInfo<'s> {
     fixed: bool,
     /// Played by Horner lanes in forward play (every piece verified in `Bank::new`).
     fast: bool,
+    /// The f32 values of its Horner lanes hold the budget as f64 outputs too.
+    strict: bool,
     /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
     group: u8,
     /// Slot of component 0 in its group; components follow.
@@ -273,9 +275,103 @@ struct Script {
     hot: Vec<f32>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
+    /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
+    blocks: EpochBlocks,
     /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
     by_track: Vec<u32>,
     track_start: Vec<u32>,
+}
+
+/// Every Horner lane's f32 coefficients about the centre of each epoch its tracks' script
+/// entries cover, as forward play holds them at the epoch's first frame: a new epoch copies its
+/// block (16 B read and written per cubic lane per `EPOCH` frames) instead of re-centring every
+/// lane from its cold coefficients (same numbers: both are `horner::centred` of the same power
+/// coefficients about the same centre). Lanes whose track is off its chain there are 0 (their
+/// channels are written from the side list).
+#[derive(Debug, Clone, Default)]
+struct EpochBlocks {
+    /// Epoch index (`frame.div_euclid(EPOCH)`) of the first block.
+    first: i64,
+    /// Floats per block: every Horner group's coefficient arrays, group after group.
+    len: usize,
+    values: Vec<f32>,
+}
+
+impl EpochBlocks {
+    fn build(tracks: &[TrackInfo<'_>], script: &Script, groups: &[HornerGroup]) -> Self {
+        let len: usize = groups.iter().map(|g| g.hot_bytes() / 4).sum();
+        let fast = |e: &&Entry| e.place.fast && e.kind != SLOW;
+        let frames = script.entries.iter().filter(fast).map(|e| e.frame as i64);
+        let (Some(lo), Some(hi)) = (frames.clone().min(), frames.max()) else {
+            return Self::default();
+        };
+        let first = lo.div_euclid(horner::EPOCH);
+        let count = (hi.div_euclid(horner::EPOCH) - first + 1) as usize;
+        let mut values = alloc::vec![0.0f32; len.saturating_mul(count)];
+        let mut group_start = [0usize; MAX_TERMS];
+        let mut at = 0;
+        for (g, start) in groups.iter().zip(group_start.iter_mut()) {
+            *start = at;
+            at += g.hot_bytes() / 4;
+        }
+        for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
+            let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
+            let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+            let chain = script.by_track.get(from..to).unwrap_or(&[]);
+            let degree = usize::from(info.group) % MAX_TERMS;
+            let Some(g) = groups.get(degree) else {
+                continue;
+            };
+            for (i, &e) in chain.iter().enumerate() {
+                let (Some(entry), Some(next)) = (
+                    script.entries.get(e as usize),
+                    chain
+                        .get(i + 1)
+                        .and_then(|&n| script.entries.get(n as usize)),
+                ) else {
+                    continue;
+                };
+                if entry.kind == SLOW {
+                    continue;
+                }
+                let (p, end) = (entry.frame as i64, next.frame as i64);
+                let mut epoch = p.div_euclid(horner::EPOCH) + 1;
+                if p.rem_euclid(horner::EPOCH) == 0 {
+                    epoch -= 1;
+                }
+                while epoch * horner::EPOCH < end {
+                    let block = (epoch - first) as usize * len + group_start[degree];
+                    let centre = (epoch * horner::EPOCH + horner::EPOCH / 2) as f64;
+                    for c in 0..usize::from(info.components) {
+                        let o = entry.offset as usize + c * (degree + 1);
+                        let mut a = [0.0; MAX_TERMS];
+                        for (x, y) in a
+                            .iter_mut()
+                            .zip(script.floats.get(o..o + degree + 1).unwrap_or(&[]))
+                        {
+                            *x = *y;
+                        }
+                        let hot = horner::centred(&a, degree, centre - entry.frame);
+                        let lane = info.lane as usize + c;
+                        for (k, h) in hot.iter().enumerate().take(degree + 1) {
+                            if let Some(x) = values.get_mut(block + k * g.len + lane) {
+                                *x = *h;
+                            }
+                        }
+                    }
+                    epoch += 1;
+                }
+            }
+        }
+        Self { first, len, values }
+    }
+
+    /// The block of the epoch starting at `frame`, if built.
+    fn block(&self, frame: i64) -> Option<&[f32]> {
+        let i = usize::try_from(frame.div_euclid(horner::EPOCH) - self.first).ok()?;
+        self.values
+            .get(i.checked_mul(self.len)?..(i + 1).checked_mul(self.len)?)
+    }
 }
 
 /// One piece change of the script: everything playing it reads but its numbers, in one place.
@@ -372,7 +468,11 @@ impl<'s> Bank<'s> {
             let from = pending.len();
             has_track.push(track_chain(info, t as u32, &mut pending));
             let chain = pending.get(from..).unwrap_or(&[]);
-            info.fast = lanes && !info.fixed && verify_chain(info, chain);
+            let verdict = (lanes && !info.fixed)
+                .then(|| verify_chain(info, chain))
+                .flatten();
+            info.fast = verdict.is_some();
+            info.strict = verdict.unwrap_or(false);
             if info.fast {
                 to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
             }
@@ -400,12 +500,13 @@ impl<'s> Bank<'s> {
                 if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
                     *x = channel;
                 }
-                if let Some(x) = horner
-                    .get_mut(group % MAX_TERMS)
-                    .filter(|_| !info.fixed)
-                    .and_then(|g| g.channel.get_mut((info.lane + c) as usize))
-                {
-                    *x = channel;
+                if let Some(g) = horner.get_mut(group % MAX_TERMS).filter(|_| !info.fixed) {
+                    if let Some(x) = g.channel.get_mut((info.lane + c) as usize) {
+                        *x = channel;
+                    }
+                    if info.fast && !info.strict {
+                        g.wide.push(info.lane + c);
+                    }
                 }
             }
         }
@@ -414,7 +515,8 @@ impl<'s> Bank<'s> {
         for g in &mut horner {
             g.consecutive = consecutive_from(&g.channel);
         }
-        let script = build_script(&tracks, pending, has_track);
+        let mut script = build_script(&tracks, pending, has_track);
+        script.blocks = EpochBlocks::build(&tracks, &script, &horner);
         let track_count = tracks.len();
         let channels = tracks
             .last()
@@ -463,7 +565,8 @@ impl<'s> Bank<'s> {
     /// `TrackPlayer` plays them; see the module docs).
     #[must_use]
     pub fn horner_channels(&self) -> usize {
-        self.horner.iter().map(|g| g.len).sum()
+        let fast = self.tracks.iter().filter(|i| i.fast);
+        fast.map(|i| usize::from(i.components)).sum()
     }
 
     /// Whether forward play at step 1 from an integer frame plays `channel` on Horner lanes
@@ -495,6 +598,7 @@ impl<'s> Bank<'s> {
             + s.entries.len() * (core::mem::size_of::<Entry>() + 4)
             + s.floats.len() * 8
             + s.hot.len() * 4
+            + s.blocks.values.len() * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len();
@@ -579,8 +683,19 @@ impl<'s> Bank<'s> {
         if frame.rem_euclid(horner::EPOCH) == 0 {
             self.centre = horner::centre(frame);
             let centre = self.centre as f64;
-            for g in &mut self.horner {
-                g.recentre(centre, &self.script.floats);
+            match self.script.blocks.block(frame) {
+                Some(mut block) => {
+                    for g in &mut self.horner {
+                        let n = g.hot_bytes() / 4;
+                        g.copy_hot(block.get(..n).unwrap_or(&[]));
+                        block = block.get(n..).unwrap_or(&[]);
+                    }
+                }
+                None => {
+                    for g in &mut self.horner {
+                        g.recentre(centre, &self.script.floats);
+                    }
+                }
             }
         }
     }
@@ -631,6 +746,11 @@ impl<'s> Bank<'s> {
     pub fn write_f64(&self, out: &mut [f64]) -> Result<(), BatchError> {
         self.fits(out.len())?;
         self.write_horner(out, f64::from);
+        if self.scripted {
+            for g in &self.horner {
+                g.write_wide(self.frame(), &self.script.floats, out);
+            }
+        }
         self.write_with(out, |x| x, |i, s| i as f64 * s)
     }
 
@@ -950,7 +1070,10 @@ impl<'s> Bank<'s> {
     fn apply_horner(&mut self, entry: &Entry) {
         let terms = usize::from(entry.kind) + 1;
         let due = horner::centre(entry.frame as i64) == self.centre;
-        let Some(g) = self.horner.get_mut(usize::from(entry.place.group) % MAX_TERMS) else {
+        let Some(g) = self
+            .horner
+            .get_mut(usize::from(entry.place.group) % MAX_TERMS)
+        else {
             return;
         };
         for c in 0..usize::from(entry.place.components) {
@@ -961,7 +1084,10 @@ impl<'s> Bank<'s> {
                 g.set(slot, hot, at, entry.frame);
             } else {
                 let mut a = [0.0; MAX_TERMS];
-                for (x, y) in a.iter_mut().zip(self.script.floats.get(at..at + terms).unwrap_or(&[])) {
+                for (x, y) in a
+                    .iter_mut()
+                    .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
+                {
                     *x = *y;
                 }
                 let hot = horner::centred(&a, terms - 1, self.centre as f64 - entry.frame);
@@ -969,7 +1095,10 @@ impl<'s> Bank<'s> {
             }
         }
         if !self.side.is_empty() {
-            let first = self.tracks.get(entry.track as usize).map_or(0, |i| i.first_channel);
+            let first = self
+                .tracks
+                .get(entry.track as usize)
+                .map_or(0, |i| i.first_channel);
             for c in 0..u32::from(entry.place.components) {
                 self.leave_side((first + c) as usize);
             }
@@ -1028,6 +1157,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
             components: components as u8,
             fixed: track.precision() == Precision::Fixed,
             fast: false,
+            strict: false,
             group: 0,
             slot: 0,
             lane: 0,
@@ -1071,31 +1201,37 @@ fn assign_slots(
 }
 
 /// Whether every piece of a float track's forward chain plays within its budget on Horner lanes
-/// (`horner::verify_piece` at every integer frame of every piece, every component). The budget
-/// is `tolerance − max_error`: the compiler measured `max_error` for `TrackPlayer`'s values
-/// against exact evaluation, so a Horner value within the budget of `TrackPlayer`'s is within
-/// the tolerance of the exact one.
-fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> bool {
+/// (`horner::verify_piece` at every integer frame of every piece, every component): `None` when
+/// not, `Some(strict)` when the f32 outputs hold it and the f64 outputs too (`strict`: the f32
+/// values themselves; otherwise `horner_f64`). The budget is `tolerance − max_error`: the
+/// compiler measured `max_error` for `TrackPlayer`'s values against exact evaluation, so a value
+/// within the budget of `TrackPlayer`'s is within the tolerance of the exact one.
+fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
     let budget = info.track.tolerance() - info.track.max_error();
     if !(budget > 0.0) || chain.is_empty() {
-        return false;
+        return None;
     }
     let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
     let components = usize::from(info.components);
-    chain.iter().enumerate().all(|(i, entry)| {
+    let mut strict = true;
+    for (i, entry) in chain.iter().enumerate() {
         if entry.kind == SLOW {
-            return true;
+            continue;
         }
-        let Some(next) = chain.get(i + 1) else {
-            return false; // a piece that never ends is not checked: play it exactly
-        };
+        // A piece that never ends is not checked: the track is played exactly.
+        let next = chain.get(i + 1)?;
         let terms = usize::from(entry.kind) + 1;
         let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
-        (0..components).all(|c| {
+        for c in 0..components {
             let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
-            horner::verify_piece(d, origin, run, group_degree, budget).is_some()
-        })
-    })
+            let v = horner::verify_piece(d, origin, run, group_degree, budget);
+            if !(v.f32_output && (v.strict || v.f64_output)) {
+                return None;
+            }
+            strict &= v.strict;
+        }
+    }
+    Some(strict)
 }
 
 /// Replaces the differences of a verified chain's entries by power coefficients padded to the
@@ -1112,7 +1248,9 @@ fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
             let a = horner::power_from_differences(diffs);
             power.extend_from_slice(a.get(..=degree).unwrap_or(&[]));
             let hot = horner::centred(&a, degree, d);
-            entry.hot.extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
+            entry
+                .hot
+                .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
         }
         entry.floats = power;
         entry.kind = degree as u8;
