@@ -1,40 +1,58 @@
-//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes, with piece changes taken off the common path by a time-ordered reload schedule.
+//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
 //!
-//! # Layout
+//! # Two ways of playing
 //!
-//! Every component of every track is a *channel*. Channels are grouped by the lane type their
-//! track plays in (f64 for `F32` and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for
-//! `Fixed` tracks) and by the track's maximum piece degree `D` (0..=8). A group holds `D + 1`
-//! contiguous arrays, one per difference order; a piece of lower degree leaves its higher orders
-//! at zero. So a cubic channel never pays for a degree-8 one, and one frame is, per group, `D`
-//! vectorizable passes `W_k += W_{k+1}` over contiguous memory, done in blocks that stay in L1.
+//! - **Horner lanes** (forward play: step 1 from an integer frame, the common case). Every float
+//!   track (`F32` or `F64`) whose pieces pass the check below is played by f32 Horner
+//!   evaluation of its pieces converted at [`Bank::new`] to power coefficients about a centre
+//!   shared by all lanes and moved every `horner::EPOCH` (16) frames (see `horner`). A frame reads
+//!   `4 (D + 1)` bytes per lane of maximum degree `D` (16 for a cubic) and writes the f32 value
+//!   straight into the caller's row in `write_f32`; `advance` only plays the script (and copies
+//!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
+//!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
+//! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
+//!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
+//!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
+//!   `D` vectorizable passes `W_k += W_{k+1}`, in blocks that stay in L1. These play fixed
+//!   tracks always, float tracks whose Horner check failed always, and every track whenever the
+//!   bank is not in forward play (fractional frames, any other step or rate, backward), and a
+//!   Horner track's channels outside its keys (before the first key, past the last, wrap folds).
+//!
+//! # What is guaranteed
+//!
+//! - Exact lanes equal `TrackPlayer::value` (float channels exactly, fixed channels bit for bit).
+//! - Horner lanes, at every integer frame of forward play from any integer seek: `write_f64`
+//!   gives a value within `tolerance − max_error` of `TrackPlayer`'s, hence within the stream's
+//!   tolerance of exact evaluation (the compiler measured `max_error` for `TrackPlayer`); the
+//!   f32 values of `write_f32` are within that plus half an ulp of the value written (what
+//!   rounding any within-tolerance value to f32 gives). This is *checked in `Bank::new` in the
+//!   arithmetic that plays it*: for every piece of every component, at every integer frame of
+//!   its forward run, the f32 Horner value (the very coefficients forward play loads there, which
+//!   depend only on the piece and the frame) against `TrackPlayer`'s f64 additions; a track with
+//!   any frame outside plays on exact lanes. Where an f32 value holds the budget only as an f32
+//!   output, `write_f64` gives the f64 Horner value of the same piece, checked the same way.
+//!   [`Bank::exact`] builds a bank without Horner lanes.
 //!
 //! # Piece changes
 //!
 //! The per-frame loop never checks a channel. Piece changes come from two schedules:
 //!
 //! - the **script**, built once by [`Bank::new`]: for every track, the integer frames at which
-//!   forward play (step 1, from an integer frame) enters a new piece, with the state to load,
-//!   all tracks merged in frame order. Playing forward reads it sequentially (time-major), which is
+//!   forward play (step 1, from an integer frame) enters a new piece, with the state to load
+//!   (Horner tracks: the power coefficients and their f32 form about the entry's centre), all
+//!   tracks merged in frame order. Playing forward reads it sequentially (time-major), which is
 //!   what makes reloads cheap at scale (measured before the project: 0.47 vs 4.3 ns per
 //!   channel-frame at 100 000 channels against per-channel reload checks).
 //! - a **heap** of (step, track) for everything else: fractional seeks, rate ≠ 1, backward play,
 //!   frames at or past a track's last frame and every wrap fold (loop, ping-pong, clamp). These
 //!   reloads are computed by `TrackPlayer`'s own logic (`O(log pieces + degree²)`, or `degree³`
-//!   at rate ≠ 1), so they are slower but identical to it.
-//!
-//! # Agreement with `TrackPlayer`
-//!
-//! Every state the bank loads is the state a `TrackPlayer` seeked to the same frame with the same
-//! step holds at that step, and the additions are the same in the same order (adding a padded
-//! zero changes nothing), so float channels equal `TrackPlayer::value` exactly and fixed channels
-//! are bit-exact. Fixed channels that `TrackPlayer` plays in floats (fractional offsets, rates
-//! other than ±1) are played on a small per-channel side list.
+//!   at rate ≠ 1), so they are slower but identical to it. In forward play a Horner track's
+//!   channels off its script go to a per-channel side list (f64 additions).
 //!
 //! # Allocation
 //!
-//! `Bank::new` allocates (lanes, script, schedule); `seek` and `set_step` do not allocate either
-//! (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
+//! `Bank::new` allocates (lanes, script, epoch blocks, schedule); `seek` and `set_step` do not
+//! allocate (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
 
 mod horner;
 
@@ -1003,7 +1021,9 @@ impl<'s> Bank<'s> {
             let start = self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
             let end = self.script.frame_start.get(i + 1).copied().unwrap_or(0) as usize;
             for e in start..end {
-                self.apply_entry(e);
+                if !self.play_horner_entry(e) {
+                    self.apply_entry(e);
+                }
             }
         }
     }
@@ -1062,6 +1082,44 @@ impl<'s> Bank<'s> {
                 }
             }
         }
+    }
+
+    /// Forward play's common case, kept lean: a Horner entry of a track on its script, played at
+    /// its own frame (so its f32 coefficients are for the current centre). Returns false (and
+    /// does nothing) for any other entry.
+    #[inline]
+    fn play_horner_entry(&mut self, e: usize) -> bool {
+        let Some(entry) = self.script.entries.get(e) else {
+            return false;
+        };
+        let place = entry.place;
+        if !place.fast || entry.kind == SLOW {
+            return false;
+        }
+        let t = entry.track as usize;
+        if !self.on_script.get(t).copied().unwrap_or(false) {
+            return true;
+        }
+        if !self.side.is_empty() {
+            let first = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
+            for c in 0..usize::from(place.components) {
+                self.leave_side(first + c);
+            }
+        }
+        let Some(entry) = self.script.entries.get(e) else {
+            return false;
+        };
+        let terms = usize::from(entry.kind) + 1;
+        let Some(g) = self.horner.get_mut(usize::from(entry.kind)) else {
+            return false;
+        };
+        let at = entry.offset as usize;
+        for c in 0..usize::from(place.components) {
+            let at = at + c * terms;
+            let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
+            g.set(place.slot as usize + c, hot, at, entry.frame);
+        }
+        true
     }
 
     /// Loads a Horner entry into its track's lanes: forward play applies an entry at its own
@@ -1208,7 +1266,7 @@ fn assign_slots(
 /// within the budget of `TrackPlayer`'s is within the tolerance of the exact one.
 fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
     let budget = info.track.tolerance() - info.track.max_error();
-    if !(budget > 0.0) || chain.is_empty() {
+    if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
         return None;
     }
     let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
