@@ -369,22 +369,20 @@ impl HornerGroup {
     /// The values of slots `start .. start + out.len()` at `t` frames from the centre, in slot
     /// order, into `out` (slots past the group are left alone).
     pub(crate) fn eval(&self, t: f32, start: usize, out: &mut [f32]) {
-        let (coef, len) = (self.coef.as_slice(), self.len);
-        let n = out.len().min(len.saturating_sub(start));
+        let n = out.len().min(self.len.saturating_sub(start));
         let Some(out) = out.get_mut(..n) else {
             return;
         };
-        match self.degree {
-            0 => eval_n::<1>(coef, len, start, t, out),
-            1 => eval_n::<2>(coef, len, start, t, out),
-            2 => eval_n::<3>(coef, len, start, t, out),
-            3 => eval_n::<4>(coef, len, start, t, out),
-            4 => eval_n::<5>(coef, len, start, t, out),
-            5 => eval_n::<6>(coef, len, start, t, out),
-            6 => eval_n::<7>(coef, len, start, t, out),
-            7 => eval_n::<8>(coef, len, start, t, out),
-            _ => eval_n::<9>(coef, len, start, t, out),
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
+            // detected at run time; it does the same IEEE f32 multiplies and adds (no FMA is
+            // enabled), so its results equal `eval_any`'s bit for bit
+            // (`group_evaluation_equals_scalar_horner_bit_for_bit` runs it on AVX2 machines).
+            unsafe { eval_avx2(self.degree, &self.coef, self.len, start, t, out) };
+            return;
         }
+        eval_any(self.degree, &self.coef, self.len, start, t, out);
     }
 
     /// The value of `slot` at `t` frames from the centre (the same arithmetic as [`Self::eval`]).
@@ -398,6 +396,40 @@ impl HornerGroup {
     }
 }
 
+/// [`eval_n`] for a group of degree `degree` (the target's default vectors: SSE2 on x86-64).
+#[inline(always)]
+fn eval_any(degree: usize, coef: &[f32], len: usize, start: usize, t: f32, out: &mut [f32]) {
+    match degree {
+        0 => eval_n::<1>(coef, len, start, t, out),
+        1 => eval_n::<2>(coef, len, start, t, out),
+        2 => eval_n::<3>(coef, len, start, t, out),
+        3 => eval_n::<4>(coef, len, start, t, out),
+        4 => eval_n::<5>(coef, len, start, t, out),
+        5 => eval_n::<6>(coef, len, start, t, out),
+        6 => eval_n::<7>(coef, len, start, t, out),
+        7 => eval_n::<8>(coef, len, start, t, out),
+        _ => eval_n::<9>(coef, len, start, t, out),
+    }
+}
+
+/// [`eval_any`] compiled for AVX2 (8 lanes a vector instead of 4; no FMA, so the same
+/// arithmetic).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+unsafe fn eval_avx2(
+    degree: usize,
+    coef: &[f32],
+    len: usize,
+    start: usize,
+    t: f32,
+    out: &mut [f32],
+) {
+    eval_any(degree, coef, len, start, t, out);
+}
+
 /// `cold_at` of a lane without a piece.
 const NO_PIECE: usize = usize::MAX;
 
@@ -407,7 +439,7 @@ const CHUNK: usize = 16;
 /// [`horner`] over lanes `first .. first + out.len()` of `N` order-major coefficient arrays of
 /// `len` lanes into `out`, `CHUNK` lanes at a time (fixed-size arrays: no bounds checks,
 /// vectorized).
-#[inline]
+#[inline(always)]
 fn eval_n<const N: usize>(coef: &[f32], len: usize, first: usize, t: f32, out: &mut [f32]) {
     let n = out.len();
     let orders: [&[f32]; N] = core::array::from_fn(|k| {
