@@ -1,6 +1,7 @@
 //! Playback speed of the batch player (Horner lanes and the exact bank) against a local SoA f32 Horner + time-ordered script baseline and a streaming ceiling, on the benchmark's scalar workload; prints ns per channel-frame, `Bank::new` time and memory.
 //!
-//! `cargo run --release -p inbetween --example bank_speed [CHANNELS…]` (default 1000 100000).
+//! `cargo run --release -p inbetween --example bank_speed [CHANNELS… | qROTATIONS…]` (default
+//! `1000 100000 q300`; `q300`: the quaternion workload, 300 rotations = 1 200 channels).
 //! Each size: compile in f32, f64 and fixed; check every method against exact evaluation;
 //! then time each method (median of 5 runs of 300 frames from `START_FRAME`), all in one run so
 //! the ratios are comparable on a noisy machine.
@@ -12,8 +13,8 @@ use std::time::Instant;
 mod cli_bench;
 
 use cli_bench::{
-    compile, max_error, time, workload_document, workload_keys, BatchMethod, Method,
-    CHECK_TOLERANCE, KEYS, START_FRAME,
+    compile, max_error, quat_workload_document, time, workload_document, workload_keys,
+    BatchMethod, Method, CHECK_TOLERANCE, KEYS, START_FRAME,
 };
 use inbetween::batch::Bank;
 use inbetween::stream::{Precision, Stream};
@@ -148,17 +149,27 @@ fn bank_method<'s>(
 }
 
 fn main() -> Result<(), String> {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse::<usize>().map_err(|e| format!("CHANNELS: {e}")))
-        .collect::<Result<_, _>>()?;
+    // Sizes: scalar channel counts; `qN` is a quaternion workload of N rotations.
+    let sizes: Vec<String> = std::env::args().skip(1).collect();
     let sizes = if sizes.is_empty() {
-        vec![1_000, 100_000]
+        vec!["1000".into(), "100000".into(), "q300".into()]
     } else {
         sizes
     };
-    for channels in sizes {
-        let doc = workload_document(&workload_keys(channels, 5), None)?;
+    for size in sizes {
+        let (quat, n) = match size.strip_prefix('q') {
+            Some(n) => (true, n),
+            None => (false, size.as_str()),
+        };
+        let n = n
+            .parse::<usize>()
+            .map_err(|e| format!("size {size}: {e}"))?;
+        let doc = if quat {
+            quat_workload_document(n, 9)?
+        } else {
+            workload_document(&workload_keys(n, 5), None)?
+        };
+        let channels = cli_bench::width(&doc);
         let mut streams = Vec::new();
         for p in [Precision::F32, Precision::F64, Precision::Fixed] {
             streams.push((p, compile(&doc, p)?));
@@ -199,7 +210,9 @@ fn main() -> Result<(), String> {
                 methods.push(Box::new(m));
             }
         }
-        methods.push(Box::new(HermiteSoaScript::new(&doc)));
+        if !quat {
+            methods.push(Box::new(HermiteSoaScript::new(&doc)));
+        }
         let mut checked = Vec::new();
         for m in &mut methods {
             let e = max_error(m.as_mut(), &doc, 300);
@@ -228,11 +241,12 @@ fn main() -> Result<(), String> {
         }
         let baseline = rows
             .iter()
-            .find(|r| r.0.starts_with("hermite-soa-script"))
+            .find(|r| r.0.starts_with("hermite-soa-script") || r.0.contains("exact (old)"))
             .map_or(f64::NAN, |r| r.1);
         for (name, ns) in rows {
             println!(
-                "{channels:>8} ch {name:<28} {ns:>7.3} ns/ch-frame  {:>5.2}× the SoA Horner baseline",
+                "{channels:>8} ch {name:<28} {ns:>7.3} ns/ch-frame  {:>5.2}× the first of \
+                 hermite-soa-script, exact f32 bank",
                 ns / baseline
             );
         }
