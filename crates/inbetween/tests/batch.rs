@@ -379,3 +379,43 @@ fn parallel_advance_equals_serial_advance() {
         }
     }
 }
+
+/// Two tracks 100 000 frames apart: the precomputed epoch blocks would be mostly empty, so the
+/// bank re-centres its Horner lanes from their cold coefficients at each epoch instead; played
+/// within the promise of `check` through both, after seeks to each.
+#[test]
+fn tracks_far_apart_in_time_play_within_the_promise() {
+    let keys = |start: f64| {
+        (0..6)
+            .map(|i| json!({"frame": start + 13.0 * f64::from(i), "value": f64::from(i * i) * 3.5 - 20.0, "interp": "catmull_rom"}))
+            .collect::<Vec<_>>()
+    };
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": [
+        {"name": "early", "type": "scalar", "keys": keys(0.0)},
+        {"name": "late", "type": "scalar", "keys": keys(100_000.0)},
+    ]});
+    let (d, bytes) = compile(&doc, Precision::F32, 8).unwrap_or_else(|| panic!("refused"));
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    assert_eq!(Bank::new(&streams).map_or(0, |b| b.horner_channels()), 2);
+    let ops = [Op::Advance(70), Op::Seek(99_990.0), Op::Advance(90)];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 2 * 160, "compared {compared}");
+}
+
+/// A piece longer than the bank checks frame by frame (2^20 frames) keeps its track on the
+/// exact lanes, and building the bank does not visit its frames.
+#[test]
+fn a_piece_too_long_to_check_plays_exactly() {
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": [
+        {"name": "long", "type": "scalar", "keys": [
+            {"frame": 0, "value": 0.0, "interp": "linear"},
+            {"frame": 1_100_000, "value": 1.0}
+        ]},
+    ]});
+    let (_, bytes) = compile(&doc, Precision::F64, 1).unwrap_or_else(|| panic!("refused"));
+    let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let bank = Bank::new(&[stream]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bank.horner_channels(), 0);
+    assert!(!bank.is_horner_channel(0));
+}

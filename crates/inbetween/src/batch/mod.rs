@@ -74,6 +74,9 @@ const FOREVER: u64 = u64::MAX;
 const BLOCK: usize = 512;
 /// Script entry kind: hand the track over to the heap (computed by `TrackPlayer`).
 const SLOW: u8 = u8::MAX;
+/// Longest piece run (frames) `Bank::new` checks for Horner lanes; a track with a longer one is
+/// played exactly (the check visits every frame: this bounds its cost on hostile streams).
+const MAX_CHECKED_RUN: i64 = 1 << 20;
 /// Largest integer frame the script handles exactly (2^52).
 const MAX_SCRIPT_FRAME: f64 = 4_503_599_627_370_496.0;
 
@@ -325,6 +328,29 @@ impl EpochBlocks {
         };
         let first = lo.div_euclid(horner::EPOCH);
         let count = (hi.div_euclid(horner::EPOCH) - first + 1) as usize;
+        // Blocks only where they pay: their size may not exceed twice what the entries cover
+        // (tracks far apart in time would make most blocks empty); past that every epoch
+        // re-centres from the cold coefficients instead.
+        let covered: usize = tracks
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.fast)
+            .map(|(t, info)| {
+                let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
+                let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+                let frame = |i: usize| {
+                    let e = script.by_track.get(i).copied().unwrap_or(0) as usize;
+                    script.entries.get(e).map_or(0.0, |e| e.frame)
+                };
+                let span = (frame(to.saturating_sub(1)) - frame(from)).max(0.0);
+                let epochs = (span / horner::EPOCH as f64) as usize + 2;
+                let terms = usize::from(info.group) % MAX_TERMS + 1;
+                epochs.saturating_mul(terms * usize::from(info.components))
+            })
+            .fold(0usize, usize::saturating_add);
+        if count.saturating_mul(len) > covered.saturating_mul(2).saturating_add(1 << 16) {
+            return Self::default();
+        }
         let mut values = alloc::vec![0.0f32; len.saturating_mul(count)];
         let mut group_start = [0usize; MAX_TERMS];
         let mut at = 0;
@@ -1276,10 +1302,14 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
         if entry.kind == SLOW {
             continue;
         }
-        // A piece that never ends is not checked: the track is played exactly.
+        // A piece that never ends, or runs longer than `MAX_CHECKED_RUN` frames, is not
+        // checked: the track is played exactly.
         let next = chain.get(i + 1)?;
         let terms = usize::from(entry.kind) + 1;
         let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
+        if run > MAX_CHECKED_RUN {
+            return None;
+        }
         for c in 0..components {
             let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
             let v = horner::verify_piece(d, origin, run, group_degree, budget);
