@@ -380,27 +380,38 @@ fn parallel_advance_equals_serial_advance() {
     }
 }
 
-/// Two tracks 100 000 frames apart: the precomputed epoch blocks would be mostly empty, so the
-/// bank re-centres its Horner lanes from their cold coefficients at each epoch instead; played
-/// within the promise of `check` through both, after seeks to each.
-#[test]
-fn tracks_far_apart_in_time_play_within_the_promise() {
+/// Two tracks `gap` frames apart, as a document.
+fn far_apart(gap: f64) -> Json {
     let keys = |start: f64| {
         (0..6)
             .map(|i| json!({"frame": start + 13.0 * f64::from(i), "value": f64::from(i * i) * 3.5 - 20.0, "interp": "catmull_rom"}))
             .collect::<Vec<_>>()
     };
-    let doc = json!({"inbetween": 1, "fps": 30, "tracks": [
+    json!({"inbetween": 1, "fps": 30, "tracks": [
         {"name": "early", "type": "scalar", "keys": keys(0.0)},
-        {"name": "late", "type": "scalar", "keys": keys(100_000.0)},
-    ]});
-    let (d, bytes) = compile(&doc, Precision::F32, 8).unwrap_or_else(|| panic!("refused"));
-    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
-    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
-    assert_eq!(Bank::new(&streams).map_or(0, |b| b.horner_channels()), 2);
-    let ops = [Op::Advance(70), Op::Seek(99_990.0), Op::Advance(90)];
-    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
-    assert!(compared >= 2 * 160, "compared {compared}");
+        {"name": "late", "type": "scalar", "keys": keys(gap)},
+    ]})
+}
+
+/// Two tracks 100 000 frames apart (epoch blocks mostly empty but still small), and 2^23
+/// frames apart (blocks too big for what the tracks cover: the bank plays them exactly), both
+/// played within the promise of `check`, after seeks to each track.
+#[test]
+fn tracks_far_apart_in_time_play_within_the_promise() {
+    for (gap, lanes) in [(100_000.0, 2), (8_388_608.0, 0)] {
+        let (d, bytes) =
+            compile(&far_apart(gap), Precision::F32, 8).unwrap_or_else(|| panic!("refused"));
+        let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+        let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+        assert_eq!(
+            Bank::new(&streams).map_or(9, |b| b.horner_channels()),
+            lanes,
+            "gap {gap}"
+        );
+        let ops = [Op::Advance(70), Op::Seek(gap - 10.0), Op::Advance(90)];
+        let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+        assert!(compared >= 2 * 160, "compared {compared}");
+    }
 }
 
 /// A piece longer than the bank checks frame by frame (2^20 frames) keeps its track on the

@@ -328,9 +328,9 @@ impl EpochBlocks {
         };
         let first = lo.div_euclid(horner::EPOCH);
         let count = (hi.div_euclid(horner::EPOCH) - first + 1) as usize;
-        // Blocks only where they pay: their size may not exceed twice what the entries cover
-        // (tracks far apart in time would make most blocks empty); past that every epoch
-        // re-centres from the cold coefficients instead.
+        // Blocks only where they pay: their size may not exceed four times what the tracks
+        // cover, plus 2^20 values (tracks far apart in time would make most blocks empty);
+        // past that the bank is built without Horner lanes.
         let covered: usize = tracks
             .iter()
             .enumerate()
@@ -348,7 +348,7 @@ impl EpochBlocks {
                 epochs.saturating_mul(terms * usize::from(info.components))
             })
             .fold(0usize, usize::saturating_add);
-        if count.saturating_mul(len) > covered.saturating_mul(2).saturating_add(1 << 16) {
+        if count.saturating_mul(len) > covered.saturating_mul(4).saturating_add(1 << 20) {
             return Self::default();
         }
         let mut values = alloc::vec![0.0f32; len.saturating_mul(count)];
@@ -561,6 +561,11 @@ impl<'s> Bank<'s> {
         }
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, &horner);
+        if script.blocks.values.is_empty() && tracks.iter().any(|i| i.fast) {
+            // Horner lanes play on script only where epoch blocks exist (see `EpochBlocks`);
+            // a bank whose tracks are too far apart in time for them plays exactly.
+            return Self::build(streams, false);
+        }
         let track_count = tracks.len();
         let channels = tracks
             .last()
