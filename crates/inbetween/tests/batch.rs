@@ -22,40 +22,80 @@ enum Op {
 
 /// Compiles `doc`, or `None` when the compiler refuses it (an expression leaving its domain,
 /// a tolerance a low maximum degree cannot reach): a refusal is not the batch player's concern.
-fn compile(doc: &Json, precision: Precision, max_degree: u8) -> Option<Vec<u8>> {
+fn compile(doc: &Json, precision: Precision, max_degree: u8) -> Option<(Document, Vec<u8>)> {
     let d = Document::from_json_str(&doc.to_string(), "batch.json").ok()?;
     let options = CompileOptions {
         precision,
         max_degree,
         ..CompileOptions::default()
     };
-    d.compile(&options).ok().map(|c| c.bytes)
+    let bytes = d.compile(&options).ok()?.bytes;
+    Some((d, bytes))
+}
+
+/// What the bank promises for one channel.
+#[derive(Debug, Clone, Copy)]
+struct Promise {
+    fixed: bool,
+    /// On Horner lanes in forward play.
+    horner: bool,
+    tolerance: f64,
+    max_error: f64,
+    /// Index of its track (in bank order) and component.
+    track: usize,
+    component: usize,
+}
+
+/// Half the distance from `v` to the next f32 away from zero.
+fn half_ulp(v: f32) -> f64 {
+    let a = v.abs();
+    0.5 * (f64::from(f32::from_bits(a.to_bits() + 1)) - f64::from(a))
+}
+
+/// Whether the bank plays forward at step 1 from an integer frame (Horner lanes in use).
+fn forward(bank: &Bank<'_>) -> bool {
+    bank.step() == 1.0 && bank.frame().fract() == 0.0
 }
 
 /// Plays `ops` on a bank over `streams` and on one `TrackPlayer` per track, comparing every
-/// channel after every operation and every advance: fixed channels bit-exact, float channels
-/// within 1e-12 relative. Returns the number of channel-frames compared.
-fn check(streams: &[Stream<'_>], ops: &[Op]) -> Result<usize, String> {
+/// channel after every operation and every advance. In forward play at step 1 from an integer
+/// frame, a channel on Horner lanes (inside its keys; outside them it is played exactly) must be,
+/// from `write_f64`, within `tolerance − max_error` of `TrackPlayer` (1e-12 relative slack: a
+/// player seeked into a piece holds a differently rounded state) and within the tolerance of the
+/// document's exact value (`exact`, the tracks in bank order); from `write_f32`, the same plus
+/// half an ulp of the f32 written. Every other channel: fixed bit-exact, float within
+/// 1e-12 relative, and the f32 output the player's value rounded. Returns the number of
+/// channel-frames compared.
+fn check(streams: &[Stream<'_>], exact: &[&inbetween::Track], ops: &[Op]) -> Result<usize, String> {
     let mut bank = Bank::new(streams).map_err(|e| e.to_string())?;
     let mut players: Vec<TrackPlayer<'_>> = streams
         .iter()
         .flat_map(|s| s.tracks())
         .map(TrackPlayer::new)
         .collect();
-    let mut fixed = Vec::new();
-    for p in &mut players {
+    let mut promise = Vec::new();
+    for (t, p) in players.iter_mut().enumerate() {
         p.seek(0.0).map_err(|e| e.to_string())?;
-        for _ in 0..p.track().components() {
-            fixed.push(p.track().precision() == Precision::Fixed);
+        let track = p.track();
+        for component in 0..track.components() {
+            promise.push(Promise {
+                fixed: track.precision() == Precision::Fixed,
+                horner: bank.is_horner_channel(promise.len()),
+                tolerance: track.tolerance(),
+                max_error: track.max_error(),
+                track: t,
+                component,
+            });
         }
     }
     let width = bank.channels();
-    if width != fixed.len() {
-        return Err(format!("channels {width} != {}", fixed.len()));
+    if width != promise.len() || exact.len() != players.len() {
+        return Err(format!("channels {width} != {}", promise.len()));
     }
     let mut got = vec![0.0; width];
     let mut got32 = vec![0.0f32; width];
     let mut want = vec![0.0; width];
+    let mut value = [0.0; 4];
     let mut compared = 0;
     let mut compare = |bank: &Bank<'_>, players: &[TrackPlayer<'_>], when: &str| {
         bank.write_f64(&mut got).map_err(|e| e.to_string())?;
@@ -64,15 +104,29 @@ fn check(streams: &[Stream<'_>], ops: &[Op]) -> Result<usize, String> {
         for p in players {
             at += p.write(&mut want[at..]);
         }
+        let forward = forward(bank);
         for (c, ((g, w), g32)) in got.iter().zip(&want).zip(&got32).enumerate() {
-            let ok = if fixed[c] {
-                g.to_bits() == w.to_bits() || g == w
+            let p = promise[c];
+            let same = if p.fixed {
+                (g.to_bits() == w.to_bits() || g == w) && *g32 == *w as f32
             } else {
-                (g - w).abs() <= 1e-12 * w.abs().max(1.0)
+                (g - w).abs() <= 1e-12 * w.abs().max(1.0) && *g32 == *w as f32
             };
-            if !ok || *g32 != *w as f32 {
+            let ok = same
+                || (p.horner && forward && {
+                    exact[p.track].eval_into(bank.frame(), &mut value);
+                    let e = value[p.component];
+                    let budget = p.tolerance - p.max_error + 1e-12 * w.abs().max(1.0);
+                    let g32 = f64::from(*g32);
+                    let rounding = half_ulp(g32 as f32);
+                    (g - w).abs() <= budget
+                        && (g - e).abs() <= p.tolerance
+                        && (g32 - w).abs() <= budget + rounding
+                        && (g32 - e).abs() <= p.tolerance + rounding
+                });
+            if !ok {
                 return Err(format!(
-                    "channel {c} at frame {} ({when}): batch {g:?} (f32 {g32:?}), player {w:?}",
+                    "channel {c} ({p:?}) at frame {} ({when}): batch {g:?} (f32 {g32:?}), player {w:?}",
                     bank.frame()
                 ));
             }
@@ -135,10 +189,11 @@ proptest! {
         docs in prop::collection::vec((document_strategy(), precision_strategy(), 0u8..=8), 1..4),
         ops in prop::collection::vec(op_strategy(), 1..10),
     ) {
-        let bytes: Vec<Vec<u8>> = docs.iter().filter_map(|(d, p, n)| compile(d, *p, *n)).collect();
-        let streams: Vec<Stream<'_>> = bytes.iter().filter_map(|b| Stream::from_bytes(b).ok()).collect();
-        prop_assert_eq!(streams.len(), bytes.len());
-        check(&streams, &ops).map_err(TestCaseError::fail)?;
+        let compiled: Vec<(Document, Vec<u8>)> = docs.iter().filter_map(|(d, p, n)| compile(d, *p, *n)).collect();
+        let streams: Vec<Stream<'_>> = compiled.iter().filter_map(|(_, b)| Stream::from_bytes(b).ok()).collect();
+        prop_assert_eq!(streams.len(), compiled.len());
+        let exact: Vec<&inbetween::Track> = compiled.iter().flat_map(|(d, _)| d.tracks()).collect();
+        check(&streams, &exact, &ops).map_err(TestCaseError::fail)?;
     }
 }
 
@@ -205,6 +260,7 @@ fn big_document(tracks: usize, seed: u64, steps_only: bool) -> Json {
 #[test]
 fn ten_thousand_channels_of_mixed_degrees() {
     let mut bytes = Vec::new();
+    let mut docs = Vec::new();
     for degree in 0..=8u8 {
         let precision = [Precision::F32, Precision::F64, Precision::Fixed][usize::from(degree) % 3];
         let doc = big_document(460, 17 + u64::from(degree), degree == 0);
@@ -219,7 +275,9 @@ fn ten_thousand_channels_of_mixed_degrees() {
             Ok(c) => bytes.push(c.bytes),
             Err(e) => panic!("degree {degree}: {e}"),
         }
+        docs.push(d);
     }
+    let exact: Vec<&inbetween::Track> = docs.iter().flat_map(|d| d.tracks()).collect();
     let streams: Vec<Stream<'_>> = bytes
         .iter()
         .map(|b| Stream::from_bytes(b).unwrap_or_else(|e| panic!("{e}")))
@@ -239,16 +297,26 @@ fn ten_thousand_channels_of_mixed_degrees() {
         Op::Step(0.4),
         Op::Advance(10),
     ];
-    let compared = check(&streams, &ops).unwrap_or_else(|e| panic!("{e}"));
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
     let channels: usize = streams.iter().map(Stream::total_components).sum();
     assert!(channels >= 10_000, "only {channels} channels");
+    // Two thirds of the streams are float: most of their channels play on Horner lanes.
+    let lanes = Bank::new(&streams).map_or(0, |b| b.horner_channels());
+    assert!(
+        lanes > channels / 3,
+        "{lanes} of {channels} channels on Horner lanes"
+    );
+    let exact = Bank::exact(&streams).map_or(1, |b| b.horner_channels());
+    assert_eq!(exact, 0);
     assert!(compared >= channels * 240, "compared {compared}");
 }
 
 #[test]
 fn refusals_name_the_problem() {
     let doc = big_document(3, 5, false);
-    let bytes = compile(&doc, Precision::F64, 3).unwrap_or_default();
+    let bytes = compile(&doc, Precision::F64, 3)
+        .map(|c| c.1)
+        .unwrap_or_default();
     let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
     let mut bank = Bank::new(&[stream]).unwrap_or_else(|e| panic!("{e}"));
     let mut short = vec![0.0; bank.channels() - 1];
@@ -276,7 +344,11 @@ fn parallel_advance_equals_serial_advance() {
     let mut bytes = Vec::new();
     for (seed, precision) in [(3, Precision::F64), (4, Precision::Fixed)] {
         let doc = big_document(2_500, seed, false);
-        bytes.push(compile(&doc, precision, 3).unwrap_or_else(|| panic!("seed {seed} refused")));
+        bytes.push(
+            compile(&doc, precision, 3)
+                .unwrap_or_else(|| panic!("seed {seed} refused"))
+                .1,
+        );
     }
     let streams: Vec<Stream<'_>> = bytes
         .iter()
@@ -306,4 +378,55 @@ fn parallel_advance_equals_serial_advance() {
             assert!(same, "round {round} frame {frame}: parallel differs");
         }
     }
+}
+
+/// Two tracks `gap` frames apart, as a document.
+fn far_apart(gap: f64) -> Json {
+    let keys = |start: f64| {
+        (0..6)
+            .map(|i| json!({"frame": start + 13.0 * f64::from(i), "value": f64::from(i * i) * 3.5 - 20.0, "interp": "catmull_rom"}))
+            .collect::<Vec<_>>()
+    };
+    json!({"inbetween": 1, "fps": 30, "tracks": [
+        {"name": "early", "type": "scalar", "keys": keys(0.0)},
+        {"name": "late", "type": "scalar", "keys": keys(gap)},
+    ]})
+}
+
+/// Two tracks 100 000 frames apart (epoch blocks mostly empty but still small), and 2^23
+/// frames apart (blocks too big for what the tracks cover: the bank plays them exactly), both
+/// played within the promise of `check`, after seeks to each track.
+#[test]
+fn tracks_far_apart_in_time_play_within_the_promise() {
+    for (gap, lanes) in [(100_000.0, 2), (8_388_608.0, 0)] {
+        let (d, bytes) =
+            compile(&far_apart(gap), Precision::F32, 8).unwrap_or_else(|| panic!("refused"));
+        let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+        let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+        assert_eq!(
+            Bank::new(&streams).map_or(9, |b| b.horner_channels()),
+            lanes,
+            "gap {gap}"
+        );
+        let ops = [Op::Advance(70), Op::Seek(gap - 10.0), Op::Advance(90)];
+        let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+        assert!(compared >= 2 * 160, "compared {compared}");
+    }
+}
+
+/// A piece longer than the bank checks frame by frame (2^20 frames) keeps its track on the
+/// exact lanes, and building the bank does not visit its frames.
+#[test]
+fn a_piece_too_long_to_check_plays_exactly() {
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": [
+        {"name": "long", "type": "scalar", "keys": [
+            {"frame": 0, "value": 0.0, "interp": "linear"},
+            {"frame": 1_100_000, "value": 1.0}
+        ]},
+    ]});
+    let (_, bytes) = compile(&doc, Precision::F64, 1).unwrap_or_else(|| panic!("refused"));
+    let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let bank = Bank::new(&[stream]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bank.horner_channels(), 0);
+    assert!(!bank.is_horner_channel(0));
 }

@@ -1,0 +1,606 @@
+//! Horner lanes: each piece converted once to f32 power coefficients about a centre shared by every lane (re-centred every `EPOCH` frames), played by f32 Horner evaluation straight into the caller's row.
+//!
+//! # Arithmetic (what is verified is what plays)
+//!
+//! A piece entered at integer frame `p` with forward differences `Δ^k` (the state `TrackPlayer`
+//! loads there) is the polynomial `P(p + t) = Σ_k Δ^k · C(t, k)`. [`power_from_differences`]
+//! turns it into power coefficients `a_j = Σ_k Δ^k · s(k, j) / k!` (f64; `s` the signed Stirling
+//! numbers of the first kind), kept cold per lane with the origin `p`. Integer frame `n` belongs to
+//! the epoch `⌊n / EPOCH⌋` whose centre is `C(n) = ⌊n / EPOCH⌋ · EPOCH + EPOCH / 2`; the lane's
+//! coefficients about that centre are [`centred`]: the Taylor shift of `a` by `C − p` in f64
+//! (`b_k += d · b_{k+1}`, in one fixed order), each rounded once to f32. The played value is
+//! [`horner`]: `v = c_D; v = v · t + c_k` for k = D−1 … 0, in f32 without fused multiply-add
+//! (Rust never contracts), `t = n − C ∈ [−8, 8)` exact in f32. Everything here depends only on
+//! (piece, integer frame), so one pass over every integer frame of every piece in `Bank::new`
+//! ([`verify_piece`]) checks every value forward play can ever produce, whatever seek it started
+//! from: the same functions compute the coefficients for play and for the check, bit for bit.
+
+use alloc::vec::Vec;
+
+use crate::stream::layout::MAX_TERMS;
+
+/// Frames per epoch: every `EPOCH` frames all lanes move to the next centre (a precomputed
+/// block copy, 16 B per cubic lane: 1 B per frame amortized), and `|t| ≤ EPOCH / 2` keeps the
+/// f32 Horner error small: the error grows like `ulp · Σ |c_k| |t|^k`, and at 32 frames per epoch 17 % of the
+/// benchmark's cubic tracks (bezier segments 8 frames long) missed a 1e-6 × scale tolerance,
+/// at 16 frames 0.4 %.
+pub(crate) const EPOCH: i64 = 16;
+
+/// Centre of the epoch that integer frame `n` belongs to.
+#[inline]
+#[must_use]
+pub(crate) fn centre(n: i64) -> i64 {
+    n.div_euclid(EPOCH) * EPOCH + EPOCH / 2
+}
+
+/// Signed Stirling numbers of the first kind `s(k, j)` for k, j ≤ 8: `t(t−1)…(t−k+1) = Σ_j s(k, j) t^j`.
+const STIRLING: [[i64; MAX_TERMS]; MAX_TERMS] = stirling();
+
+const fn stirling() -> [[i64; MAX_TERMS]; MAX_TERMS] {
+    let mut s = [[0i64; MAX_TERMS]; MAX_TERMS];
+    s[0][0] = 1;
+    let mut k = 1;
+    while k < MAX_TERMS {
+        let mut j = 1;
+        while j <= k {
+            // s(k, j) = s(k−1, j−1) − (k−1) · s(k−1, j)
+            s[k][j] = s[k - 1][j - 1] - (k as i64 - 1) * s[k - 1][j];
+            j += 1;
+        }
+        k += 1;
+    }
+    s
+}
+
+/// `k!` for k ≤ 8.
+const FACTORIAL: [f64; MAX_TERMS] = [1.0, 1.0, 2.0, 6.0, 24.0, 120.0, 720.0, 5040.0, 40320.0];
+
+/// Power coefficients about the origin of the forward differences `d` (orders 0..d.len()):
+/// `a_j = Σ_k d_k · s(k, j) / k!`, zero above the degree.
+#[must_use]
+pub(crate) fn power_from_differences(d: &[f64]) -> [f64; MAX_TERMS] {
+    let mut a = [0.0; MAX_TERMS];
+    for (k, (dk, row)) in d.iter().zip(&STIRLING).enumerate() {
+        let f = FACTORIAL.get(k).copied().unwrap_or(1.0);
+        for (aj, &s) in a.iter_mut().zip(row).take(k + 1) {
+            *aj += dk * s as f64 / f;
+        }
+    }
+    a
+}
+
+/// The coefficients of power coefficients `a` (about their origin, padded to the group degree
+/// `n`) about the point `d` frames later, in f64 (a Taylor shift), then each rounded once to f32
+/// ([`round`]). The lanes' re-centring (`HornerGroup::recentre`) does the same operations in the
+/// same order.
+#[must_use]
+pub(crate) fn centred(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f32; MAX_TERMS] {
+    let n = n.min(MAX_TERMS - 1);
+    let mut b = *a;
+    for i in 0..n {
+        for k in (i..n).rev() {
+            let next = b.get(k + 1).copied().unwrap_or(0.0);
+            if let Some(x) = b.get_mut(k) {
+                *x += d * next;
+            }
+        }
+    }
+    b.map(round)
+}
+
+/// A coefficient rounded to f32 (0 below `TINY`).
+#[inline]
+fn round(x: f64) -> f32 {
+    if x.abs() < TINY {
+        0.0
+    } else {
+        x as f32
+    }
+}
+
+/// Coefficients below this are played as 0: subnormal f32 operands cost ~100 cycles each on
+/// many CPUs, and `|c| · 16^8 < 1e-20` is far below any tolerance (the verification sees the
+/// zero).
+const TINY: f64 = 1e-30;
+
+/// `c_n · t^n + … + c_0` by Horner's rule in f32 (no fused multiply-add), `n = c.len() − 1`.
+#[inline]
+#[must_use]
+pub(crate) fn horner(c: &[f32], t: f32) -> f32 {
+    let Some((&top, rest)) = c.split_last() else {
+        return 0.0;
+    };
+    let mut v = top;
+    for &x in rest.iter().rev() {
+        v = v * t + x;
+    }
+    v
+}
+
+/// `a_n · t^n + … + a_0` by Horner's rule in f64: the value `write_f64` gives for a lane whose
+/// f32 value is not within the budget itself (`a` about the piece origin, `t` frames after it).
+#[inline]
+#[must_use]
+pub(crate) fn horner_f64(a: &[f64], t: f64) -> f64 {
+    let Some((&top, rest)) = a.split_last() else {
+        return 0.0;
+    };
+    let mut v = top;
+    for &x in rest.iter().rev() {
+        v = v * t + x;
+    }
+    v
+}
+
+/// Half the distance from `v` to the next f32 away from zero: the rounding any f32 output of a
+/// value near `v` may carry.
+#[must_use]
+pub(crate) fn half_ulp(v: f32) -> f64 {
+    let a = v.abs();
+    let next = f32::from_bits(a.to_bits().saturating_add(1));
+    0.5 * (f64::from(next) - f64::from(a))
+}
+
+/// What [`verify_piece`] found for one piece of one channel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Verdict {
+    /// The f32 Horner value is within the budget at every frame.
+    pub(crate) strict: bool,
+    /// The f32 Horner value is within the budget plus its own half ulp at every frame (the
+    /// promise of an f32 output).
+    pub(crate) f32_output: bool,
+    /// [`horner_f64`] of the power coefficients is within the budget at every frame.
+    pub(crate) f64_output: bool,
+}
+
+/// Checks one piece of one channel: `differences` are the state at integer frame `origin`,
+/// played forward for `run` frames (frames `origin .. origin + run`). The reference at each frame
+/// is `TrackPlayer`'s own arithmetic (f64 additions of the differences); the played values are
+/// [`horner`] of [`centred`] coefficients padded to `group_degree` (f32) and [`horner_f64`] of
+/// the power coefficients (f64).
+#[must_use]
+pub(crate) fn verify_piece(
+    differences: &[f64],
+    origin: i64,
+    run: i64,
+    group_degree: usize,
+    budget: f64,
+) -> Verdict {
+    let n = differences.len().saturating_sub(1).min(MAX_TERMS - 1);
+    let group_degree = group_degree.clamp(n, MAX_TERMS - 1);
+    let terms = group_degree + 1;
+    let a = power_from_differences(differences);
+    let wide = a.get(..terms).unwrap_or(&[]);
+    let mut state = [0.0f64; MAX_TERMS];
+    for (s, d) in state.iter_mut().zip(differences) {
+        *s = *d;
+    }
+    let mut verdict = Verdict {
+        strict: true,
+        f32_output: true,
+        f64_output: true,
+    };
+    let mut frame = origin;
+    let end = origin.saturating_add(run);
+    while frame < end && (verdict.f32_output || verdict.f64_output) {
+        let c = centre(frame);
+        let coef = centred(&a, group_degree, (c - origin) as f64);
+        let coef = coef.get(..terms).unwrap_or(&[]);
+        let epoch_end = (c + EPOCH / 2).min(end);
+        while frame < epoch_end {
+            let played = horner(coef, (frame - c) as f32);
+            let error = (f64::from(played) - state[0]).abs();
+            verdict.strict &= error <= budget;
+            verdict.f32_output &= error <= budget + half_ulp(played);
+            let wide_error = (horner_f64(wide, (frame - origin) as f64) - state[0]).abs();
+            verdict.f64_output &= wide_error <= budget;
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+            frame += 1;
+        }
+    }
+    verdict
+}
+
+/// Lanes of one maximum degree `D`: `D + 1` f32 coefficient arrays about the current centre,
+/// order-major (`coef[k * len + slot]`), and where each lane's f64 power coefficients about its
+/// piece origin (padded with zeros to degree `D`) are kept cold, in the script's numbers, for
+/// re-centring.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HornerGroup {
+    pub(crate) degree: usize,
+    pub(crate) len: usize,
+    coef: Vec<f32>,
+    /// Offset of each lane's power coefficients in the script's numbers (`NO_PIECE`: none, the
+    /// lane plays 0).
+    cold_at: Vec<usize>,
+    origin: Vec<f64>,
+    /// Channel of each slot.
+    pub(crate) channel: Vec<u32>,
+    /// `Some(c0)` when slot `i` is channel `c0 + i` for every slot (output is contiguous).
+    pub(crate) consecutive: Option<usize>,
+    /// Slots whose f32 value holds the budget only as an f32 output: `write_f64` gives them
+    /// [`horner_f64`] of their cold coefficients.
+    pub(crate) wide: Vec<u32>,
+}
+
+impl HornerGroup {
+    /// An empty group of `len` lanes (every lane plays 0 until set).
+    pub(crate) fn new(degree: usize, len: usize) -> Self {
+        Self {
+            degree,
+            len,
+            coef: alloc::vec![0.0; (degree + 1) * len],
+            cold_at: alloc::vec![NO_PIECE; len],
+            origin: alloc::vec![0.0; len],
+            channel: alloc::vec![0; len],
+            consecutive: None,
+            wide: Vec::new(),
+        }
+    }
+
+    /// `write_f64` for the `wide` slots: [`horner_f64`] of the cold coefficients at integer
+    /// `frame`, into their channels of `out`.
+    pub(crate) fn write_wide(&self, frame: f64, cold: &[f64], out: &mut [f64]) {
+        for &slot in &self.wide {
+            let slot = slot as usize;
+            let (Some(&at), Some(&origin), Some(&channel)) = (
+                self.cold_at.get(slot),
+                self.origin.get(slot),
+                self.channel.get(slot),
+            ) else {
+                continue;
+            };
+            if let (Some(a), Some(o)) = (
+                cold.get(at..at.saturating_add(self.degree + 1)),
+                out.get_mut(channel as usize),
+            ) {
+                *o = horner_f64(a, frame - origin);
+            }
+        }
+    }
+
+    /// Bytes held (hot and cold arrays).
+    pub(crate) fn bytes(&self) -> usize {
+        self.coef.len() * 4 + self.len * (8 + 8 + 4)
+    }
+
+    /// Bytes one frame reads from this group (the hot coefficients).
+    pub(crate) fn hot_bytes(&self) -> usize {
+        self.coef.len() * 4
+    }
+
+    /// Loads into `slot` the piece whose power coefficients (about `origin`, `D + 1` of them)
+    /// are at `cold_at` in the script's numbers, with their f32 coefficients about the current
+    /// centre, `hot` (= `centred(a, D, centre − origin)`, computed by the caller or taken from
+    /// the script).
+    pub(crate) fn set(&mut self, slot: usize, hot: &[f32], cold_at: usize, origin: f64) {
+        let len = self.len;
+        if slot >= len {
+            return;
+        }
+        let terms = self.degree + 1;
+        for k in 0..terms {
+            if let Some(x) = self.coef.get_mut(k * len + slot) {
+                *x = hot.get(k).copied().unwrap_or(0.0);
+            }
+        }
+        if let Some(x) = self.cold_at.get_mut(slot) {
+            *x = cold_at;
+        }
+        if let Some(x) = self.origin.get_mut(slot) {
+            *x = origin;
+        }
+    }
+
+    /// Replaces every lane's f32 coefficients (a precomputed epoch block, `hot_bytes() / 4`
+    /// values, order-major).
+    pub(crate) fn copy_hot(&mut self, block: &[f32]) {
+        if block.len() == self.coef.len() {
+            self.coef.copy_from_slice(block);
+        }
+    }
+
+    /// Makes `slot` play 0 (its channel is written by the exact path).
+    pub(crate) fn clear(&mut self, slot: usize) {
+        self.set(slot, &[], NO_PIECE, 0.0);
+    }
+
+    /// Re-centres every lane on `centre` from its cold coefficients: [`centred`] lane by lane,
+    /// the same operations in the same order, done `CHUNK` lanes at a time.
+    pub(crate) fn recentre(&mut self, centre: f64, cold: &[f64]) {
+        match self.degree {
+            0 => self.recentre_n::<1>(centre, cold),
+            1 => self.recentre_n::<2>(centre, cold),
+            2 => self.recentre_n::<3>(centre, cold),
+            3 => self.recentre_n::<4>(centre, cold),
+            4 => self.recentre_n::<5>(centre, cold),
+            5 => self.recentre_n::<6>(centre, cold),
+            6 => self.recentre_n::<7>(centre, cold),
+            7 => self.recentre_n::<8>(centre, cold),
+            _ => self.recentre_n::<9>(centre, cold),
+        }
+    }
+
+    fn recentre_n<const N: usize>(&mut self, centre: f64, cold: &[f64]) {
+        let len = self.len;
+        let mut start = 0;
+        while start < len {
+            let n = (len - start).min(CHUNK);
+            let mut b = [[0.0f64; CHUNK]; N];
+            let mut d = [0.0f64; CHUNK];
+            for (x, o) in d
+                .iter_mut()
+                .zip(self.origin.get(start..start + n).unwrap_or(&[]))
+            {
+                *x = centre - o;
+            }
+            let at = self.cold_at.get(start..start + n).unwrap_or(&[]);
+            for (j, &at) in at.iter().enumerate().take(CHUNK) {
+                let a = cold.get(at..at.saturating_add(N));
+                if let Some(a) = a.and_then(|a| <&[f64; N]>::try_from(a).ok()) {
+                    for k in 0..N {
+                        b[k][j] = a[k];
+                    }
+                }
+            }
+            for i in 0..N - 1 {
+                for k in (i..N - 1).rev() {
+                    let (low, high) = b.split_at_mut(k + 1);
+                    if let (Some(bk), Some(next)) = (low.last_mut(), high.first()) {
+                        for ((x, y), dj) in bk.iter_mut().zip(next).zip(&d) {
+                            *x += dj * y;
+                        }
+                    }
+                }
+            }
+            for (k, row) in b.iter().enumerate() {
+                if let Some(to) = self.coef.get_mut(k * len + start..k * len + start + n) {
+                    for (x, y) in to.iter_mut().zip(row) {
+                        *x = round(*y);
+                    }
+                }
+            }
+            start += n;
+        }
+    }
+
+    /// The values of slots `start .. start + out.len()` at `t` frames from the centre, in slot
+    /// order, into `out` (slots past the group are left alone).
+    pub(crate) fn eval(&self, t: f32, start: usize, out: &mut [f32]) {
+        let n = out.len().min(self.len.saturating_sub(start));
+        let Some(out) = out.get_mut(..n) else {
+            return;
+        };
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
+            // detected at run time; it does the same IEEE f32 multiplies and adds (no FMA is
+            // enabled), so its results equal `eval_any`'s bit for bit
+            // (`group_evaluation_equals_scalar_horner_bit_for_bit` runs it on AVX2 machines).
+            unsafe { eval_avx2(self.degree, &self.coef, self.len, start, t, out) };
+            return;
+        }
+        eval_any(self.degree, &self.coef, self.len, start, t, out);
+    }
+
+    /// The value of `slot` at `t` frames from the centre (the same arithmetic as [`Self::eval`]).
+    #[cfg(test)]
+    pub(crate) fn value(&self, slot: usize, t: f32) -> f32 {
+        let mut c = [0.0f32; MAX_TERMS];
+        for (k, x) in c.iter_mut().enumerate().take(self.degree + 1) {
+            *x = self.coef.get(k * self.len + slot).copied().unwrap_or(0.0);
+        }
+        horner(c.get(..=self.degree).unwrap_or(&[]), t)
+    }
+}
+
+/// [`eval_n`] for a group of degree `degree` (the target's default vectors: SSE2 on x86-64).
+#[inline(always)]
+fn eval_any(degree: usize, coef: &[f32], len: usize, start: usize, t: f32, out: &mut [f32]) {
+    match degree {
+        0 => eval_n::<1>(coef, len, start, t, out),
+        1 => eval_n::<2>(coef, len, start, t, out),
+        2 => eval_n::<3>(coef, len, start, t, out),
+        3 => eval_n::<4>(coef, len, start, t, out),
+        4 => eval_n::<5>(coef, len, start, t, out),
+        5 => eval_n::<6>(coef, len, start, t, out),
+        6 => eval_n::<7>(coef, len, start, t, out),
+        7 => eval_n::<8>(coef, len, start, t, out),
+        _ => eval_n::<9>(coef, len, start, t, out),
+    }
+}
+
+/// [`eval_any`] compiled for AVX2 (8 lanes a vector instead of 4; no FMA, so the same
+/// arithmetic).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+unsafe fn eval_avx2(
+    degree: usize,
+    coef: &[f32],
+    len: usize,
+    start: usize,
+    t: f32,
+    out: &mut [f32],
+) {
+    eval_any(degree, coef, len, start, t, out);
+}
+
+/// `cold_at` of a lane without a piece.
+const NO_PIECE: usize = usize::MAX;
+
+/// Lanes per block of the evaluation loop (a multiple of every vector width).
+const CHUNK: usize = 16;
+
+/// [`horner`] over lanes `first .. first + out.len()` of `N` order-major coefficient arrays of
+/// `len` lanes into `out`, `CHUNK` lanes at a time (fixed-size arrays: no bounds checks,
+/// vectorized).
+#[inline(always)]
+fn eval_n<const N: usize>(coef: &[f32], len: usize, first: usize, t: f32, out: &mut [f32]) {
+    let n = out.len();
+    let orders: [&[f32]; N] = core::array::from_fn(|k| {
+        coef.get(k * len + first..k * len + first + n)
+            .unwrap_or(&[])
+    });
+    let mut start = 0;
+    let mut chunks = out.chunks_exact_mut(CHUNK);
+    for dst in &mut chunks {
+        let mut v = [0.0f32; CHUNK];
+        if let Some(top) = orders[N - 1].get(start..start + CHUNK) {
+            v.copy_from_slice(top);
+        }
+        for k in (0..N - 1).rev() {
+            if let Some(c) = orders[k].get(start..start + CHUNK) {
+                for ((x, y), _) in v.iter_mut().zip(c).zip(0..CHUNK) {
+                    *x = *x * t + *y;
+                }
+            }
+        }
+        dst.copy_from_slice(&v);
+        start += CHUNK;
+    }
+    for (i, dst) in chunks.into_remainder().iter_mut().enumerate() {
+        let slot = start + i;
+        let mut v = orders[N - 1].get(slot).copied().unwrap_or(0.0);
+        for k in (0..N - 1).rev() {
+            v = v * t + orders[k].get(slot).copied().unwrap_or(0.0);
+        }
+        *dst = v;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn power_coefficients_of_differences_match_the_polynomial() {
+        // p(t) = 2 − t + 0.5 t² + 0.25 t³: differences at 0 are p(0), Δp(0), Δ²p(0), Δ³p(0).
+        let p = |t: f64| 2.0 - t + 0.5 * t * t + 0.25 * t * t * t;
+        let d0 = p(0.0);
+        let d1 = p(1.0) - p(0.0);
+        let d2 = p(2.0) - 2.0 * p(1.0) + p(0.0);
+        let d3 = p(3.0) - 3.0 * p(2.0) + 3.0 * p(1.0) - p(0.0);
+        let a = power_from_differences(&[d0, d1, d2, d3]);
+        assert_eq!(&a[..4], &[2.0, -1.0, 0.5, 0.25]);
+        assert!(a[4..].iter().all(|&x| x == 0.0));
+    }
+
+    #[test]
+    fn centred_coefficients_are_the_taylor_shift() {
+        // p(t) = (t − 3)³ about 0 is t³ about 3.
+        let a = [-27.0, 27.0, -9.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let c = centred(&a, 3, 3.0);
+        assert_eq!(&c[..4], &[0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(horner(&c[..4], 2.0), 8.0);
+    }
+
+    #[test]
+    fn centres_are_mid_epoch_for_negative_frames_too() {
+        assert_eq!(EPOCH, 16);
+        assert_eq!(centre(0), 8);
+        assert_eq!(centre(15), 8);
+        assert_eq!(centre(16), 24);
+        assert_eq!(centre(-1), -8);
+        assert_eq!(centre(-16), -8);
+        assert_eq!(centre(-17), -24);
+    }
+
+    #[test]
+    fn group_evaluation_equals_scalar_horner_bit_for_bit() {
+        let mut g = HornerGroup::new(3, 37);
+        let a = |slot: usize| {
+            let s = slot as f64;
+            [s * 0.37, -1.5, 0.01 * s, -1e-4 * s, 0.0, 0.0, 0.0, 0.0, 0.0]
+        };
+        for slot in 0..37 {
+            g.set(
+                slot,
+                &centred(&a(slot), 3, 16.0 - slot as f64),
+                NO_PIECE,
+                slot as f64,
+            );
+        }
+        let mut out = [0.0f32; 37];
+        for t in -16..16 {
+            g.eval(t as f32, 0, &mut out[..20]);
+            g.eval(t as f32, 20, &mut out[20..]);
+            for (slot, v) in out.iter().enumerate() {
+                assert_eq!(
+                    v.to_bits(),
+                    g.value(slot, t as f32).to_bits(),
+                    "slot {slot} t {t}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn recentring_equals_centred_bit_for_bit() {
+        let mut g = HornerGroup::new(5, 21);
+        let a = |slot: usize| {
+            let s = slot as f64 + 0.5;
+            [
+                s,
+                -1.5 / s,
+                0.01 * s,
+                -1e-4 * s,
+                3e-6,
+                -1e-7 * s,
+                0.0,
+                0.0,
+                0.0,
+            ]
+        };
+        let cold: Vec<f64> = (0..21).flat_map(|slot| a(slot)[..6].to_vec()).collect();
+        for slot in 0..21 {
+            g.set(slot, &[], slot * 6, slot as f64 - 9.0);
+        }
+        g.recentre(48.0, &cold);
+        for slot in 0..21 {
+            let want = centred(&a(slot), 5, 48.0 - (slot as f64 - 9.0));
+            for (k, w) in want.iter().enumerate().take(6) {
+                assert_eq!(
+                    g.coef[k * 21 + slot].to_bits(),
+                    w.to_bits(),
+                    "slot {slot} k {k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn verification_tells_f32_values_f32_outputs_and_f64_outputs_apart() {
+        // 100 + t/3: f32 cannot hold 100.333… better than ~4e-6.
+        let d = [100.0, 1.0 / 3.0];
+        let tight = verify_piece(&d, 5, 40, 1, 1e-9);
+        assert!(
+            !tight.strict && !tight.f32_output && tight.f64_output,
+            "{tight:?}"
+        );
+        // The largest f32 error, then a budget just below it (but above it less half an ulp).
+        let a = power_from_differences(&d);
+        let worst = (5..45)
+            .map(|n: i64| {
+                let c = centred(&a, 1, (centre(n) - 5) as f64);
+                let v = horner(&c[..2], (n - centre(n)) as f32);
+                (f64::from(v) - (100.0 + (n - 5) as f64 / 3.0)).abs()
+            })
+            .fold(0.0, f64::max);
+        assert!(worst > 1e-7 && worst < 2e-5, "{worst}");
+        let output = verify_piece(&d, 5, 40, 1, worst - 1e-7);
+        assert!(
+            !output.strict && output.f32_output && output.f64_output,
+            "{output:?}"
+        );
+        let loose = verify_piece(&d, 5, 40, 1, 1e-4);
+        assert!(
+            loose.strict && loose.f32_output && loose.f64_output,
+            "{loose:?}"
+        );
+    }
+}

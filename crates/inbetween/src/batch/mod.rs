@@ -1,0 +1,1527 @@
+//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
+//!
+//! # Two ways of playing
+//!
+//! - **Horner lanes** (forward play: step 1 from an integer frame, the common case). Every float
+//!   track (`F32` or `F64`) whose pieces pass the check below is played by f32 Horner
+//!   evaluation of its pieces converted at [`Bank::new`] to power coefficients about a centre
+//!   shared by all lanes and moved every `horner::EPOCH` (16) frames (see `horner`). A frame reads
+//!   `4 (D + 1)` bytes per lane of maximum degree `D` (16 for a cubic) and writes the f32 value
+//!   straight into the caller's row in `write_f32`; `advance` only plays the script (and copies
+//!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
+//!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
+//! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
+//!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
+//!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
+//!   `D` vectorizable passes `W_k += W_{k+1}`, in blocks that stay in L1. These play fixed
+//!   tracks always, float tracks whose Horner check failed always, and every track whenever the
+//!   bank is not in forward play (fractional frames, any other step or rate, backward), and a
+//!   Horner track's channels outside its keys (before the first key, past the last, wrap folds).
+//!
+//! # What is guaranteed
+//!
+//! - Exact lanes equal `TrackPlayer::value` (float channels exactly, fixed channels bit for bit).
+//! - Horner lanes, at every integer frame of forward play from any integer seek: `write_f64`
+//!   gives a value within `tolerance − max_error` of `TrackPlayer`'s, hence within the stream's
+//!   tolerance of exact evaluation (the compiler measured `max_error` for `TrackPlayer`); the
+//!   f32 values of `write_f32` are within that plus half an ulp of the value written (what
+//!   rounding any within-tolerance value to f32 gives). This is *checked in `Bank::new` in the
+//!   arithmetic that plays it*: for every piece of every component, at every integer frame of
+//!   its forward run, the f32 Horner value (the very coefficients forward play loads there, which
+//!   depend only on the piece and the frame) against `TrackPlayer`'s f64 additions; a track with
+//!   any frame outside plays on exact lanes. Where an f32 value holds the budget only as an f32
+//!   output, `write_f64` gives the f64 Horner value of the same piece, checked the same way.
+//!   [`Bank::exact`] builds a bank without Horner lanes.
+//!
+//! # Piece changes
+//!
+//! The per-frame loop never checks a channel. Piece changes come from two schedules:
+//!
+//! - the **script**, built once by [`Bank::new`]: for every track, the integer frames at which
+//!   forward play (step 1, from an integer frame) enters a new piece, with the state to load
+//!   (Horner tracks: the power coefficients and their f32 form about the entry's centre), all
+//!   tracks merged in frame order. Playing forward reads it sequentially (time-major), which is
+//!   what makes reloads cheap at scale (measured before the project: 0.47 vs 4.3 ns per
+//!   channel-frame at 100 000 channels against per-channel reload checks).
+//! - a **heap** of (step, track) for everything else: fractional seeks, rate ≠ 1, backward play,
+//!   frames at or past a track's last frame and every wrap fold (loop, ping-pong, clamp). These
+//!   reloads are computed by `TrackPlayer`'s own logic (`O(log pieces + degree²)`, or `degree³`
+//!   at rate ≠ 1), so they are slower but identical to it. In forward play a Horner track's
+//!   channels off its script go to a per-channel side list (f64 additions).
+//!
+//! # Allocation
+//!
+//! `Bank::new` allocates (lanes, script, epoch blocks, schedule); `seek` and `set_step` do not
+//! allocate (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
+
+mod horner;
+
+use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
+use core::cmp::Reverse;
+
+use horner::HornerGroup;
+
+use crate::player::{PlayerError, RawState, TrackPlayer};
+use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
+use crate::stream::{Precision, Stream, StreamWrap, Track};
+
+/// No side-list entry.
+const NONE: u32 = u32::MAX;
+/// Run length meaning "until the step changes or the caller seeks" (as in `TrackPlayer`).
+const FOREVER: u64 = u64::MAX;
+/// Lanes per block of the per-frame loop: `(D + 1)` blocks of 4 KiB stay in L1.
+const BLOCK: usize = 512;
+/// Script entry kind: hand the track over to the heap (computed by `TrackPlayer`).
+const SLOW: u8 = u8::MAX;
+/// Longest piece run (frames) `Bank::new` checks for Horner lanes; a track with a longer one is
+/// played exactly (the check visits every frame: this bounds its cost on hostile streams).
+const MAX_CHECKED_RUN: i64 = 1 << 20;
+/// Largest integer frame the script handles exactly (2^52).
+const MAX_SCRIPT_FRAME: f64 = 4_503_599_627_370_496.0;
+
+/// Why a bank cannot be built or a request is refused.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum BatchError {
+    /// More channels (or tracks) than the bank indexes with 32 bits.
+    #[error("the bank would hold {channels} channels; at most {max} are supported")]
+    TooManyChannels {
+        /// Channels asked for.
+        channels: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A frame or step the player refuses (NaN, infinite, or a zero step).
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    /// `write_f32` / `write_f64` with a buffer shorter than `channels()`.
+    #[error("the output buffer holds {found} values but the bank has {needed} channels")]
+    BufferTooSmall {
+        /// `channels()`.
+        needed: usize,
+        /// The buffer's length.
+        found: usize,
+    },
+}
+
+/// A lane type: how two differences are added.
+trait Lane: Copy + Default {
+    /// `a[i] += b[i]` over the common length.
+    fn add_slice(a: &mut [Self], b: &[Self]);
+}
+
+impl Lane for f64 {
+    #[inline]
+    fn add_slice(a: &mut [Self], b: &[Self]) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x += *y;
+        }
+    }
+}
+
+impl Lane for i64 {
+    #[inline]
+    fn add_slice(a: &mut [Self], b: &[Self]) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x = x.wrapping_add(*y);
+        }
+    }
+}
+
+/// Channels of one lane type and one maximum degree: `degree + 1` arrays of `len` lanes,
+/// order-major (`state[k * len + slot]` is difference `k` of `slot`).
+#[derive(Debug, Clone, Default)]
+struct Group<T> {
+    degree: usize,
+    len: usize,
+    state: Vec<T>,
+    /// Channel of each slot.
+    channel: Vec<u32>,
+    /// Fixed groups: `2^-exponent` of each slot's current piece.
+    scale: Vec<f64>,
+    /// `Some(c0)` when slot `i` is channel `c0 + i` for every slot (output is a copy).
+    consecutive: Option<usize>,
+}
+
+impl<T: Lane> Group<T> {
+    /// One frame: `W_k += W_{k+1}` for k in 0..degree, block by block.
+    #[inline]
+    fn advance(&mut self) {
+        let (len, degree) = (self.len, self.degree);
+        if degree == 0 || len == 0 {
+            return;
+        }
+        let mut start = 0;
+        while start < len {
+            let end = (start + BLOCK).min(len);
+            for k in 0..degree {
+                let (lower, upper) = self.state.split_at_mut((k + 1) * len);
+                let (Some(a), Some(b)) = (
+                    lower.get_mut(k * len + start..k * len + end),
+                    upper.get(start..end),
+                ) else {
+                    return;
+                };
+                T::add_slice(a, b);
+            }
+            start = end;
+        }
+    }
+
+    /// One frame like [`Group::advance`], with the lanes split between rayon's threads (halves
+    /// by `rayon::join` down to `PARALLEL_CHUNK` lanes; no allocation).
+    #[cfg(feature = "rayon")]
+    fn advance_parallel(&mut self)
+    where
+        T: Send + Sync,
+    {
+        let (len, degree) = (self.len, self.degree);
+        if degree == 0 || len == 0 {
+            return;
+        }
+        let mut orders: [&mut [T]; MAX_TERMS] = Default::default();
+        let mut rest = self.state.as_mut_slice();
+        for order in orders.iter_mut().take(degree + 1) {
+            let (head, tail) = rest.split_at_mut(len.min(rest.len()));
+            *order = head;
+            rest = tail;
+        }
+        advance_orders(orders, degree);
+    }
+
+    /// Loads `values` (orders 0..) into `slot`, zeroing the orders it does not have.
+    fn set(&mut self, slot: usize, values: &[T]) {
+        for k in 0..=self.degree {
+            if let Some(x) = self.state.get_mut(k * self.len + slot) {
+                *x = values.get(k).copied().unwrap_or_default();
+            }
+        }
+    }
+
+    /// Order 0 of every slot, for output.
+    fn values(&self) -> &[T] {
+        self.state.get(..self.len).unwrap_or(&[])
+    }
+}
+
+/// Lanes below which a parallel frame stops splitting (8 blocks: enough work per task to pay
+/// for a rayon join, ~1 µs).
+#[cfg(feature = "rayon")]
+const PARALLEL_CHUNK: usize = 8 * BLOCK;
+
+/// `W_k += W_{k+1}` for k in 0..degree over equal-length order slices, split in halves (at block
+/// boundaries) between rayon's threads while longer than `PARALLEL_CHUNK`.
+#[cfg(feature = "rayon")]
+fn advance_orders<T: Lane + Send + Sync>(mut orders: [&mut [T]; MAX_TERMS], degree: usize) {
+    let len = orders[0].len();
+    if len <= PARALLEL_CHUNK {
+        let mut start = 0;
+        while start < len {
+            let end = (start + BLOCK).min(len);
+            for k in 0..degree {
+                let (lower, upper) = orders.split_at_mut(k + 1);
+                if let (Some(a), Some(b)) = (
+                    lower.get_mut(k).and_then(|a| a.get_mut(start..end)),
+                    upper.first().and_then(|b| b.get(start..end)),
+                ) {
+                    T::add_slice(a, b);
+                }
+            }
+            start = end;
+        }
+        return;
+    }
+    let mid = (len / 2).div_ceil(BLOCK) * BLOCK;
+    let mut low: [&mut [T]; MAX_TERMS] = Default::default();
+    let mut high: [&mut [T]; MAX_TERMS] = Default::default();
+    for ((order, lo), hi) in orders
+        .iter_mut()
+        .zip(low.iter_mut())
+        .zip(high.iter_mut())
+        .take(degree + 1)
+    {
+        let (a, b) = core::mem::take(order).split_at_mut(mid.min(len));
+        *lo = a;
+        *hi = b;
+    }
+    rayon::join(
+        || advance_orders(low, degree),
+        || advance_orders(high, degree),
+    );
+}
+
+/// Where a track's channels live.
+#[derive(Debug, Clone, Copy)]
+struct TrackInfo<'s> {
+    track: Track<'s>,
+    first_channel: u32,
+    components: u8,
+    fixed: bool,
+    /// Played by Horner lanes in forward play (every piece verified in `Bank::new`).
+    fast: bool,
+    /// The f32 values of its Horner lanes hold the budget as f64 outputs too.
+    strict: bool,
+    /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
+    group: u8,
+    /// Slot of component 0 in its group; components follow.
+    slot: u32,
+    /// Float tracks: slot of component 0 in the Horner group of its maximum degree (every float
+    /// track has lanes there, in channel order, so that group's output is contiguous; the lanes
+    /// of tracks played exactly stay 0 and are overwritten).
+    lane: u32,
+}
+
+/// A fixed channel played in floats (see the module docs).
+#[derive(Debug, Clone, Copy)]
+struct Side {
+    channel: u32,
+    degree: u8,
+    state: [f64; MAX_TERMS],
+}
+
+/// The time-ordered reload schedule of forward play at step 1 (see the module docs).
+#[derive(Debug, Clone, Default)]
+struct Script {
+    /// Distinct integer frames, increasing.
+    frames: Vec<f64>,
+    /// Entries of `frames[i]` are `frame_start[i]..frame_start[i + 1]`.
+    frame_start: Vec<u32>,
+    entries: Vec<Entry>,
+    /// Numbers, entry after entry, each component-major (`components × (degree + 1)`), in
+    /// `floats` for float tracks and `ints` for fixed tracks.
+    floats: Vec<f64>,
+    ints: Vec<i64>,
+    /// Beside `floats`: for Horner entries (whose numbers are power coefficients padded to the
+    /// group degree), the f32 coefficients about the centre of the entry's frame.
+    hot: Vec<f32>,
+    /// Per track: whether the script holds its forward chain.
+    has_track: Vec<bool>,
+    /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
+    blocks: EpochBlocks,
+    /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
+    by_track: Vec<u32>,
+    track_start: Vec<u32>,
+}
+
+/// Every Horner lane's f32 coefficients about the centre of each epoch its tracks' script
+/// entries cover, as forward play holds them at the epoch's first frame: a new epoch copies its
+/// block (16 B read and written per cubic lane per `EPOCH` frames) instead of re-centring every
+/// lane from its cold coefficients (same numbers: both are `horner::centred` of the same power
+/// coefficients about the same centre). Lanes whose track is off its chain there are 0 (their
+/// channels are written from the side list).
+#[derive(Debug, Clone, Default)]
+struct EpochBlocks {
+    /// Epoch index (`frame.div_euclid(EPOCH)`) of the first block.
+    first: i64,
+    /// Floats per block: every Horner group's coefficient arrays, group after group.
+    len: usize,
+    values: Vec<f32>,
+}
+
+impl EpochBlocks {
+    fn build(tracks: &[TrackInfo<'_>], script: &Script, groups: &[HornerGroup]) -> Self {
+        let len: usize = groups.iter().map(|g| g.hot_bytes() / 4).sum();
+        let fast = |e: &&Entry| e.place.fast && e.kind != SLOW;
+        let frames = script.entries.iter().filter(fast).map(|e| e.frame as i64);
+        let (Some(lo), Some(hi)) = (frames.clone().min(), frames.max()) else {
+            return Self::default();
+        };
+        let first = lo.div_euclid(horner::EPOCH);
+        let count = (hi.div_euclid(horner::EPOCH) - first + 1) as usize;
+        // Blocks only where they pay: their size may not exceed four times what the tracks
+        // cover, plus 2^20 values (tracks far apart in time would make most blocks empty);
+        // past that the bank is built without Horner lanes.
+        let covered: usize = tracks
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.fast)
+            .map(|(t, info)| {
+                let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
+                let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+                let frame = |i: usize| {
+                    let e = script.by_track.get(i).copied().unwrap_or(0) as usize;
+                    script.entries.get(e).map_or(0.0, |e| e.frame)
+                };
+                let span = (frame(to.saturating_sub(1)) - frame(from)).max(0.0);
+                let epochs = (span / horner::EPOCH as f64) as usize + 2;
+                let terms = usize::from(info.group) % MAX_TERMS + 1;
+                epochs.saturating_mul(terms * usize::from(info.components))
+            })
+            .fold(0usize, usize::saturating_add);
+        if count.saturating_mul(len) > covered.saturating_mul(4).saturating_add(1 << 20) {
+            return Self::default();
+        }
+        let mut values = alloc::vec![0.0f32; len.saturating_mul(count)];
+        let mut group_start = [0usize; MAX_TERMS];
+        let mut at = 0;
+        for (g, start) in groups.iter().zip(group_start.iter_mut()) {
+            *start = at;
+            at += g.hot_bytes() / 4;
+        }
+        for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
+            let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
+            let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+            let chain = script.by_track.get(from..to).unwrap_or(&[]);
+            let degree = usize::from(info.group) % MAX_TERMS;
+            let Some(g) = groups.get(degree) else {
+                continue;
+            };
+            for (i, &e) in chain.iter().enumerate() {
+                let (Some(entry), Some(next)) = (
+                    script.entries.get(e as usize),
+                    chain
+                        .get(i + 1)
+                        .and_then(|&n| script.entries.get(n as usize)),
+                ) else {
+                    continue;
+                };
+                if entry.kind == SLOW {
+                    continue;
+                }
+                let (p, end) = (entry.frame as i64, next.frame as i64);
+                let mut epoch = p.div_euclid(horner::EPOCH) + 1;
+                if p.rem_euclid(horner::EPOCH) == 0 {
+                    epoch -= 1;
+                }
+                while epoch * horner::EPOCH < end {
+                    let block = (epoch - first) as usize * len + group_start[degree];
+                    let centre = (epoch * horner::EPOCH + horner::EPOCH / 2) as f64;
+                    for c in 0..usize::from(info.components) {
+                        let o = entry.offset as usize + c * (degree + 1);
+                        let mut a = [0.0; MAX_TERMS];
+                        for (x, y) in a
+                            .iter_mut()
+                            .zip(script.floats.get(o..o + degree + 1).unwrap_or(&[]))
+                        {
+                            *x = *y;
+                        }
+                        let hot = horner::centred(&a, degree, centre - entry.frame);
+                        let lane = info.lane as usize + c;
+                        for (k, h) in hot.iter().enumerate().take(degree + 1) {
+                            if let Some(x) = values.get_mut(block + k * g.len + lane) {
+                                *x = *h;
+                            }
+                        }
+                    }
+                    epoch += 1;
+                }
+            }
+        }
+        Self { first, len, values }
+    }
+
+    /// The block of the epoch starting at `frame`, if built.
+    fn block(&self, frame: i64) -> Option<&[f32]> {
+        let i = usize::try_from(frame.div_euclid(horner::EPOCH) - self.first).ok()?;
+        self.values
+            .get(i.checked_mul(self.len)?..(i + 1).checked_mul(self.len)?)
+    }
+}
+
+/// One piece change of the script: everything playing it reads but its numbers, in one place.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// Integer frame it is played at (a Horner entry's origin).
+    frame: f64,
+    /// Fixed scale `2^-exponent` (1 for float tracks).
+    scale: f64,
+    /// Where its numbers start in `floats` (and `hot`) or `ints`.
+    offset: u64,
+    track: u32,
+    /// Where the track's channels live (so that playing an entry reads only the script and the
+    /// lanes).
+    place: Place,
+    /// The piece degree (Horner entries: the group degree), or `SLOW`.
+    kind: u8,
+}
+
+/// Where a track's channels live, copied into each script entry.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    slot: u32,
+    group: u8,
+    components: u8,
+    fixed: bool,
+    /// Numbers are power coefficients for the Horner lanes (see `horner`).
+    fast: bool,
+}
+
+/// One script entry while building.
+struct Pending {
+    frame: f64,
+    track: u32,
+    kind: u8,
+    scale: f64,
+    floats: Vec<f64>,
+    ints: Vec<i64>,
+    /// Horner entries: f32 coefficients about the centre of `frame` (see `Script::hot`).
+    hot: Vec<f32>,
+}
+
+/// Many tracks played together. See the module docs.
+///
+/// Starts at frame 0 with a step of one frame.
+#[derive(Debug, Clone)]
+pub struct Bank<'s> {
+    tracks: Vec<TrackInfo<'s>>,
+    channels: usize,
+    floats: Vec<Group<f64>>,
+    fixed: Vec<Group<i64>>,
+    /// Horner lanes of the `fast` tracks, by maximum degree (forward play only).
+    horner: Vec<HornerGroup>,
+    /// Centre of the current epoch (forward play).
+    centre: i64,
+    side: Vec<Side>,
+    side_of: Vec<u32>,
+    heap: BinaryHeap<Reverse<(u64, u32)>>,
+    base: f64,
+    step: f64,
+    steps: u64,
+    script: Script,
+    /// Whether the script drives the tracks marked in `on_script` (step 1, integer base).
+    scripted: bool,
+    /// Next script frame index to play.
+    cursor: usize,
+    on_script: Vec<bool>,
+}
+
+impl<'s> Bank<'s> {
+    /// A bank of every track of `streams`, in order; channel `i` is the `i`-th component of the
+    /// tracks taken in order (the column order of `Player::write`, stream after stream).
+    ///
+    /// # Errors
+    /// `TooManyChannels` past `u32::MAX - 1` channels.
+    pub fn new(streams: &[Stream<'s>]) -> Result<Self, BatchError> {
+        Self::build(streams, true)
+    }
+
+    /// Like [`Bank::new`] without Horner lanes: every channel is played exactly as
+    /// `TrackPlayer` plays it (f64 state, additions), at every frame and step.
+    ///
+    /// # Errors
+    /// `TooManyChannels` past `u32::MAX - 1` channels.
+    pub fn exact(streams: &[Stream<'s>]) -> Result<Self, BatchError> {
+        Self::build(streams, false)
+    }
+
+    fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
+        let mut tracks = list_tracks(streams)?;
+        let mut pending = Vec::new();
+        let mut has_track = Vec::with_capacity(tracks.len());
+        for (t, info) in tracks.iter_mut().enumerate() {
+            let from = pending.len();
+            has_track.push(track_chain(info, t as u32, &mut pending));
+            let chain = pending.get(from..).unwrap_or(&[]);
+            let verdict = (lanes && !info.fixed)
+                .then(|| verify_chain(info, chain))
+                .flatten();
+            info.fast = verdict.is_some();
+            info.strict = verdict.unwrap_or(false);
+            if info.fast {
+                to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
+            }
+        }
+        let (counts, lanes) = assign_slots(&mut tracks)?;
+        let mut floats: Vec<Group<f64>> = (0..2 * MAX_TERMS)
+            .map(|g| group_for(g % MAX_TERMS, counts[0][g], false))
+            .collect();
+        let mut fixed: Vec<Group<i64>> = (0..MAX_TERMS)
+            .map(|d| group_for(d, counts[1][d], true))
+            .collect();
+        let mut horner: Vec<HornerGroup> = (0..MAX_TERMS)
+            .map(|d| HornerGroup::new(d, lanes[d]))
+            .collect();
+        for info in &tracks {
+            for c in 0..u32::from(info.components) {
+                let slot = (info.slot + c) as usize;
+                let channel = info.first_channel + c;
+                let group = usize::from(info.group);
+                let target = if info.fixed {
+                    fixed.get_mut(group).map(|g| &mut g.channel)
+                } else {
+                    floats.get_mut(group).map(|g| &mut g.channel)
+                };
+                if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
+                    *x = channel;
+                }
+                if let Some(g) = horner.get_mut(group % MAX_TERMS).filter(|_| !info.fixed) {
+                    if let Some(x) = g.channel.get_mut((info.lane + c) as usize) {
+                        *x = channel;
+                    }
+                    if info.fast && !info.strict {
+                        g.wide.push(info.lane + c);
+                    }
+                }
+            }
+        }
+        floats.iter_mut().for_each(mark_consecutive);
+        fixed.iter_mut().for_each(mark_consecutive);
+        for g in &mut horner {
+            g.consecutive = consecutive_from(&g.channel);
+        }
+        let mut script = build_script(&tracks, pending, has_track);
+        script.blocks = EpochBlocks::build(&tracks, &script, &horner);
+        if script.blocks.values.is_empty() && tracks.iter().any(|i| i.fast) {
+            // Horner lanes play on script only where epoch blocks exist (see `EpochBlocks`);
+            // a bank whose tracks are too far apart in time for them plays exactly.
+            return Self::build(streams, false);
+        }
+        let track_count = tracks.len();
+        let channels = tracks
+            .last()
+            .map_or(0, |i| i.first_channel as usize + usize::from(i.components));
+        let mut bank = Self {
+            tracks,
+            channels,
+            floats,
+            fixed,
+            horner,
+            centre: horner::centre(0),
+            side: Vec::with_capacity(channels),
+            side_of: alloc::vec![NONE; channels],
+            heap: BinaryHeap::with_capacity(track_count),
+            base: 0.0,
+            step: 1.0,
+            steps: 0,
+            script,
+            scripted: false,
+            cursor: 0,
+            on_script: alloc::vec![false; track_count],
+        };
+        bank.reload_all();
+        Ok(bank)
+    }
+
+    /// Number of channels (the width of `write_f32` / `write_f64`).
+    #[must_use]
+    pub fn channels(&self) -> usize {
+        self.channels
+    }
+
+    /// Bytes of per-frame state in forward play at step 1: the Horner lanes' f32 coefficients
+    /// (read only) and the difference arrays of the channels played exactly (read and written
+    /// back): the measure of a bandwidth ceiling.
+    #[must_use]
+    pub fn state_bytes(&self) -> usize {
+        let exact = self.floats.get(..MAX_TERMS).unwrap_or(&[]);
+        let floats: usize = exact.iter().map(|g| g.state.len() * 8).sum();
+        let fixed: usize = self.fixed.iter().map(|g| g.state.len() * 8).sum();
+        let horner: usize = self.horner.iter().map(HornerGroup::hot_bytes).sum();
+        floats + fixed + horner
+    }
+
+    /// Channels played on Horner lanes in forward play (the rest are played exactly, as
+    /// `TrackPlayer` plays them; see the module docs).
+    #[must_use]
+    pub fn horner_channels(&self) -> usize {
+        let fast = self.tracks.iter().filter(|i| i.fast);
+        fast.map(|i| usize::from(i.components)).sum()
+    }
+
+    /// Whether forward play at step 1 from an integer frame plays `channel` on Horner lanes
+    /// (within `tolerance − max_error` of `TrackPlayer`) rather than exactly as `TrackPlayer`.
+    #[must_use]
+    pub fn is_horner_channel(&self, channel: usize) -> bool {
+        let t = self
+            .tracks
+            .partition_point(|i| i.first_channel as usize + usize::from(i.components) <= channel);
+        self.tracks.get(t).is_some_and(|i| i.fast)
+    }
+
+    /// Bytes the bank holds on the heap (lanes, script, schedules), for memory reports.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        let groups: usize = self
+            .floats
+            .iter()
+            .map(|g| g.state.len() * 8 + g.len * 4)
+            .sum::<usize>()
+            + self
+                .fixed
+                .iter()
+                .map(|g| g.state.len() * 8 + g.len * 12)
+                .sum::<usize>()
+            + self.horner.iter().map(HornerGroup::bytes).sum::<usize>();
+        let s = &self.script;
+        let script = s.frames.len() * 12
+            + s.entries.len() * (core::mem::size_of::<Entry>() + 4)
+            + s.floats.len() * 8
+            + s.hot.len() * 4
+            + s.blocks.values.len() * 4
+            + s.ints.len() * 8
+            + s.track_start.len() * 4
+            + s.has_track.len();
+        let tracks = self.tracks.len() * (core::mem::size_of::<TrackInfo<'_>>() + 1 + 16);
+        let side = self.side.capacity() * core::mem::size_of::<Side>() + self.side_of.len() * 4;
+        groups + script + tracks + side
+    }
+
+    /// The current frame (before each track's wrap).
+    #[must_use]
+    pub fn frame(&self) -> f64 {
+        self.base + self.steps as f64 * self.step
+    }
+
+    /// Frames per `advance`.
+    #[must_use]
+    pub fn step(&self) -> f64 {
+        self.step
+    }
+
+    /// Moves every channel to `frame` (any finite real, wrapped per track): one `TrackPlayer`
+    /// seek per track. Forward play afterwards takes the fast path when `frame` is an integer and
+    /// the step is 1.
+    ///
+    /// # Errors
+    /// `Player(NonFiniteFrame)` for NaN or an infinity (the bank is unchanged).
+    pub fn seek(&mut self, frame: f64) -> Result<(), BatchError> {
+        if !frame.is_finite() {
+            return Err(PlayerError::NonFiniteFrame { frame }.into());
+        }
+        self.base = frame;
+        self.steps = 0;
+        self.reload_all();
+        Ok(())
+    }
+
+    /// Sets the frames per `advance` for the whole bank, keeping the current frame (as
+    /// `TrackPlayer::set_step`). Any step other than 1 plays on the slower path: every piece
+    /// change is a `TrackPlayer` reload (with the `O(degree³)` step conversion for rates ≠ ±1).
+    ///
+    /// # Errors
+    /// `Player(InvalidStep)` for 0, NaN or an infinity (the bank is unchanged).
+    pub fn set_step(&mut self, step: f64) -> Result<(), BatchError> {
+        if !(step.is_finite() && step != 0.0) {
+            return Err(PlayerError::InvalidStep { step }.into());
+        }
+        self.base = self.frame();
+        self.steps = 0;
+        self.step = step;
+        self.reload_all();
+        Ok(())
+    }
+
+    /// Moves every channel one step: the additions of every group, then the piece changes due
+    /// at the new frame. Never allocates.
+    pub fn advance(&mut self) {
+        self.steps = self.steps.saturating_add(1);
+        for group in self.exact_groups() {
+            group.advance();
+        }
+        for group in &mut self.fixed {
+            group.advance();
+        }
+        self.advance_rest();
+    }
+
+    /// The float groups whose lanes advance: all of them, or in forward play only those of the
+    /// tracks not on Horner lanes.
+    fn exact_groups(&mut self) -> &mut [Group<f64>] {
+        let n = if self.scripted {
+            MAX_TERMS
+        } else {
+            2 * MAX_TERMS
+        };
+        let len = self.floats.len().min(n);
+        self.floats.get_mut(..len).unwrap_or(&mut [])
+    }
+
+    /// Forward play: a new epoch re-centres every Horner lane.
+    fn next_epoch(&mut self) {
+        let frame = self.frame() as i64;
+        if frame.rem_euclid(horner::EPOCH) == 0 {
+            self.centre = horner::centre(frame);
+            let centre = self.centre as f64;
+            match self.script.blocks.block(frame) {
+                Some(mut block) => {
+                    for g in &mut self.horner {
+                        let n = g.hot_bytes() / 4;
+                        g.copy_hot(block.get(..n).unwrap_or(&[]));
+                        block = block.get(n..).unwrap_or(&[]);
+                    }
+                }
+                None => {
+                    for g in &mut self.horner {
+                        g.recentre(centre, &self.script.floats);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The part of a frame after the groups' additions: side-list channels and piece changes.
+    fn advance_rest(&mut self) {
+        if self.scripted {
+            self.next_epoch();
+        }
+        for side in &mut self.side {
+            let n = usize::from(side.degree).min(MAX_DEGREE);
+            for i in 0..n {
+                side.state[i] += side.state[i + 1];
+            }
+        }
+        if self.scripted {
+            self.play_script();
+        }
+        while let Some(&Reverse((due, track))) = self.heap.peek() {
+            if due > self.steps {
+                break;
+            }
+            self.heap.pop();
+            self.reload_track(track as usize, true);
+        }
+    }
+
+    /// Like [`Bank::advance`], with the additions of big groups split between rayon's threads
+    /// (feature `rayon`); the piece changes stay on the calling thread. The result is identical
+    /// to `advance` (the same additions on the same lanes). Worth it for banks of ~100 000
+    /// channels and more; below `PARALLEL_CHUNK` lanes per group it is `advance`. Never allocates.
+    #[cfg(feature = "rayon")]
+    pub fn advance_parallel(&mut self) {
+        self.steps = self.steps.saturating_add(1);
+        for group in self.exact_groups() {
+            group.advance_parallel();
+        }
+        for group in &mut self.fixed {
+            group.advance_parallel();
+        }
+        self.advance_rest();
+    }
+
+    /// Writes every channel's current value, in channel order, into `out[..channels()]`.
+    ///
+    /// # Errors
+    /// `BufferTooSmall` when `out` is shorter than `channels()` (nothing is written).
+    pub fn write_f64(&self, out: &mut [f64]) -> Result<(), BatchError> {
+        self.fits(out.len())?;
+        self.write_horner(out, f64::from);
+        if self.scripted {
+            for g in &self.horner {
+                g.write_wide(self.frame(), &self.script.floats, out);
+            }
+        }
+        self.write_with(out, |x| x, |i, s| i as f64 * s)
+    }
+
+    /// Like `write_f64`, rounding each value to f32.
+    ///
+    /// # Errors
+    /// `BufferTooSmall` when `out` is shorter than `channels()` (nothing is written).
+    pub fn write_f32(&self, out: &mut [f32]) -> Result<(), BatchError> {
+        self.fits(out.len())?;
+        if self.scripted {
+            let t = (self.frame() as i64 - self.centre) as f32;
+            for g in self.horner.iter().filter(|g| g.len > 0) {
+                match g.consecutive.and_then(|c0| out.get_mut(c0..c0 + g.len)) {
+                    Some(dst) => g.eval(t, 0, dst),
+                    None => scatter(g, t, out, |x| x),
+                }
+            }
+        }
+        self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)
+    }
+
+    /// `BufferTooSmall` unless `len ≥ channels()`.
+    fn fits(&self, len: usize) -> Result<(), BatchError> {
+        if len < self.channels {
+            return Err(BatchError::BufferTooSmall {
+                needed: self.channels,
+                found: len,
+            });
+        }
+        Ok(())
+    }
+
+    /// Forward play: every Horner lane's value, through `convert`, into its channel of `out`.
+    fn write_horner<T>(&self, out: &mut [T], convert: impl Fn(f32) -> T + Copy) {
+        if self.scripted {
+            let t = (self.frame() as i64 - self.centre) as f32;
+            for g in self.horner.iter().filter(|g| g.len > 0) {
+                scatter(g, t, out, convert);
+            }
+        }
+    }
+
+    /// The exact lanes (groups and side list) into `out`, after the Horner lanes: in forward
+    /// play the groups of Horner tracks are idle and skipped, and a Horner track's channels
+    /// that are not on its lanes just now (before its first frame, past its last) are on the
+    /// side list, written last.
+    fn write_with<T: Copy>(
+        &self,
+        out: &mut [T],
+        float: impl Fn(f64) -> T,
+        int: impl Fn(i64, f64) -> T,
+    ) -> Result<(), BatchError> {
+        self.fits(out.len())?;
+        let n = if self.scripted {
+            MAX_TERMS
+        } else {
+            2 * MAX_TERMS
+        };
+        for group in self.floats.iter().take(n) {
+            let values = group.values();
+            match group.consecutive {
+                Some(c0) => {
+                    if let Some(dst) = out.get_mut(c0..c0 + values.len()) {
+                        for (o, v) in dst.iter_mut().zip(values) {
+                            *o = float(*v);
+                        }
+                    }
+                }
+                None => {
+                    for (&c, v) in group.channel.iter().zip(values) {
+                        if let Some(o) = out.get_mut(c as usize) {
+                            *o = float(*v);
+                        }
+                    }
+                }
+            }
+        }
+        for group in &self.fixed {
+            let values = group.values();
+            match group.consecutive {
+                Some(c0) => {
+                    if let Some(dst) = out.get_mut(c0..c0 + values.len()) {
+                        for ((o, v), s) in dst.iter_mut().zip(values).zip(&group.scale) {
+                            *o = int(*v, *s);
+                        }
+                    }
+                }
+                None => {
+                    for ((&c, v), s) in group.channel.iter().zip(values).zip(&group.scale) {
+                        if let Some(o) = out.get_mut(c as usize) {
+                            *o = int(*v, *s);
+                        }
+                    }
+                }
+            }
+        }
+        for side in &self.side {
+            if let Some(o) = out.get_mut(side.channel as usize) {
+                *o = float(side.state[0]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reloads every track at the current position and rebuilds the schedules.
+    fn reload_all(&mut self) {
+        self.heap.clear();
+        let base = self.base;
+        self.scripted =
+            self.step == 1.0 && crate::math::floor(base) == base && base.abs() < MAX_SCRIPT_FRAME;
+        self.cursor = self.script.frames.partition_point(|&f| f <= base);
+        if self.scripted {
+            self.centre = horner::centre(base as i64);
+        }
+        for t in 0..self.tracks.len() {
+            let info = self.tracks[t];
+            let (first, last) = (info.track.first_frame(), info.track.last_frame());
+            let inside = base >= first && base < last;
+            let on = self.scripted
+                && self.script.has_track.get(t).copied().unwrap_or(false)
+                && (inside || (base < first && info.track.wrap() == StreamWrap::Clamp));
+            if let Some(x) = self.on_script.get_mut(t) {
+                *x = on;
+            }
+            if on && inside && info.fast {
+                self.load_from_script(t, base);
+            } else {
+                self.reload_track(t, !on);
+            }
+        }
+    }
+
+    /// Loads a Horner track's lanes from its script entry covering integer frame `frame`
+    /// (the same coefficients forward play from the track's start would hold there).
+    fn load_from_script(&mut self, t: usize, frame: f64) {
+        let s = &self.script;
+        let from = s.track_start.get(t).copied().unwrap_or(0) as usize;
+        let to = s.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+        let entries = s.by_track.get(from..to).unwrap_or(&[]);
+        let i = entries
+            .partition_point(|&e| s.entries.get(e as usize).is_some_and(|x| x.frame <= frame));
+        if let Some(&e) = i.checked_sub(1).and_then(|i| entries.get(i)) {
+            self.apply_entry(e as usize);
+        }
+    }
+
+    /// Loads track `t`'s state at the current position with `TrackPlayer`'s logic; schedules its
+    /// next reload on the heap when `schedule`.
+    fn reload_track(&mut self, t: usize, schedule: bool) {
+        let Some(info) = self.tracks.get(t).copied() else {
+            return;
+        };
+        let player = TrackPlayer::at(info.track, self.base, self.steps, self.step);
+        for c in 0..usize::from(info.components) {
+            match player.raw_state(c) {
+                RawState::Float(w) => self.load_float(&info, c, w),
+                RawState::Int(w, scale) => self.load_int(&info, c, w, scale),
+            }
+        }
+        let run = player.run_left();
+        if schedule && run != FOREVER {
+            self.heap
+                .push(Reverse((self.steps.saturating_add(run), t as u32)));
+        }
+    }
+
+    /// Loads a float state into component `c` of a track's lanes (a fixed track's goes to the
+    /// side list).
+    fn load_float(&mut self, info: &TrackInfo<'s>, c: usize, w: &[f64]) {
+        let slot = info.slot as usize + c;
+        let group = usize::from(info.group);
+        let channel = info.first_channel as usize + c;
+        let on_lanes = info.fast && self.scripted;
+        if !info.fixed && !on_lanes {
+            if !self.side.is_empty() {
+                self.leave_side(channel);
+            }
+            if let Some(g) = self.floats.get_mut(group) {
+                g.set(slot, w);
+            }
+            return;
+        }
+        if info.fixed {
+            if let Some(g) = self.fixed.get_mut(group) {
+                g.set(slot, &[]);
+            }
+        } else if let Some(g) = self.horner.get_mut(group % MAX_TERMS) {
+            g.clear(info.lane as usize + c);
+        }
+        let mut state = [0.0; MAX_TERMS];
+        for (s, x) in state.iter_mut().zip(w) {
+            *s = *x;
+        }
+        let entry = Side {
+            channel: channel as u32,
+            degree: w.len().saturating_sub(1).min(MAX_DEGREE) as u8,
+            state,
+        };
+        match self.side_of.get(channel).copied() {
+            Some(NONE) => {
+                if let Some(x) = self.side_of.get_mut(channel) {
+                    *x = self.side.len() as u32;
+                }
+                self.side.push(entry);
+            }
+            Some(i) => {
+                if let Some(x) = self.side.get_mut(i as usize) {
+                    *x = entry;
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Loads an integer state into component `c` of a fixed track's lanes.
+    fn load_int(&mut self, info: &TrackInfo<'s>, c: usize, w: &[i64], scale: f64) {
+        let slot = info.slot as usize + c;
+        let group = usize::from(info.group);
+        if !info.fixed {
+            // Not produced by `TrackPlayer` for float tracks; kept total.
+            let mut state = [0.0; MAX_TERMS];
+            for (s, x) in state.iter_mut().zip(w) {
+                *s = *x as f64 * scale;
+            }
+            let n = w.len().min(MAX_TERMS);
+            self.load_float(info, c, &state[..n]);
+            return;
+        }
+        self.leave_side(info.first_channel as usize + c);
+        if let Some(g) = self.fixed.get_mut(group) {
+            g.set(slot, w);
+            if let Some(s) = g.scale.get_mut(slot) {
+                *s = scale;
+            }
+        }
+    }
+
+    /// Applies the script entries of the current frame (and any frames skipped, none in play).
+    fn play_script(&mut self) {
+        let frame = self.frame();
+        while let Some(&f) = self.script.frames.get(self.cursor) {
+            if f > frame {
+                break;
+            }
+            let i = self.cursor;
+            self.cursor += 1;
+            if f < frame {
+                continue;
+            }
+            let start = self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
+            let end = self.script.frame_start.get(i + 1).copied().unwrap_or(0) as usize;
+            for e in start..end {
+                if !self.play_horner_entry(e) {
+                    self.apply_entry(e);
+                }
+            }
+        }
+    }
+
+    fn apply_entry(&mut self, e: usize) {
+        let Some(&entry) = self.script.entries.get(e) else {
+            return;
+        };
+        let t = entry.track as usize;
+        if !self.on_script.get(t).copied().unwrap_or(false) {
+            return;
+        }
+        if entry.kind == SLOW {
+            if let Some(x) = self.on_script.get_mut(t) {
+                *x = false;
+            }
+            self.reload_track(t, true);
+            return;
+        }
+        let Place {
+            slot,
+            group,
+            components,
+            fixed,
+            fast,
+        } = entry.place;
+        let terms = usize::from(entry.kind) + 1;
+        let offset = entry.offset as usize;
+        let (slot, group) = (slot as usize, usize::from(group));
+        if fast {
+            self.apply_horner(&entry);
+        } else if fixed {
+            for c in 0..usize::from(components) {
+                let at = offset + c * terms;
+                if !self.side.is_empty() {
+                    self.leave_side(self.tracks.get(t).map_or(0, |i| i.first_channel as usize) + c);
+                }
+                if let (Some(g), Some(w)) = (
+                    self.fixed.get_mut(group),
+                    self.script.ints.get(at..at + terms),
+                ) {
+                    g.set(slot + c, w);
+                    if let Some(s) = g.scale.get_mut(slot + c) {
+                        *s = entry.scale;
+                    }
+                }
+            }
+        } else {
+            for c in 0..usize::from(components) {
+                let at = offset + c * terms;
+                if let (Some(g), Some(w)) = (
+                    self.floats.get_mut(group),
+                    self.script.floats.get(at..at + terms),
+                ) {
+                    g.set(slot + c, w);
+                }
+            }
+        }
+    }
+
+    /// Forward play's common case, kept lean: a Horner entry of a track on its script, played at
+    /// its own frame (so its f32 coefficients are for the current centre). Returns false (and
+    /// does nothing) for any other entry.
+    #[inline]
+    fn play_horner_entry(&mut self, e: usize) -> bool {
+        let Some(entry) = self.script.entries.get(e) else {
+            return false;
+        };
+        let place = entry.place;
+        if !place.fast || entry.kind == SLOW {
+            return false;
+        }
+        let t = entry.track as usize;
+        if !self.on_script.get(t).copied().unwrap_or(false) {
+            return true;
+        }
+        if !self.side.is_empty() {
+            let first = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
+            for c in 0..usize::from(place.components) {
+                self.leave_side(first + c);
+            }
+        }
+        let Some(entry) = self.script.entries.get(e) else {
+            return false;
+        };
+        let terms = usize::from(entry.kind) + 1;
+        let Some(g) = self.horner.get_mut(usize::from(entry.kind)) else {
+            return false;
+        };
+        let at = entry.offset as usize;
+        for c in 0..usize::from(place.components) {
+            let at = at + c * terms;
+            let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
+            g.set(place.slot as usize + c, hot, at, entry.frame);
+        }
+        true
+    }
+
+    /// Loads a Horner entry into its track's lanes: forward play applies an entry at its own
+    /// frame, whose centre its f32 coefficients were computed for (a copy); a seek into the
+    /// piece computes them for the current centre.
+    fn apply_horner(&mut self, entry: &Entry) {
+        let terms = usize::from(entry.kind) + 1;
+        let due = horner::centre(entry.frame as i64) == self.centre;
+        let Some(g) = self
+            .horner
+            .get_mut(usize::from(entry.place.group) % MAX_TERMS)
+        else {
+            return;
+        };
+        for c in 0..usize::from(entry.place.components) {
+            let at = entry.offset as usize + c * terms;
+            let slot = entry.place.slot as usize + c;
+            if due {
+                let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
+                g.set(slot, hot, at, entry.frame);
+            } else {
+                let mut a = [0.0; MAX_TERMS];
+                for (x, y) in a
+                    .iter_mut()
+                    .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
+                {
+                    *x = *y;
+                }
+                let hot = horner::centred(&a, terms - 1, self.centre as f64 - entry.frame);
+                g.set(slot, &hot, at, entry.frame);
+            }
+        }
+        if !self.side.is_empty() {
+            let first = self
+                .tracks
+                .get(entry.track as usize)
+                .map_or(0, |i| i.first_channel);
+            for c in 0..u32::from(entry.place.components) {
+                self.leave_side((first + c) as usize);
+            }
+        }
+    }
+
+    /// Takes `channel` off the side list, if it is there.
+    fn leave_side(&mut self, channel: usize) {
+        if let Some(i) = self.side_of.get(channel).copied().filter(|&i| i != NONE) {
+            self.side.swap_remove(i as usize);
+            if let Some(moved) = self.side.get(i as usize).map(|s| s.channel as usize) {
+                if let Some(x) = self.side_of.get_mut(moved) {
+                    *x = i;
+                }
+            }
+            if let Some(x) = self.side_of.get_mut(channel) {
+                *x = NONE;
+            }
+        }
+    }
+}
+
+/// Writes group `g`'s values at `t` into their channels of `out` through `convert`, a stack
+/// block at a time.
+fn scatter<T>(g: &HornerGroup, t: f32, out: &mut [T], convert: impl Fn(f32) -> T) {
+    let mut block = [0.0f32; 256];
+    let mut start = 0;
+    while start < g.len {
+        let n = (g.len - start).min(block.len());
+        let values = block.get_mut(..n).unwrap_or(&mut []);
+        g.eval(t, start, values);
+        let channels = g.channel.get(start..start + n).unwrap_or(&[]);
+        for (&c, &v) in channels.iter().zip(values.iter()) {
+            if let Some(o) = out.get_mut(c as usize) {
+                *o = convert(v);
+            }
+        }
+        start += n;
+    }
+}
+
+/// Every track of `streams` with its first channel (slots are assigned later).
+fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchError> {
+    let max = (u32::MAX - 1) as usize;
+    let mut tracks = Vec::new();
+    let mut channels = 0usize;
+    for track in streams.iter().flat_map(|s| s.tracks()) {
+        let components = track.components();
+        let too_many = BatchError::TooManyChannels {
+            channels: channels + components,
+            max,
+        };
+        tracks.push(TrackInfo {
+            track,
+            first_channel: u32::try_from(channels).map_err(|_| too_many)?,
+            components: components as u8,
+            fixed: track.precision() == Precision::Fixed,
+            fast: false,
+            strict: false,
+            group: 0,
+            slot: 0,
+            lane: 0,
+        });
+        channels += components;
+        if channels > max {
+            return Err(too_many);
+        }
+    }
+    Ok(tracks)
+}
+
+/// Gives each track its group, first slot and first Horner lane; returns the lane count of
+/// every group (`[float groups (2 × MAX_TERMS), fixed groups (MAX_TERMS, then unused)]`) and of
+/// every Horner group.
+#[allow(clippy::type_complexity)]
+fn assign_slots(
+    tracks: &mut [TrackInfo<'_>],
+) -> Result<([[usize; 2 * MAX_TERMS]; 2], [usize; MAX_TERMS]), BatchError> {
+    let mut counts = [[0usize; 2 * MAX_TERMS]; 2];
+    let mut lanes = [0usize; MAX_TERMS];
+    let index = |n: usize| {
+        u32::try_from(n).map_err(|_| BatchError::TooManyChannels {
+            channels: n,
+            max: (u32::MAX - 1) as usize,
+        })
+    };
+    for info in tracks {
+        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let group = degree + if info.fast { MAX_TERMS } else { 0 };
+        let count = &mut counts[usize::from(info.fixed)][group];
+        info.group = group as u8;
+        info.slot = index(*count)?;
+        *count += usize::from(info.components);
+        if !info.fixed {
+            info.lane = index(lanes[degree])?;
+            lanes[degree] += usize::from(info.components);
+        }
+    }
+    Ok((counts, lanes))
+}
+
+/// Whether every piece of a float track's forward chain plays within its budget on Horner lanes
+/// (`horner::verify_piece` at every integer frame of every piece, every component): `None` when
+/// not, `Some(strict)` when the f32 outputs hold it and the f64 outputs too (`strict`: the f32
+/// values themselves; otherwise `horner_f64`). The budget is `tolerance − max_error`: the
+/// compiler measured `max_error` for `TrackPlayer`'s values against exact evaluation, so a value
+/// within the budget of `TrackPlayer`'s is within the tolerance of the exact one.
+fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
+    let budget = info.track.tolerance() - info.track.max_error();
+    if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
+        return None;
+    }
+    let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let components = usize::from(info.components);
+    let mut strict = true;
+    for (i, entry) in chain.iter().enumerate() {
+        if entry.kind == SLOW {
+            continue;
+        }
+        // A piece that never ends, or runs longer than `MAX_CHECKED_RUN` frames, is not
+        // checked: the track is played exactly.
+        let next = chain.get(i + 1)?;
+        let terms = usize::from(entry.kind) + 1;
+        let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
+        if run > MAX_CHECKED_RUN {
+            return None;
+        }
+        for c in 0..components {
+            let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+            let v = horner::verify_piece(d, origin, run, group_degree, budget);
+            if !(v.f32_output && (v.strict || v.f64_output)) {
+                return None;
+            }
+            strict &= v.strict;
+        }
+    }
+    Some(strict)
+}
+
+/// Replaces the differences of a verified chain's entries by power coefficients padded to the
+/// group degree `D` (per component, `D + 1` each; the entry's kind becomes `D`), the numbers the
+/// Horner lanes load, with their f32 coefficients about the centre of the entry's frame.
+fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
+    let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    for entry in chain.iter_mut().filter(|e| e.kind != SLOW) {
+        let terms = usize::from(entry.kind) + 1;
+        let d = (horner::centre(entry.frame as i64) as f64) - entry.frame;
+        let mut power = Vec::with_capacity((degree + 1) * usize::from(info.components));
+        for c in 0..usize::from(info.components) {
+            let diffs = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+            let a = horner::power_from_differences(diffs);
+            power.extend_from_slice(a.get(..=degree).unwrap_or(&[]));
+            let hot = horner::centred(&a, degree, d);
+            entry
+                .hot
+                .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
+        }
+        entry.floats = power;
+        entry.kind = degree as u8;
+    }
+}
+
+/// `Some(c0)` when `channel[i] = c0 + i` for every slot.
+fn consecutive_from(channel: &[u32]) -> Option<usize> {
+    let c0 = channel.first().copied().unwrap_or(0);
+    let consecutive = channel
+        .iter()
+        .enumerate()
+        .all(|(i, &c)| c as usize == c0 as usize + i);
+    consecutive.then_some(c0 as usize)
+}
+
+/// An empty group of `len` slots of maximum degree `degree`.
+fn group_for<T: Lane>(degree: usize, len: usize, fixed: bool) -> Group<T> {
+    Group {
+        degree,
+        len,
+        state: alloc::vec![T::default(); (degree + 1) * len],
+        channel: alloc::vec![0; len],
+        scale: if fixed {
+            alloc::vec![1.0; len]
+        } else {
+            Vec::new()
+        },
+        consecutive: None,
+    }
+}
+
+/// Marks a group whose slots are consecutive channels (its output is a plain copy).
+fn mark_consecutive<T>(group: &mut Group<T>) {
+    group.consecutive = consecutive_from(&group.channel);
+}
+
+/// The forward chain of one track: from its first integer frame, each state `TrackPlayer` loads
+/// at step 1 and the frame it is loaded at, up to the first integer frame at or past the last
+/// frame (a `SLOW` entry: the heap takes over there). Empty for tracks without pieces.
+fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
+    let track = info.track;
+    if track.piece_count() == 0 {
+        return false;
+    }
+    let (first, last) = (track.first_frame(), track.last_frame());
+    let mut p = crate::math::ceil(first);
+    if p.abs() >= MAX_SCRIPT_FRAME || last.abs() >= MAX_SCRIPT_FRAME {
+        return false;
+    }
+    loop {
+        let slow = Pending {
+            frame: p,
+            track: t,
+            kind: SLOW,
+            scale: 1.0,
+            floats: Vec::new(),
+            ints: Vec::new(),
+            hot: Vec::new(),
+        };
+        if p >= last {
+            out.push(slow);
+            return true;
+        }
+        let player = TrackPlayer::at(track, p, 0, 1.0);
+        let mut entry = Pending {
+            frame: p,
+            track: t,
+            kind: 0,
+            scale: 1.0,
+            floats: Vec::new(),
+            ints: Vec::new(),
+            hot: Vec::new(),
+        };
+        let mut ok = true;
+        for c in 0..usize::from(info.components) {
+            match (player.raw_state(c), info.fixed) {
+                (RawState::Float(w), false) => {
+                    entry.kind = w.len().saturating_sub(1) as u8;
+                    entry.floats.extend_from_slice(w);
+                }
+                (RawState::Int(w, scale), true) => {
+                    entry.kind = w.len().saturating_sub(1) as u8;
+                    entry.scale = scale;
+                    entry.ints.extend_from_slice(w);
+                }
+                _ => ok = false,
+            }
+        }
+        if !ok {
+            out.push(slow);
+            return true;
+        }
+        out.push(entry);
+        let run = player.run_left();
+        if run == FOREVER || run as f64 >= MAX_SCRIPT_FRAME {
+            return true;
+        }
+        p += run as f64;
+    }
+}
+
+/// Merges every track's forward chain into one frame-ordered script with its numbers laid out
+/// in play order.
+fn build_script(
+    tracks: &[TrackInfo<'_>],
+    mut pending: Vec<Pending>,
+    has_track: Vec<bool>,
+) -> Script {
+    let mut script = Script {
+        has_track,
+        ..Script::default()
+    };
+    pending.sort_by(|a, b| a.frame.total_cmp(&b.frame).then(a.track.cmp(&b.track)));
+    script.entries.reserve_exact(pending.len());
+    for entry in &pending {
+        let Some(info) = tracks.get(entry.track as usize) else {
+            continue;
+        };
+        if script.frames.last() != Some(&entry.frame) {
+            script.frames.push(entry.frame);
+            script.frame_start.push(script.entries.len() as u32);
+        }
+        script.entries.push(Entry {
+            frame: entry.frame,
+            scale: entry.scale,
+            offset: if info.fixed {
+                script.ints.len()
+            } else {
+                script.floats.len()
+            } as u64,
+            track: entry.track,
+            place: Place {
+                slot: if info.fast { info.lane } else { info.slot },
+                group: info.group,
+                components: info.components,
+                fixed: info.fixed,
+                fast: info.fast,
+            },
+            kind: entry.kind,
+        });
+        if info.fixed {
+            script.ints.extend_from_slice(&entry.ints);
+        } else {
+            script.floats.extend_from_slice(&entry.floats);
+            let hot = entry.hot.iter().copied().chain(core::iter::repeat(0.0));
+            script.hot.extend(hot.take(entry.floats.len()));
+        }
+    }
+    script.frame_start.push(script.entries.len() as u32);
+    index_by_track(&mut script, tracks.len());
+    script
+}
+
+/// Fills `by_track` and `track_start`: each track's entries in frame order (a counting sort of
+/// the frame-ordered entries).
+fn index_by_track(script: &mut Script, tracks: usize) {
+    let mut start = alloc::vec![0u32; tracks + 1];
+    for t in script.entries.iter().map(|e| e.track) {
+        if let Some(x) = start.get_mut(t as usize + 1) {
+            *x += 1;
+        }
+    }
+    for i in 0..tracks {
+        let before = start.get(i).copied().unwrap_or(0);
+        if let Some(x) = start.get_mut(i + 1) {
+            *x += before;
+        }
+    }
+    let mut fill = start.clone();
+    script.by_track = alloc::vec![0; script.entries.len()];
+    for (e, t) in script.entries.iter().map(|e| e.track).enumerate() {
+        if let Some(at) = fill.get_mut(t as usize) {
+            if let Some(x) = script.by_track.get_mut(*at as usize) {
+                *x = e as u32;
+            }
+            *at += 1;
+        }
+    }
+    script.track_start = start;
+}
