@@ -14,9 +14,9 @@ import json
 import sys
 
 WHAT = {
-    "inbetween-batch-f32": "`Bank` over an f32 stream: forward differences, SoA lanes, reload script",
-    "inbetween-batch-f64": "`Bank` over an f64 stream",
-    "inbetween-batch-fixed": "`Bank` over a fixed-point stream",
+    "inbetween-batch-f32": "`Bank` over an f32 stream: f32 Horner lanes about 16-frame epochs (checked in `Bank::new`), SoA, reload script",
+    "inbetween-batch-f64": "`Bank` over an f64 stream (Horner lanes, f32 or f64 as the check allows)",
+    "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i64 forward differences, bit-exact",
     "inbetween-batch-f32-degree4": "`Bank`, f32 stream compiled with `max_degree: 4`",
     "inbetween-batch-f32-parallel": "`Bank::advance_parallel` (feature rayon)",
     "inbetween-player-f32": "one `TrackPlayer` per track",

@@ -130,6 +130,50 @@ fn stream_summary_frame_count_overflow() {
     assert_eq!(track.summary().frames, u64::MAX);
 }
 
+/// A fixed-point piece whose differences are all zero passes the value bound at any length; its
+/// length then made the replay's frame count overflow (`u64::MAX + 1`) in validation.
+#[test]
+fn stream_fixed_replay_count_overflow() {
+    let bytes = input("stream", "crash_fixed_replay_count_overflow.ibs");
+    harness::stream(&bytes);
+    let sealed = harness::with_length_and_checksum(&bytes);
+    let error = inbetween::stream::Stream::from_bytes(&sealed).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            inbetween::stream::StreamError::FixedReplayTooLong { .. }
+        ),
+        "{error}"
+    );
+}
+
+/// `0.401 sin(100000 u)` over 10 frames oscillates 1 600 times a frame: every halving below a
+/// sixteenth of a frame reduced the error between frames, so the compiler split on to 18 364
+/// pieces (2.4 s; past the fuzzer's 10 s with sanitizers). `DEEP_SPLIT_WORK` bounds the deep
+/// splits of a span; the integer frames still hold the tolerance.
+#[test]
+fn document_expression_oscillating_faster_than_frames_compiles_in_bounded_pieces() {
+    let bytes = input(
+        "document_json",
+        "slow_expr_oscillating_faster_than_frames.json",
+    );
+    let doc = inbetween::Document::from_json_slice(&bytes, "slow.json").unwrap();
+    let compiled = doc
+        .compile(&inbetween::compile::CompileOptions::default())
+        .unwrap();
+    let pieces: u64 = compiled
+        .reports
+        .iter()
+        .map(|r| r.summary.pieces as u64)
+        .sum();
+    let spans = 1;
+    let bound = (2 * inbetween::compile::DEEP_SPLIT_WORK + 16 * 10) as u64 * spans;
+    assert!(pieces <= bound, "{pieces} pieces, more than {bound}");
+    let stream = inbetween::stream::Stream::from_bytes(&compiled.bytes).unwrap();
+    let track = stream.track(0).unwrap();
+    assert!(track.summary().max_error <= track.summary().tolerance);
+}
+
 #[test]
 fn every_saved_document_input_runs_clean() {
     assert!(run_all("document_json", harness::document_json) >= 3);

@@ -68,6 +68,12 @@ pub const MIN_FRAME_PIECE_FRAMES: f64 = 1.0 / 16.0;
 /// interval a level), bounded when the tolerance is beyond the precision everywhere.
 pub const DEEP_SPLIT_BUDGET: usize = 256;
 
+/// Splits below `MIN_FRAME_PIECE_FRAMES` allowed per span in all, reducing the error or not: a
+/// curve that oscillates faster than the frames (`sin(100000 u)`) reduces it at every halving,
+/// and once made one 10-frame span 18 000 pieces (seconds of compiling, found by fuzzing). Past
+/// it the best piece within tolerance at its integer frames is kept, as for `DEEP_SPLIT_BUDGET`.
+pub const DEEP_SPLIT_WORK: usize = 4096;
+
 /// Integer frames this far outside a loop or ping-pong track's keys have their wrapped
 /// (fractional) positions checked like frames between.
 pub const WRAP_WINDOW: f64 = 256.0;
@@ -727,9 +733,10 @@ impl TrackCompiler<'_> {
             SpanShape::Smooth => None,
         };
         // Intervals still to compile, last = next; popped in increasing frame order.
-        // Each with the error between frames of its parent's best fallback (see `floor`).
+        // Each with the error between frames of its parent's best fallback.
         let mut todo = alloc::vec![(span.start, span.end, f64::INFINITY)];
         let mut deep_budget = DEEP_SPLIT_BUDGET;
+        let mut deep_work = DEEP_SPLIT_WORK;
         while let Some((a, b, parent_between)) = todo.pop() {
             let origin = origin_of(a, b);
             let exact = self.exact_values(span, a, b, origin)?;
@@ -801,15 +808,18 @@ impl TrackCompiler<'_> {
             // while the integer frames hold and either splitting keeps reducing the error
             // between frames (by 10 % a halving — near an infinite slope inside a span it falls
             // like √length) or `DEEP_SPLIT_BUDGET` allows (a steep transition or a jump fails
-            // in one interval a level; a tolerance beyond the precision, everywhere).
+            // in one interval a level; a tolerance beyond the precision, everywhere); and never
+            // more than `DEEP_SPLIT_WORK` times a span in all.
             let fallback_between = fallback
                 .as_ref()
                 .map_or(f64::INFINITY, |(_, f)| f.between_error);
             let improving = fallback_between < 0.9 * parent_between;
             let deep = b - a < MIN_FRAME_PIECE_FRAMES;
+            // A curve that oscillates faster than the frames (`sin(100000 u)`) improves at every
+            // halving: without `DEEP_SPLIT_WORK` one 10-frame span once became 18 000 pieces.
             let minimal = !splittable
                 || b - a < self.min_length()
-                || (deep && !improving && deep_budget == 0);
+                || (deep && ((!improving && deep_budget == 0) || deep_work == 0));
             if accepted.is_none() && (minimal || deep) && self.precision == Precision::F32 {
                 // f32 cannot hold the unit-step differences of some pieces shorter than a frame
                 // (they grow like 1/length^degree): store the best such piece wide, in f64.
@@ -864,8 +874,11 @@ impl TrackCompiler<'_> {
                     });
                 }
                 None => {
-                    if deep && !improving {
-                        deep_budget -= 1;
+                    if deep {
+                        deep_work -= 1;
+                        if !improving {
+                            deep_budget -= 1;
+                        }
                     }
                     todo.push((middle, b, fallback_between));
                     todo.push((a, middle, fallback_between));

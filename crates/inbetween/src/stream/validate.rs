@@ -499,8 +499,9 @@ fn check_bounds(
         return Ok(());
     }
     let (low, high) = replay_range(start, end, origin, terms - 1);
-    // Both are whole and, as the bound above held, within the piece's few lengths of 0.
-    let frames = (high - low) as u64 + 1;
+    // Both are whole; a piece whose differences are all zero passes the bound above at any
+    // length, so the count saturates (a length beyond u64 is then refused just below).
+    let frames = ((high - low) as u64).saturating_add(1);
     *replayed = replayed.saturating_add(frames);
     if *replayed > MAX_FIXED_REPLAY_FRAMES {
         return Err(StreamError::FixedReplayTooLong {

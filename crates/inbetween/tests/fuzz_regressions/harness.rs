@@ -137,7 +137,7 @@ pub fn stream(data: &[u8]) {
 
 /// `data` with the header's total length (u64 at byte 24) set to its length and the last four
 /// bytes replaced by the CRC-32 of the others (docs/stream-format.md).
-fn with_length_and_checksum(data: &[u8]) -> Vec<u8> {
+pub fn with_length_and_checksum(data: &[u8]) -> Vec<u8> {
     let mut out = data.to_vec();
     if out.len() < 40 {
         return out;
