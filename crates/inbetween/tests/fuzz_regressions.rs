@@ -174,6 +174,32 @@ fn document_expression_oscillating_faster_than_frames_compiles_in_bounded_pieces
     assert!(track.summary().max_error <= track.summary().tolerance);
 }
 
+/// `floor(1020 frame)` over 2 000 frames: a staircase of 2 million steps. The integer frames
+/// hold with any piece, but the error between frames sent every frame into sixteen pieces
+/// (7 911 pieces, 1.0 s). Splits made only for the error between frames share
+/// `DEEP_SPLIT_WORK`.
+#[test]
+fn document_expression_staircase_faster_than_frames_compiles_in_bounded_pieces() {
+    let bytes = input(
+        "document_json",
+        "slow_expr_staircase_faster_than_frames.json",
+    );
+    let doc = inbetween::Document::from_json_slice(&bytes, "staircase.json").unwrap();
+    let compiled = doc
+        .compile(&inbetween::compile::CompileOptions::default())
+        .unwrap();
+    let pieces: u64 = compiled
+        .reports
+        .iter()
+        .map(|r| r.summary.pieces as u64)
+        .sum();
+    let bound = (inbetween::compile::DEEP_SPLIT_WORK + 2_000) as u64;
+    assert!(pieces <= bound, "{pieces} pieces, more than {bound}");
+    let stream = inbetween::stream::Stream::from_bytes(&compiled.bytes).unwrap();
+    let track = stream.track(0).unwrap();
+    assert!(track.summary().max_error <= track.summary().tolerance);
+}
+
 #[test]
 fn every_saved_document_input_runs_clean() {
     assert!(run_all("document_json", harness::document_json) >= 3);

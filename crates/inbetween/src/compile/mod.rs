@@ -68,10 +68,12 @@ pub const MIN_FRAME_PIECE_FRAMES: f64 = 1.0 / 16.0;
 /// interval a level), bounded when the tolerance is beyond the precision everywhere.
 pub const DEEP_SPLIT_BUDGET: usize = 256;
 
-/// Splits below `MIN_FRAME_PIECE_FRAMES` allowed per span in all, reducing the error or not: a
-/// curve that oscillates faster than the frames (`sin(100000 u)`) reduces it at every halving,
-/// and once made one 10-frame span 18 000 pieces (seconds of compiling, found by fuzzing). Past
-/// it the best piece within tolerance at its integer frames is kept, as for `DEEP_SPLIT_BUDGET`.
+/// Splits allowed per span in all that are below `MIN_FRAME_PIECE_FRAMES` or made only for the
+/// error between frames (the integer frames already hold), reducing that error or not: a curve
+/// that oscillates faster than the frames (`sin(100000 u)`) reduces it at every halving and once
+/// made one 10-frame span 18 000 pieces; `floor(1020 frame)` over 2 000 frames was split sixteen
+/// ways a frame (seconds of compiling each, found by fuzzing). Past it the best piece within
+/// tolerance at its integer frames is kept, as for `DEEP_SPLIT_BUDGET`.
 pub const DEEP_SPLIT_WORK: usize = 4096;
 
 /// Integer frames this far outside a loop or ping-pong track's keys have their wrapped
@@ -817,9 +819,14 @@ impl TrackCompiler<'_> {
             let deep = b - a < MIN_FRAME_PIECE_FRAMES;
             // A curve that oscillates faster than the frames (`sin(100000 u)`) improves at every
             // halving: without `DEEP_SPLIT_WORK` one 10-frame span once became 18 000 pieces.
+            // Splits made only for the error between frames (the integer frames hold: there is
+            // a fallback) share that budget at any length: `floor(1020 frame)` over 2 000 frames
+            // once split every frame sixteen ways.
+            let between_only = fallback.is_some();
             let minimal = !splittable
                 || b - a < self.min_length()
-                || (deep && ((!improving && deep_budget == 0) || deep_work == 0));
+                || (deep && !improving && deep_budget == 0)
+                || ((deep || between_only) && deep_work == 0);
             if accepted.is_none() && (minimal || deep) && self.precision == Precision::F32 {
                 // f32 cannot hold the unit-step differences of some pieces shorter than a frame
                 // (they grow like 1/length^degree): store the best such piece wide, in f64.
@@ -874,11 +881,11 @@ impl TrackCompiler<'_> {
                     });
                 }
                 None => {
-                    if deep {
+                    if deep || between_only {
                         deep_work -= 1;
-                        if !improving {
-                            deep_budget -= 1;
-                        }
+                    }
+                    if deep && !improving {
+                        deep_budget -= 1;
                     }
                     todo.push((middle, b, fallback_between));
                     todo.push((a, middle, fallback_between));
