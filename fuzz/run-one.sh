@@ -9,5 +9,5 @@ dict=()
 if [ -f "dict/$target.dict" ]; then dict=("-dict=dict/$target.dict"); fi
 mkdir -p "corpus/$target" "artifacts/$target"
 cargo +nightly fuzz run --target-dir "$CARGO_TARGET_DIR" "$target" "corpus/$target" -- \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="${FUZZ_TIMEOUT:-10}" -print_final_stats=1 \
     -artifact_prefix="artifacts/$target/" "${dict[@]}"
