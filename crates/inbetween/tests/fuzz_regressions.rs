@@ -147,17 +147,11 @@ fn stream_fixed_replay_count_overflow() {
     );
 }
 
-/// `0.401 sin(100000 u)` over 10 frames oscillates 1 600 times a frame: every halving below a
-/// sixteenth of a frame reduced the error between frames, so the compiler split on to 18 364
-/// pieces (2.4 s; past the fuzzer's 10 s with sanitizers). `DEEP_SPLIT_WORK` bounds the deep
-/// splits of a span; the integer frames still hold the tolerance.
-#[test]
-fn document_expression_oscillating_faster_than_frames_compiles_in_bounded_pieces() {
-    let bytes = input(
-        "document_json",
-        "slow_expr_oscillating_faster_than_frames.json",
-    );
-    let doc = inbetween::Document::from_json_slice(&bytes, "slow.json").unwrap();
+/// Compiles the saved document input `name` with the default options and requires at most
+/// `bound` pieces, and every integer frame within the tolerance.
+fn compiles_in_at_most(name: &str, bound: usize) {
+    let bytes = input("document_json", name);
+    let doc = inbetween::Document::from_json_slice(&bytes, name).unwrap();
     let compiled = doc
         .compile(&inbetween::compile::CompileOptions::default())
         .unwrap();
@@ -166,12 +160,25 @@ fn document_expression_oscillating_faster_than_frames_compiles_in_bounded_pieces
         .iter()
         .map(|r| r.summary.pieces as u64)
         .sum();
-    let spans = 1;
-    let bound = (2 * inbetween::compile::DEEP_SPLIT_WORK + 16 * 10) as u64 * spans;
-    assert!(pieces <= bound, "{pieces} pieces, more than {bound}");
+    assert!(
+        pieces <= bound as u64,
+        "{name}: {pieces} pieces, more than {bound}"
+    );
     let stream = inbetween::stream::Stream::from_bytes(&compiled.bytes).unwrap();
     let track = stream.track(0).unwrap();
     assert!(track.summary().max_error <= track.summary().tolerance);
+}
+
+/// `0.401 sin(100000 u)` over 10 frames (one span) oscillates 1 600 times a frame: every halving
+/// below a sixteenth of a frame reduced the error between frames, so the compiler split on to
+/// 18 364 pieces (2.4 s; past the fuzzer's 10 s with sanitizers). `DEEP_SPLIT_WORK` bounds the
+/// deep splits of a span; the integer frames still hold the tolerance.
+#[test]
+fn document_expression_oscillating_faster_than_frames_compiles_in_bounded_pieces() {
+    compiles_in_at_most(
+        "slow_expr_oscillating_faster_than_frames.json",
+        2 * inbetween::compile::DEEP_SPLIT_WORK + 16 * 10,
+    );
 }
 
 /// `floor(1020 frame)` over 2 000 frames: a staircase of 2 million steps. The integer frames
@@ -180,24 +187,10 @@ fn document_expression_oscillating_faster_than_frames_compiles_in_bounded_pieces
 /// `DEEP_SPLIT_WORK`.
 #[test]
 fn document_expression_staircase_faster_than_frames_compiles_in_bounded_pieces() {
-    let bytes = input(
-        "document_json",
+    compiles_in_at_most(
         "slow_expr_staircase_faster_than_frames.json",
+        inbetween::compile::DEEP_SPLIT_WORK + 2_000,
     );
-    let doc = inbetween::Document::from_json_slice(&bytes, "staircase.json").unwrap();
-    let compiled = doc
-        .compile(&inbetween::compile::CompileOptions::default())
-        .unwrap();
-    let pieces: u64 = compiled
-        .reports
-        .iter()
-        .map(|r| r.summary.pieces as u64)
-        .sum();
-    let bound = (inbetween::compile::DEEP_SPLIT_WORK + 2_000) as u64;
-    assert!(pieces <= bound, "{pieces} pieces, more than {bound}");
-    let stream = inbetween::stream::Stream::from_bytes(&compiled.bytes).unwrap();
-    let track = stream.track(0).unwrap();
-    assert!(track.summary().max_error <= track.summary().tolerance);
 }
 
 #[test]
