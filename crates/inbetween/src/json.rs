@@ -218,7 +218,8 @@ pub(crate) fn describe(v: &Json) -> String {
     }
 }
 
-fn invalid(loc: Location, expected: impl Into<String>, found: &Json) -> DocumentError {
+/// A `DocumentError::Invalid` at `loc`: `expected`, and the JSON value found, described.
+pub(crate) fn invalid(loc: Location, expected: impl Into<String>, found: &Json) -> DocumentError {
     DocumentError::new(
         loc,
         ErrorKind::Invalid {

@@ -835,14 +835,8 @@ impl Track {
         if let Some(curve) = &self.fcurve {
             return curve.kinds_used();
         }
-        let mut kinds: Vec<&'static str> = Vec::new();
-        for key in self.keys.iter().take(self.keys.len().saturating_sub(1)) {
-            let name = key.interp.name();
-            if !kinds.contains(&name) {
-                kinds.push(name);
-            }
-        }
-        kinds
+        let segments = self.keys.len().saturating_sub(1);
+        distinct_names(self.keys.iter().take(segments).map(|k| k.interp.name()))
     }
 
     /// The eases this track's segments use, by name (each once).
@@ -1224,6 +1218,17 @@ fn kb_tangent(keys: &[Key], i: usize, tcb: Tcb, side: Side) -> Value {
     let mut out = Value::zeros(dims);
     for k in 0..dims {
         out.as_mut_slice()[k] = (w_before * before[k] + w_after * after[k]) * adjust;
+    }
+    out
+}
+
+/// `names` in first-seen order, each once (segment kinds, eases: a handful, so a linear search).
+pub(crate) fn distinct_names(names: impl Iterator<Item = &'static str>) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for name in names {
+        if !out.contains(&name) {
+            out.push(name);
+        }
     }
     out
 }

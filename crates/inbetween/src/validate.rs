@@ -134,17 +134,7 @@ pub(crate) fn validate_track(
                 format!("{}", rk.frame),
             ));
         }
-        if let Some(prev) = previous {
-            if rk.frame <= prev {
-                return Err(DocumentError::new(
-                    kloc.with_field("frame"),
-                    ErrorKind::UnsortedKeys {
-                        previous: prev,
-                        found: rk.frame,
-                    },
-                ));
-            }
-        }
+        check_increasing(&kloc, previous, rk.frame)?;
         previous = Some(rk.frame);
         let mut value = check_value(&kloc, "value", &rk.value, value_type)?;
         if value_type == ValueType::Quat {
@@ -302,4 +292,23 @@ pub(crate) fn check_track_count(count: usize) -> Result<(), DocumentError> {
         ));
     }
     Ok(())
+}
+
+/// Key frames increase strictly: `frame` after `previous` (none for the first key), else
+/// `UnsortedKeys` at the key's field `frame`.
+pub(crate) fn check_increasing(
+    kloc: &Location,
+    previous: Option<f64>,
+    frame: f64,
+) -> Result<(), DocumentError> {
+    match previous {
+        Some(prev) if frame <= prev => Err(DocumentError::new(
+            kloc.with_field("frame"),
+            ErrorKind::UnsortedKeys {
+                previous: prev,
+                found: frame,
+            },
+        )),
+        _ => Ok(()),
+    }
 }

@@ -11,17 +11,7 @@ use super::{
     RawFCurve,
 };
 use crate::error::{DocumentError, ErrorKind, Location};
-use crate::json::describe;
-
-fn invalid(loc: Location, expected: impl Into<String>, found: &Json) -> DocumentError {
-    DocumentError::new(
-        loc,
-        ErrorKind::Invalid {
-            expected: expected.into(),
-            found: describe(found),
-        },
-    )
-}
+use crate::json::invalid;
 
 fn number(v: &Json, loc: Location) -> Result<f64, DocumentError> {
     match v.as_f64() {

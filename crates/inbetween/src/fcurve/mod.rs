@@ -359,14 +359,8 @@ impl FCurve {
     /// `bezier_2d`, `easing`).
     #[must_use]
     pub fn kinds_used(&self) -> Vec<&'static str> {
-        let mut kinds: Vec<&'static str> = Vec::new();
-        for key in self.keys.iter().take(self.keys.len().saturating_sub(1)) {
-            let name = key.interp.name();
-            if !kinds.contains(&name) {
-                kinds.push(name);
-            }
-        }
-        kinds
+        let segments = self.keys.len().saturating_sub(1);
+        crate::track::distinct_names(self.keys.iter().take(segments).map(|k| k.interp.name()))
     }
 }
 

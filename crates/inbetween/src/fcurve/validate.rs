@@ -128,16 +128,5 @@ fn check_key(key: &FKey, previous: Option<f64>, kloc: &Location) -> Result<(), D
     finite(key.back, "interp.back")?;
     finite(key.amplitude, "interp.amplitude")?;
     finite(key.period, "interp.period")?;
-    if let Some(prev) = previous {
-        if key.frame <= prev {
-            return Err(DocumentError::new(
-                kloc.with_field("frame"),
-                ErrorKind::UnsortedKeys {
-                    previous: prev,
-                    found: key.frame,
-                },
-            ));
-        }
-    }
-    Ok(())
+    crate::validate::check_increasing(kloc, previous, key.frame)
 }
