@@ -14,6 +14,7 @@
 //! f32 values). The hand-written baselines (`hermite-soa-script`, `slerp-soa-script`,
 //! `streaming-ceiling`) are in `soa.rs`. The figures of the compiler (keys per second,
 //! stream bytes per key against raw f32 keys and the JSON document) come from the same runs.
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -1,4 +1,5 @@
 //! The `inbetween` command: sample, compile, play and inspect keyframe animations.
+#![forbid(unsafe_code)]
 
 mod compile;
 mod demo;
