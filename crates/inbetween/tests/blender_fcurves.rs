@@ -331,14 +331,17 @@ fn reimport_matches(root: &Path, case: &str, doc: &str) {
 #[derive(Default)]
 struct StreamTally {
     compiled: usize,
-    refused: usize,
+    with_record: usize,
     samples: usize,
-    held: usize,
+    outside: usize,
 }
 
-/// Every track of `document` whose outside a stream wrap can play, compiled alone at the default
-/// tolerance and played at each integer frame Blender sampled (`values_path`): within the same
-/// bounds of Blender's value, widened by the compile tolerance.
+/// Every track of `document` compiled alone at the default tolerance and played at each integer
+/// frame Blender sampled (`values_path`) — by a seek to each frame, by forward play (+1) from the
+/// first and by backward play (−1) from the last — within the same bounds of Blender's value,
+/// widened by the compile tolerance: inside the keys, in compiled cycles, and outside them
+/// (loops with an offset per cycle, ping-pong, lines, and the keys' extrapolation past counted
+/// cycles).
 fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
     use inbetween::compile::CompileOptions;
     use inbetween::player::TrackPlayer;
@@ -353,76 +356,87 @@ fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
         let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
         let track = &doc.tracks()[0];
         let curve = track.fcurve().expect("an F-curve track");
-        if curve.stream_wrap().is_err() {
-            tally.refused += 1;
-            continue;
-        }
         let stream_bytes = doc
             .compile(&CompileOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
             .bytes;
         let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
+        let stream_track = stream.track(0).expect("track 0");
+        tally.with_record += usize::from(stream_track.outside().is_some());
         let tolerance = 1e-6 * track.scale();
         let s = &values["tracks"][track.name()];
         let start = s["start"].as_f64().expect("start");
         let step = s["step"].as_f64().expect("step");
-        let mut player = TrackPlayer::new(stream.track(0).expect("track 0"));
+        let (lo, hi) = curve.stream_range();
+        // (frame, acceptable values, Blender's) at every integer frame sampled.
+        let mut cases = Vec::new();
         for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
             let frame = start + step * i as f64;
             if frame.fract() != 0.0 {
                 continue;
             }
             let blender = v.as_f64().expect("number");
-            let (lo, hi) = curve.stream_range();
-            let (first, last) = (
-                curve.keys()[0].frame,
-                curve.keys()[curve.keys().len() - 1].frame,
-            );
-            // Past counted cycles the stream holds the curve's value at the end of the
-            // compiled range (at it, or just inside it where the curve jumps there, as an
-            // elastic start does) (docs/blender.md).
-            let expected = if frame > hi && hi > last {
-                tally.held += 1;
-                vec![track.eval(hi)[0], curve.eval_compiled(hi)]
-            } else if frame < lo && lo < first {
-                tally.held += 1;
-                vec![
-                    track.eval(lo)[0],
-                    track.eval(lo + 1e-9 * (last - first))[0],
-                    curve.eval_compiled(lo),
-                ]
-            } else if curve
+            let mut expected = vec![blender];
+            if curve
                 .keys()
                 .iter()
                 .any(|k| (k.frame - frame).abs() <= inbetween::fcurve::KEY_SNAP)
             {
                 // Within Blender's key tolerance the stream plays the segment, not the key.
-                vec![blender, curve.eval_compiled(frame)]
-            } else {
-                vec![blender]
-            };
-            player.seek(frame).expect("seek");
-            let played = player.value()[0];
+                expected.push(curve.eval_compiled(frame));
+            }
+            tally.outside += usize::from(frame < lo || frame > hi);
+            cases.push((frame, expected, blender));
+        }
+        let check = |played: f64, (frame, expected, blender): &(f64, Vec<f64>, f64), how: &str| {
             let agrees = |e: f64| {
                 let bound =
-                    (TOLERANCE * e.abs().max(1.0)).max(float32_bound(track, frame)) + tolerance;
-                (played - e).abs() <= bound || at_cycle_boundary(track, frame, e)
+                    (TOLERANCE * e.abs().max(1.0)).max(float32_bound(track, *frame)) + tolerance;
+                (played - e).abs() <= bound || at_cycle_boundary(track, *frame, e)
             };
             assert!(
                 expected.iter().any(|e| agrees(*e)),
-                "{} frame {frame}: played {played}, expected {expected:?} (Blender {blender})",
+                "{} frame {frame} ({how}): played {played}, expected {expected:?} (Blender {blender}; compiled range {lo}..{hi})",
                 track.name()
             );
-            tally.samples += 1;
+        };
+        let mut player = TrackPlayer::new(stream_track);
+        for case in &cases {
+            player.seek(case.0).expect("seek");
+            check(player.value()[0], case, "seek");
         }
+        for (step, order) in [(1.0, false), (-1.0, true)] {
+            let mut ordered: Vec<_> = cases.iter().collect();
+            if order {
+                ordered.reverse();
+            }
+            let Some(first) = ordered.first() else {
+                continue;
+            };
+            player.seek(first.0).expect("seek");
+            player.set_step(step).expect("step");
+            let mut frame = first.0;
+            for case in ordered {
+                while frame != case.0 {
+                    player.advance();
+                    frame += step;
+                }
+                check(
+                    player.value()[0],
+                    case,
+                    if order { "backward" } else { "forward" },
+                );
+            }
+        }
+        tally.samples += cases.len();
         tally.compiled += 1;
     }
 }
 
 fn print_streams(tally: &StreamTally, what: &str) {
     println!(
-        "{what}: {} F-curve tracks compiled and played at {} integer frames within Blender's values ({} of them past counted cycles, checked against the held end value); {} refused (extrapolation along a slope, offset or mixed cycles forever)",
-        tally.compiled, tally.samples, tally.held, tally.refused
+        "{what}: {} F-curve tracks compiled ({} with an outside record), played at {} integer frames within Blender's values by seek, forward and backward play ({} of them outside the compiled range)",
+        tally.compiled, tally.with_record, tally.samples, tally.outside
     );
 }
 

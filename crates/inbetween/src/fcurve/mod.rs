@@ -319,30 +319,44 @@ impl FCurve {
     /// Outside the keys, from end key `index` (0 `before` the keys, the last after them).
     fn extrapolate(&self, index: usize, before: bool, frame: f64) -> f64 {
         let key = &self.keys[index];
-        let mode = self.extrapolation[usize::from(!before)];
-        if mode == Extrapolation::Constant || key.interp == FInterp::Constant {
+        let slope = self.extrapolation_slope(!before);
+        if slope == 0.0 {
             return key.value;
         }
-        let dx = frame - key.frame;
+        key.value + slope * (frame - key.frame)
+    }
+
+    /// The slope (value units per frame) of the extrapolation after the keys (`after`) or before
+    /// them: 0 for `constant` or a `step` end key, the chord to the neighbouring key for a
+    /// `linear` one, the end key's outer handle otherwise (0 when it has no frame length).
+    #[must_use]
+    pub fn extrapolation_slope(&self, after: bool) -> f64 {
+        let n = self.keys.len();
+        let index = if after { n - 1 } else { 0 };
+        let key = &self.keys[index];
+        let mode = self.extrapolation[usize::from(after)];
+        if mode == Extrapolation::Constant || key.interp == FInterp::Constant {
+            return 0.0;
+        }
         if key.interp == FInterp::Linear {
-            let neighbour = if before {
-                self.keys.get(1)
-            } else {
+            let neighbour = if after {
                 index.checked_sub(1).and_then(|j| self.keys.get(j))
+            } else {
+                self.keys.get(1)
             };
             return match neighbour {
                 Some(nb) if nb.frame != key.frame => {
-                    key.value + (nb.value - key.value) / (nb.frame - key.frame) * dx
+                    (nb.value - key.value) / (nb.frame - key.frame)
                 }
-                _ => key.value,
+                _ => 0.0,
             };
         }
-        let handle = if before { key.left } else { key.right };
+        let handle = if after { key.right } else { key.left };
         let run = key.frame - handle[0];
         if run == 0.0 {
-            return key.value;
+            return 0.0;
         }
-        key.value + (key.value - handle[1]) / run * dx
+        (key.value - handle[1]) / run
     }
 }
 
