@@ -9,8 +9,9 @@
 
 extern crate alloc;
 
+pub use inbetween_runtime::{batch, math, player, stream};
+
 pub mod arclength;
-pub mod batch;
 pub mod compile;
 pub mod curve;
 pub mod document;
@@ -24,13 +25,10 @@ pub mod gltf_export;
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
-pub mod math;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;
-pub mod player;
 pub mod quat;
 pub mod sample;
-pub mod stream;
 pub mod track;
 mod track_source;
 mod validate;

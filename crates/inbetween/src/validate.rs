@@ -70,10 +70,23 @@ fn check_value(
     })
 }
 
-pub(crate) fn validate_track(
-    mut raw: TrackBuilder,
-    loc: &Location,
-) -> Result<Track, DocumentError> {
+impl TrackBuilder {
+    /// Validates the track (strictly increasing finite frames, values of the right length,
+    /// finite numbers, kinds allowed for the type, enough keys) and precomputes its segments.
+    pub fn build(self) -> Result<Track, DocumentError> {
+        let loc = Location {
+            track_name: Some(self.name.clone()),
+            ..Location::default()
+        };
+        self.build_at(&loc)
+    }
+
+    pub(crate) fn build_at(self, loc: &Location) -> Result<Track, DocumentError> {
+        validate_document_track(self, loc)
+    }
+}
+
+fn validate_document_track(mut raw: TrackBuilder, loc: &Location) -> Result<Track, DocumentError> {
     if let Some(spec) = raw.fcurve.take() {
         return crate::fcurve::validate::build_track(raw, spec, loc);
     }

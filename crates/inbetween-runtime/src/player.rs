@@ -32,7 +32,7 @@
 
 use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
 use crate::stream::outside::{Landing, Outside};
-use crate::stream::{Piece, Precision, Stream, StreamWrap, Track};
+use crate::stream::{Piece, Precision, Stream, StreamWrap, StreamTrack};
 
 /// Size of a cursor's state: (degree 8 + 1) numbers × 4 components.
 pub const STATE_SIZE: usize = MAX_TERMS * MAX_COMPONENTS;
@@ -88,14 +88,14 @@ enum Region {
     Start,
     /// The last frame (or clamped after it, or a constant track): holds the end value.
     End,
-    /// A line of an outside record (its value at the frame is `Place::extra`); `moving` when
+    /// A line of an outside record (its value at the frame is `WrappedFrame::extra`); `moving` when
     /// its slope is not zero, `after` the track.
     Line { after: bool, moving: bool },
 }
 
 /// A frame after wrapping: where it lands and on which fold of the wrap.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Place {
+struct WrappedFrame {
     region: Region,
     /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side), a whole number;
     /// NaN beyond `math::EXACT_FOLDS` cycles, where folds are not told apart (never the same
@@ -109,8 +109,8 @@ struct Place {
     extra: [f64; MAX_COMPONENTS],
 }
 
-impl Place {
-    fn same_run(&self, other: &Place) -> bool {
+impl WrappedFrame {
+    fn same_run(&self, other: &WrappedFrame) -> bool {
         self.region == other.region && self.fold == other.fold && self.mirrored == other.mirrored
     }
 }
@@ -132,7 +132,7 @@ const MAX_RUN: f64 = 4_503_599_627_370_496.0;
 /// Starts at the track's first frame with a step of one frame.
 #[derive(Debug, Clone, Copy)]
 pub struct TrackPlayer<'s> {
-    track: Track<'s>,
+    track: StreamTrack<'s>,
     step: f64,
     /// Position at `steps == 0` (the last seek or step change).
     base_frame: f64,
@@ -150,21 +150,21 @@ pub struct TrackPlayer<'s> {
 
 impl Default for TrackPlayer<'_> {
     fn default() -> Self {
-        Self::new(Track::EMPTY)
+        Self::new(StreamTrack::EMPTY)
     }
 }
 
 impl<'s> TrackPlayer<'s> {
     /// A cursor at the track's first frame, step 1.
     #[must_use]
-    pub fn new(track: Track<'s>) -> Self {
+    pub fn new(track: StreamTrack<'s>) -> Self {
         Self::at(track, track.first_frame(), 0, 1.0)
     }
 
     /// A cursor at `base_frame + steps · step` whose positions are computed exactly as those of
     /// a cursor seeked to `base_frame`, stepped with `step` and advanced `steps` times (for the
     /// batch player's reloads). `step` must be finite and non-zero (the caller checked it).
-    pub(crate) fn at(track: Track<'s>, base_frame: f64, steps: u64, step: f64) -> Self {
+    pub(crate) fn at(track: StreamTrack<'s>, base_frame: f64, steps: u64, step: f64) -> Self {
         let mut player = Self {
             track,
             step,
@@ -203,7 +203,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// The track played.
     #[must_use]
-    pub fn track(&self) -> Track<'s> {
+    pub fn track(&self) -> StreamTrack<'s> {
         self.track
     }
 
@@ -342,7 +342,7 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// Maps a frame through the track's wrap.
-    fn place(&self, f: f64) -> Place {
+    fn place(&self, f: f64) -> WrappedFrame {
         let track = &self.track;
         let (first, last) = (track.first_frame(), track.last_frame());
         let span = last - first;
@@ -383,7 +383,7 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// Frame `w` of `[first, last]` on `fold`: its piece, or the end value at `last`.
-    fn inside(&self, w: f64, fold: f64, mirrored: bool) -> Place {
+    fn inside(&self, w: f64, fold: f64, mirrored: bool) -> WrappedFrame {
         let track = &self.track;
         let (first, last) = (track.first_frame(), track.last_frame());
         let region = if w >= last || track.piece_count() == 0 {
@@ -391,7 +391,7 @@ impl<'s> TrackPlayer<'s> {
         } else {
             Region::Piece(track.piece_at(w).map_or(0, |p| p.index as usize))
         };
-        Place {
+        WrappedFrame {
             region,
             fold,
             mirrored,
@@ -405,7 +405,7 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// What `clamp` plays at a frame outside the track.
-    fn clamped(&self, f: f64) -> Place {
+    fn clamped(&self, f: f64) -> WrappedFrame {
         let track = &self.track;
         if f < track.first_frame() {
             // A track without pieces holds its end value there.
@@ -414,7 +414,7 @@ impl<'s> TrackPlayer<'s> {
             } else {
                 Region::End
             };
-            Place {
+            WrappedFrame {
                 region,
                 fold: CLAMP_BEFORE,
                 mirrored: false,
@@ -427,12 +427,12 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// A frame outside the track played by its outside record (`stream::outside`).
-    fn place_outside(&self, outside: &Outside, f: f64) -> Place {
+    fn place_outside(&self, outside: &Outside, f: f64) -> WrappedFrame {
         let (first, last) = (self.track.first_frame(), self.track.last_frame());
         let after = f > last;
         match outside.land(f, first, last) {
             Landing::Hold => self.clamped(f),
-            Landing::Line { value, moving } => Place {
+            Landing::Line { value, moving } => WrappedFrame {
                 region: Region::Line { after, moving },
                 fold: if after { CLAMP_AFTER } else { -1.0 },
                 mirrored: false,
@@ -444,7 +444,7 @@ impl<'s> TrackPlayer<'s> {
                 fold,
                 mirrored,
                 extra,
-            } => Place {
+            } => WrappedFrame {
                 extra,
                 ..self.inside(w, fold, mirrored)
             },
@@ -555,7 +555,7 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// Steps, including the current one, for which the state just loaded stays valid.
-    fn run_length(&self, place: &Place, local_step: f64) -> u64 {
+    fn run_length(&self, place: &WrappedFrame, local_step: f64) -> u64 {
         if place.fold.is_nan() {
             // Folds this far out are not told apart (adjacent ones may round to the same
             // number): re-enter every step rather than add across an unseen wrap.
@@ -627,7 +627,7 @@ impl<'s> TrackPlayer<'s> {
 }
 
 /// Value of component `c` of `piece` at offset `t` from its origin: `Σ_k C(t, k) · D_k`.
-fn newton_value(track: &Track<'_>, piece: &Piece, c: usize, t: f64) -> f64 {
+fn newton_value(track: &StreamTrack<'_>, piece: &Piece, c: usize, t: f64) -> f64 {
     let n = usize::from(piece.degree).min(MAX_DEGREE);
     let mut binomial = 1.0;
     let mut sum = 0.0;

@@ -205,6 +205,7 @@ impl Outside {
     }
 
     /// Appends the 160-byte record.
+    #[cfg(feature = "write")]
     pub(crate) fn append_to(&self, out: &mut alloc::vec::Vec<u8>) {
         for side in [self.before, self.after] {
             let (period, a, b) = side.fields();
