@@ -32,7 +32,7 @@
 
 use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
 use crate::stream::outside::{Landing, Outside};
-use crate::stream::{Piece, Precision, Stream, StreamWrap, StreamTrack};
+use crate::stream::{Piece, Precision, Stream, StreamTrack, StreamWrap};
 
 /// Size of a cursor's state: (degree 8 + 1) numbers × 4 components.
 pub const STATE_SIZE: usize = MAX_TERMS * MAX_COMPONENTS;

@@ -73,6 +73,7 @@ impl Beyond {
     }
 
     /// (period, a, b) as stored.
+    #[cfg(feature = "write")]
     fn fields(&self) -> (f64, [f64; MAX_COMPONENTS], [f64; MAX_COMPONENTS]) {
         let zero = [0.0; MAX_COMPONENTS];
         match *self {
@@ -357,6 +358,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "write")]
     fn a_record_reads_back_what_was_written() {
         let outside = Outside {
             before: Beyond::Loop {
@@ -374,6 +376,13 @@ mod tests {
         assert!(check(&bytes, 0, 0, (0.0, 10.0), 1).is_err());
         // A period longer than the track.
         assert!(check(&bytes, 0, 0, (0.0, 2.0), 2).is_err());
+    }
+
+    #[test]
+    fn powers_of_two_are_the_documented_limits() {
+        assert_eq!(MAX_LINE_VALUE, crate::math::powi(2.0, 1000));
+        assert_eq!(MAX_OUTSIDE_RATE, crate::math::powi(2.0, 900));
+        assert_eq!(LINE_REACH, crate::math::powi(2.0, 53));
     }
 
     #[test]
