@@ -361,7 +361,11 @@ fn cuts(k0: &FKey, k1: &FKey) -> Vec<f64> {
     let duration = k1.frame - k0.frame;
     let at = |tau: f64| k0.frame + tau * duration;
     let mut frames: Vec<f64> = match k0.interp {
-        FInterp::Bezier => vertical_tangent(k0, k1).into_iter().collect(),
+        FInterp::Bezier => {
+            let mut f: Vec<f64> = vertical_tangent(k0, k1).into_iter().collect();
+            f.extend(short_handle_cuts(k0, k1));
+            f
+        }
         FInterp::Easing { kind, mode } => {
             let mode = mode.resolve(kind);
             let mut taus: Vec<f64> = Vec::new();
@@ -432,4 +436,40 @@ fn vertical_tangent(k0: &FKey, k1: &FKey) -> Option<f64> {
     let s = ra / (ra + rc);
     let x = bezier::time_at(p, s);
     (x > k0.frame && x < k1.frame).then_some(x)
+}
+
+/// Ratio between the parameters of consecutive cuts near a short handle (measured on the
+/// fixtures' 326 contained Bezier segments: 2 gives a worst case of 17 pieces and a mean of
+/// 3.73, 3 gives 18 and 3.48, 4 gives 19 and 3.64; without these cuts 26 and 4.36).
+const GRADE: f64 = 3.0;
+/// A handle reaching less than this fraction of its segment in time is short.
+const SHORT_HANDLE: f64 = 0.3;
+
+/// Frames inside the segment graded toward an end whose handle is short in time (reach α ≪ the
+/// segment): there the time map's derivative x′(s)/3 grows from α to about b = N − α − γ
+/// within s ≈ α/(α + b), and the value, nearly a function of √(frame) beyond that knee, needs
+/// pieces that shrink geometrically toward the end. Cuts at s = knee · GRADE^k (k ≥ 0,
+/// s < 1/2) from each such end (α < SHORT_HANDLE · N), at the frames x(s).
+fn short_handle_cuts(k0: &FKey, k1: &FKey) -> Vec<f64> {
+    let p = bezier::corrected_controls(k0, k1);
+    let (a, b, c) = (p[1][0] - p[0][0], p[2][0] - p[1][0], p[3][0] - p[2][0]);
+    let n = p[3][0] - p[0][0];
+    let mut out = Vec::new();
+    if !(n > 0.0 && b > 0.0) {
+        return out;
+    }
+    for (reach, from_end) in [(a, false), (c, true)] {
+        if reach >= n * SHORT_HANDLE {
+            continue;
+        }
+        let mut s = (reach / (reach + b)).max(1e-9);
+        while s < 0.5 {
+            let x = bezier::time_at(p, if from_end { 1.0 - s } else { s });
+            if x > k0.frame && x < k1.frame {
+                out.push(x);
+            }
+            s *= GRADE;
+        }
+    }
+    out
 }
