@@ -1028,6 +1028,7 @@ impl TrackBuilder {
             keys,
             extrapolation,
             cycles,
+            smoothing: crate::fcurve::AutoSmoothing::None,
         });
         self
     }

@@ -48,7 +48,8 @@ pub fn stream_wrap(wrap: Wrap) -> StreamWrap {
 }
 
 /// The stream wrap of a track: its own wrap, or for an F-curve track the one that plays its
-/// extrapolation and cycles (see [`crate::fcurve::FCurve::stream_wrap`]).
+/// extrapolation and cycles with its outside record (see
+/// [`crate::fcurve::FCurve::stream_outside`]).
 fn track_stream_wrap(track: &Track) -> Result<StreamWrap, CompileError> {
     match track.fcurve() {
         None => Ok(stream_wrap(track.wrap())),
@@ -539,6 +540,11 @@ impl CurveSource for Track {
 
     fn scale(&self) -> f64 {
         Track::scale(self)
+    }
+
+    fn outside(&self) -> Option<crate::stream::outside::Outside> {
+        let curve = self.fcurve()?;
+        curve.stream_outside().ok().and_then(|(_, outside)| outside)
     }
 
     fn spans(&self) -> Vec<SourceSpan> {
