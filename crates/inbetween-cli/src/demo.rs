@@ -94,6 +94,7 @@ fn print_spacing(doc: &Document) {
         let timing = match t.path() {
             inbetween::PathMode::Keys => "keys".to_string(),
             inbetween::PathMode::Arclength { ease } => format!("arclength, {}", ease.name()),
+            inbetween::PathMode::SegmentArclength => "segment_arclength".to_string(),
         };
         println!(
             "{:<12} {:<22} {:>10.4} {:>10.4} {:>10.3}",

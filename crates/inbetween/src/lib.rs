@@ -24,12 +24,15 @@ pub mod gltf_export;
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "lottie")]
+pub mod lottie_import;
 pub mod math;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;
 pub mod player;
 pub mod quat;
 pub mod sample;
+mod segment_arclength;
 pub mod stream;
 pub mod track;
 mod track_source;

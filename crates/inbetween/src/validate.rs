@@ -85,7 +85,7 @@ pub(crate) fn validate_track(
             format!("{}", raw.fps),
         ));
     }
-    let path = if raw.arclength {
+    let path = if raw.arclength || raw.segment_arclength {
         if !value_type.is_spatial() {
             return Err(DocumentError::new(
                 loc.with_field("path"),
@@ -94,8 +94,18 @@ pub(crate) fn validate_track(
                 },
             ));
         }
-        PathMode::Arclength {
-            ease: raw.track_ease.unwrap_or(Ease::Linear),
+        if raw.segment_arclength {
+            if raw.track_ease.is_some() {
+                return Err(DocumentError::new(
+                    loc.with_field("ease"),
+                    ErrorKind::TrackEaseWithoutArclength,
+                ));
+            }
+            PathMode::SegmentArclength
+        } else {
+            PathMode::Arclength {
+                ease: raw.track_ease.unwrap_or(Ease::Linear),
+            }
         }
     } else {
         if raw.track_ease.is_some() {
