@@ -5,11 +5,11 @@
 //   node lottie.mjs --lottie anim.json --origins origins.json --out values.json
 //        [--chromium /usr/bin/chromium]
 //
-// origins.json: [{track, layers: [i, j, ...], pointer: "/layers/0/ks/p", component: null|c}],
-// as inbetween::lottie_import::TrackOrigin says: `layers` walks renderer.elements[i].elements[j]…
-// down to the layer element, `pointer` is the property object in the loaded animation data.
+// origins.json: [{track, layers: [i, j, ...], pointer: "/ks/p", component: null|c}], as
+// inbetween::lottie_import::TrackOrigin says: `layers` walks renderer.elements[i].elements[j]…
+// down to the layer element, `pointer` leads from that element's layer data to the property.
 // For each root frame F in [ip, op) the animation is stepped with goToAndStop(F − ip, true); a
-// property is read only where every element on the way is in its in/out range (isInRange). Its
+// property is read only where no element on the way is outside its in/out range (isInRange). Its
 // value is the property object's `pv`: the interpolated value in Lottie's stored units, before
 // lottie-web's unit factor `mult` (0.01 for scale and opacity, π/180 for angles, 255 for colour
 // in the SVG renderer) is applied to make `v`; the script checks v = pv · mult (within float32
@@ -54,9 +54,9 @@ async function readInPage({ text, origins }) {
     else anim.addEventListener('DOMLoaded', resolve);
   });
   const root = anim.animationData;
-  const resolvePointer = (pointer) => pointer.split('/').slice(1)
+  const resolvePointer = (layer, pointer) => pointer.split('/').slice(1)
     .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((obj, key) => (obj == null ? obj : obj[key]), root);
+    .reduce((obj, key) => (obj == null ? obj : obj[key]), layer);
   // Object-graph search from a layer element for the property object built from `target`.
   const skip = new Set(['comp', 'globalData', 'elements', 'data', 'parent', 'hierarchy', 'renderer',
     'animationItem', 'layers', 'container', '_parent', 'elem', 'effectsManager', 'baseElement',
@@ -99,10 +99,12 @@ async function readInPage({ text, origins }) {
     anim.goToAndStop(frame - ip, true);
     for (const origin of origins) {
       const chain = elementChain(origin.layers);
-      if (!chain || !chain.every((el) => el.isInRange)) continue;
+      // Null layers (NullElement) have no in/out test: lottie-web updates them every frame.
+      if (!chain || !chain.every((el) => el.isInRange !== false)) continue;
       let prop = props.get(origin.track);
       if (!prop) {
-        prop = findProperty(chain[chain.length - 1], resolvePointer(origin.pointer));
+        const element = chain[chain.length - 1];
+        prop = findProperty(element, resolvePointer(element.data, origin.pointer));
         if (!prop) continue;
         props.set(origin.track, prop);
       }

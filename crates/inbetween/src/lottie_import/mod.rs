@@ -96,10 +96,14 @@ pub struct TrackOrigin {
     /// Indices into the `layers` arrays from the root composition down to the layer that owns
     /// the property (through precomposition layers).
     pub layers: Vec<usize>,
-    /// RFC 6901 JSON pointer to the property object (`/layers/0/ks/p`).
+    /// RFC 6901 JSON pointer to the property object from the layer object that owns it
+    /// (`/ks/p`, `/shapes/0/it/2/c`).
     pub pointer: String,
     /// For a property split into scalar tracks: the component.
     pub component: Option<usize>,
+    /// True when the property has spatial Bezier segments (placed by arc length; lottie-web's
+    /// own placement differs by its length table, see docs/lottie.md).
+    pub spatial: bool,
     /// True when the track was baked (one linear key per whole frame, time-remapped
     /// precompositions).
     pub baked: bool,

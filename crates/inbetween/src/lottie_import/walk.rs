@@ -33,12 +33,11 @@ struct Level {
 }
 
 /// Where a composition sits: the name prefix of its layers, the indices of the precomposition
-/// layers leading to it, the JSON pointer of its `layers` array, and the chain of time maps.
+/// layers leading to it, and the chain of time maps.
 #[derive(Clone, Debug)]
 struct Scope {
     prefix: String,
     layers: Vec<usize>,
-    pointer: String,
     chain: Vec<Level>,
 }
 
@@ -54,7 +53,7 @@ struct Ctx<'a> {
     fps: f64,
     root_ip: f64,
     root_op: f64,
-    assets: BTreeMap<&'a str, (usize, &'a [Json])>,
+    assets: BTreeMap<&'a str, &'a [Json]>,
     /// Precomposition ids being walked (a composition inside itself is refused).
     stack: Vec<&'a str>,
     tracks: Vec<TrackBuilder>,
@@ -98,7 +97,6 @@ pub(super) fn import(root: &Json, source_name: &str) -> Result<LottieImport, Lot
     let scope = Scope {
         prefix: String::new(),
         layers: Vec::new(),
-        pointer: "/layers".to_string(),
         chain: Vec::new(),
     };
     walk_comp(&mut ctx, layers, &scope)?;
@@ -126,7 +124,7 @@ pub(super) fn import(root: &Json, source_name: &str) -> Result<LottieImport, Lot
 fn read_assets<'a>(
     obj: &'a Map<String, Json>,
     top: &Where,
-) -> Result<BTreeMap<&'a str, (usize, &'a [Json])>, LottieError> {
+) -> Result<BTreeMap<&'a str, &'a [Json]>, LottieError> {
     let mut assets = BTreeMap::new();
     let Some(list) = obj.get("assets") else {
         return Ok(assets);
@@ -134,14 +132,14 @@ fn read_assets<'a>(
     let Some(list) = list.as_array() else {
         return Err(top.invalid("assets", "an array", found(list)));
     };
-    for (index, asset) in list.iter().enumerate() {
+    for asset in list {
         let (Some(id), Some(layers)) = (
             asset.get("id").and_then(Json::as_str),
             asset.get("layers").and_then(Json::as_array),
         ) else {
             continue;
         };
-        assets.insert(id, (index, layers.as_slice()));
+        assets.insert(id, layers.as_slice());
     }
     Ok(assets)
 }
@@ -224,7 +222,9 @@ fn walk_comp<'a>(ctx: &mut Ctx<'a>, layers: &'a [Json], scope: &Scope) -> Result
             return Err(at.invalid("", "a layer object", found(layer)));
         };
         let here = LayerAt { scope, index };
-        let pointer = format!("{}/{index}", scope.pointer);
+        // Pointers start at the layer object (lottie-web copies a precomposition's layers for
+        // each use after the first, so only the layer element's own data is reliable).
+        let pointer = "";
         let (ip, op) = (required_number(obj, "ip", &at)?, required_number(obj, "op", &at)?);
         if obj.get("hd").and_then(Json::as_bool) == Some(true) {
             note(ctx, &name, "hidden layer (hd), not drawn by lottie-web");
@@ -263,7 +263,7 @@ fn walk_precomp<'a>(
     let Some(id) = obj.get("refId").and_then(Json::as_str) else {
         return Err(at.invalid("refId", "the id of a precomposition asset", found(obj.get("refId").unwrap_or(&Json::Null))));
     };
-    let Some(&(asset, layers)) = ctx.assets.get(id) else {
+    let Some(&layers) = ctx.assets.get(id) else {
         return Err(at.invalid("refId", "the id of a precomposition in \"assets\"", format!("\"{id}\"")));
     };
     if ctx.stack.contains(&id) || ctx.stack.len() >= MAX_PRECOMP_DEPTH {
@@ -284,7 +284,6 @@ fn walk_precomp<'a>(
     let inner = Scope {
         prefix: format!("{name}/"),
         layers: layer_path,
-        pointer: format!("/assets/{asset}/layers"),
         chain,
     };
     ctx.stack.push(id);
@@ -514,6 +513,7 @@ fn add_track(ctx: &mut Ctx<'_>, here: &LayerAt<'_>, part: &PropTrack, name: Stri
         },
         pointer: pointer.to_string(),
         component: part.component,
+        spatial: part.segment_arclength,
         baked,
     });
     Ok(())
