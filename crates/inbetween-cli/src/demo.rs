@@ -211,7 +211,8 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         svg.display(),
         html.display()
     );
-    walk_cycle(out_dir)
+    walk_cycle(out_dir)?;
+    crate::demo_lottie::run(out_dir)
 }
 
 /// Imports the bundled glTF walk cycle, compiles it and prints one row per channel kind.
