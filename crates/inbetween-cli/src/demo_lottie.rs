@@ -37,6 +37,10 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         &html,
         crate::preview::render_html(Path::new(LOTTIE_NAME), &doc)?.as_bytes(),
     )?;
-    println!("→ {}\ninteractive preview → {}", json_path.display(), html.display());
+    println!(
+        "→ {}\ninteractive preview → {}",
+        json_path.display(),
+        html.display()
+    );
     Ok(())
 }

@@ -42,11 +42,18 @@ fn import_writes_the_document_that_sample_reads_from_the_lottie_directly() {
     assert_eq!(json["tracks"][0]["keys"][1]["frame"], 60.0);
     assert_eq!(json["tracks"][0]["keys"][1]["value"], 360.0);
     let from_doc = inbetween().arg("sample").arg(&doc).output().unwrap();
-    let from_lottie = inbetween().arg("sample").arg(corpus("scalar-ease.json")).output().unwrap();
+    let from_lottie = inbetween()
+        .arg("sample")
+        .arg(corpus("scalar-ease.json"))
+        .output()
+        .unwrap();
     assert!(from_doc.status.success() && from_lottie.status.success());
     assert_eq!(from_doc.stdout, from_lottie.stdout);
     let text = String::from_utf8_lossy(&from_lottie.stdout);
-    assert!(text.starts_with("frame,Shape Layer 1/rotation\n0,0\n"), "{text}");
+    assert!(
+        text.starts_with("frame,Shape Layer 1/rotation\n0,0\n"),
+        "{text}"
+    );
     assert!(text.contains("\n60,360\n"), "{text}");
 }
 
@@ -58,8 +65,12 @@ fn skipped_properties_are_listed_on_stderr() {
         .arg(fixture("transforms.json"))
         .assert()
         .success()
-        .stderr(predicate::str::contains("skipped Box/Shapes/Path: animated path vertices"))
-        .stderr(predicate::str::contains("skipped Box/Shapes/#5/opacity: expression"));
+        .stderr(predicate::str::contains(
+            "skipped Box/Shapes/Path: animated path vertices",
+        ))
+        .stderr(predicate::str::contains(
+            "skipped Box/Shapes/#5/opacity: expression",
+        ));
 }
 
 /// `compile`, `inspect`, `plot` and `preview` accept the Lottie file as they accept glTF.
@@ -68,7 +79,13 @@ fn compile_inspect_plot_and_preview_take_lottie_files() {
     let dir = tempfile::tempdir().unwrap();
     let input = fixture("precomps.json");
     let stream = dir.path().join("a.ibs");
-    inbetween().arg("compile").arg(&input).arg("-o").arg(&stream).assert().success();
+    inbetween()
+        .arg("compile")
+        .arg(&input)
+        .arg("-o")
+        .arg(&stream)
+        .assert()
+        .success();
     assert!(std::fs::metadata(&stream).unwrap().len() > 0);
     inbetween()
         .arg("inspect")
@@ -77,11 +94,25 @@ fn compile_inspect_plot_and_preview_take_lottie_files() {
         .success()
         .stdout(predicate::str::contains("Pre/Dot/position"));
     let svg = dir.path().join("a.svg");
-    inbetween().arg("plot").arg(&input).arg("-o").arg(&svg).assert().success();
+    inbetween()
+        .arg("plot")
+        .arg(&input)
+        .arg("-o")
+        .arg(&svg)
+        .assert()
+        .success();
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let html = dir.path().join("a.html");
-    inbetween().arg("preview").arg(&input).arg("-o").arg(&html).assert().success();
-    assert!(std::fs::read_to_string(&html).unwrap().contains("Remap/Nest/Leaf/rotation"));
+    inbetween()
+        .arg("preview")
+        .arg(&input)
+        .arg("-o")
+        .arg(&html)
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&html)
+        .unwrap()
+        .contains("Remap/Nest/Leaf/rotation"));
 }
 
 /// A bad Lottie file: exit 1, a message naming the file, layer, property and keyframe, and
@@ -109,6 +140,12 @@ fn bad_lottie_is_refused_with_where_and_nothing_written() {
         ));
     assert!(!out.exists(), "nothing written");
     let csv = dir.path().join("out.csv");
-    inbetween().arg("sample").arg(&bad).arg("-o").arg(&csv).assert().code(1);
+    inbetween()
+        .arg("sample")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&csv)
+        .assert()
+        .code(1);
     assert!(!csv.exists());
 }

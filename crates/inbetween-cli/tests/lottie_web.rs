@@ -29,7 +29,10 @@ fn repo() -> PathBuf {
 /// The corpus's Lottie files and the generated fixtures.
 fn lottie_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in [repo().join("tests/corpus/lottie"), repo().join("tests/lottie")] {
+    for dir in [
+        repo().join("tests/corpus/lottie"),
+        repo().join("tests/lottie"),
+    ] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -90,13 +93,42 @@ fn parse_csv(text: &str) -> BTreeMap<String, BTreeMap<i64, f64>> {
 
 /// `inbetween sample` and `inbetween compile` + `play` of `file` over root frames [from, to].
 fn ours(file: &Path, dir: &Path, from: i64, to: i64) -> [BTreeMap<String, BTreeMap<i64, f64>>; 2] {
-    let range = ["--from".to_string(), from.to_string(), "--to".to_string(), to.to_string()];
-    let sample = inbetween().arg("sample").arg(file).args(&range).output().unwrap();
-    assert!(sample.status.success(), "{}", String::from_utf8_lossy(&sample.stderr));
+    let range = [
+        "--from".to_string(),
+        from.to_string(),
+        "--to".to_string(),
+        to.to_string(),
+    ];
+    let sample = inbetween()
+        .arg("sample")
+        .arg(file)
+        .args(&range)
+        .output()
+        .unwrap();
+    assert!(
+        sample.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sample.stderr)
+    );
     let stream = dir.join("anim.ibs");
-    inbetween().arg("compile").arg(file).arg("-o").arg(&stream).assert().success();
-    let play = inbetween().arg("play").arg(&stream).args(&range).output().unwrap();
-    assert!(play.status.success(), "{}", String::from_utf8_lossy(&play.stderr));
+    inbetween()
+        .arg("compile")
+        .arg(file)
+        .arg("-o")
+        .arg(&stream)
+        .assert()
+        .success();
+    let play = inbetween()
+        .arg("play")
+        .arg(&stream)
+        .args(&range)
+        .output()
+        .unwrap();
+    assert!(
+        play.status.success(),
+        "{}",
+        String::from_utf8_lossy(&play.stderr)
+    );
     [
         parse_csv(&String::from_utf8_lossy(&sample.stdout)),
         parse_csv(&String::from_utf8_lossy(&play.stdout)),
@@ -125,8 +157,16 @@ fn lottie_web(tools: &Path, file: &Path, import: &LottieImport, dir: &Path) -> J
         .arg(&out_file)
         .output()
         .expect("node runs");
-    eprintln!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "lottie.mjs failed on {}", file.display());
+    eprintln!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "lottie.mjs failed on {}",
+        file.display()
+    );
     serde_json::from_str(&std::fs::read_to_string(out_file).unwrap()).unwrap()
 }
 
@@ -143,15 +183,29 @@ fn check_file(tools: &Path, file: &Path) -> Worst {
     let import = import_lottie(&bytes, &file.display().to_string()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let web = lottie_web(tools, file, &import, dir.path());
-    assert_eq!(web["missing"], json!([]), "{}: properties lottie-web does not have", file.display());
-    assert_eq!(web["factorProblems"], json!([]), "{}: v ≠ pv × mult", file.display());
+    assert_eq!(
+        web["missing"],
+        json!([]),
+        "{}: properties lottie-web does not have",
+        file.display()
+    );
+    assert_eq!(
+        web["factorProblems"],
+        json!([]),
+        "{}: v ≠ pv × mult",
+        file.display()
+    );
     let (ip, op) = (web["ip"].as_f64().unwrap(), web["op"].as_f64().unwrap());
     let (from, to) = (ip.ceil() as i64, (op - 1.0).ceil() as i64);
     let [sampled, played] = ours(file, dir.path(), from, to);
     let mut worst = Worst::default();
     for (track, origin) in import.document.tracks().iter().zip(&import.origins) {
         let rows = web["tracks"][track.name()].as_array().unwrap_or_else(|| {
-            panic!("{}: lottie-web never showed {}", file.display(), track.name())
+            panic!(
+                "{}: lottie-web never showed {}",
+                file.display(),
+                track.name()
+            )
         });
         let spatial = origin.spatial;
         let components = track.value_type().component_names();
@@ -164,9 +218,17 @@ fn check_file(tools: &Path, file: &Path) -> Worst {
                 .iter()
                 .map(|r| (r[0].as_f64().unwrap() as i64, r[c + 1].as_f64().unwrap()))
                 .collect();
-            let (lo, hi) = theirs.iter().fold((f64::MAX, f64::MIN), |(lo, hi), (_, v)| (lo.min(*v), hi.max(*v)));
+            let (lo, hi) = theirs
+                .iter()
+                .fold((f64::MAX, f64::MIN), |(lo, hi), (_, v)| {
+                    (lo.min(*v), hi.max(*v))
+                });
             let scale = (hi - lo).max(1.0);
-            let bound = if spatial { SPATIAL_TOLERANCE } else { TOLERANCE };
+            let bound = if spatial {
+                SPATIAL_TOLERANCE
+            } else {
+                TOLERANCE
+            };
             for (source, values) in [("sample", &sampled), ("stream", &played)] {
                 for (frame, want) in &theirs {
                     let got = values[&column][frame];
@@ -176,7 +238,11 @@ fn check_file(tools: &Path, file: &Path) -> Worst {
                         "{}: {column} at frame {frame}: {source} {got}, lottie-web {want} ({relative:.2e} of the range, bound {bound:.0e})",
                         file.display()
                     );
-                    let slot = if spatial { &mut worst.spatial } else { &mut worst.plain };
+                    let slot = if spatial {
+                        &mut worst.spatial
+                    } else {
+                        &mut worst.plain
+                    };
                     if relative > slot.0 {
                         *slot = (relative, format!("{column} at {frame} ({source})"));
                     }

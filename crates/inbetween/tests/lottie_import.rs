@@ -34,7 +34,9 @@ fn names(import: &LottieImport) -> Vec<&str> {
 
 /// CSS cubic-bezier by bisection on x(t) (independent of the library's solver).
 fn cubic_bezier(x1: f64, y1: f64, x2: f64, y2: f64, x: f64) -> f64 {
-    let bez = |a: f64, b: f64, t: f64| 3.0 * (1.0 - t) * (1.0 - t) * t * a + 3.0 * (1.0 - t) * t * t * b + t * t * t;
+    let bez = |a: f64, b: f64, t: f64| {
+        3.0 * (1.0 - t) * (1.0 - t) * t * a + 3.0 * (1.0 - t) * t * t * b + t * t * t
+    };
     let (mut lo, mut hi) = (0.0, 1.0);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
@@ -133,7 +135,14 @@ fn values_stay_in_lottie_units_with_holds_and_per_component_eases() {
 #[test]
 fn precomposition_start_and_stretch_map_key_frames_exactly() {
     let doc = import_file(&fixture("precomps.json")).document;
-    let frames = |name: &str| -> Vec<f64> { doc.track(name).unwrap().keys().iter().map(|k| k.frame).collect() };
+    let frames = |name: &str| -> Vec<f64> {
+        doc.track(name)
+            .unwrap()
+            .keys()
+            .iter()
+            .map(|k| k.frame)
+            .collect()
+    };
     // Pre: st 10, sr 2. Dot's opacity keys at 0, 30.
     assert_eq!(frames("Pre/Dot/opacity"), [10.0, 70.0]);
     // Pre → Nest (st 5, sr 1): F = 2·(R + 5) + 10. Leaf keys at 0, 40.
@@ -150,14 +159,19 @@ fn precomposition_start_and_stretch_map_key_frames_exactly() {
 fn time_remap_is_baked_exactly_at_whole_frames() {
     let import = import_file(&fixture("precomps.json"));
     let track = import.document.track("Remap/Nest/opacity").unwrap();
-    let origin = import.origins.iter().find(|o| o.track == "Remap/Nest/opacity").unwrap();
+    let origin = import
+        .origins
+        .iter()
+        .find(|o| o.track == "Remap/Nest/opacity")
+        .unwrap();
     assert!(origin.baked);
     // Remap is visible on root frames [4, 100).
     assert_eq!(track.first_frame(), 4.0);
     assert_eq!(track.last_frame(), 99.0);
     for frame in [4.0, 17.0, 50.0, 99.0] {
         let inner = 3.0 * cubic_bezier(0.42, 0.0, 0.58, 1.0, frame / 100.0) * 24.0;
-        let want = 100.0 + (40.0 - 100.0) * cubic_bezier(0.333, 0.0, 0.667, 1.0, (inner / 60.0).min(1.0));
+        let want =
+            100.0 + (40.0 - 100.0) * cubic_bezier(0.333, 0.0, 0.667, 1.0, (inner / 60.0).min(1.0));
         let got = track.eval(frame)[0];
         assert!((got - want).abs() < 1e-7, "frame {frame}: {got} vs {want}");
     }
@@ -247,29 +261,47 @@ fn bad_lottie_is_refused_naming_layer_property_and_keyframe() {
         k
     };
     let cases: Vec<(Json, &[&str])> = vec![
-        (with_opacity(json!({"a": 1})), &["layer \"L\"", "property \"L/opacity\"", "field \"k\""]),
+        (
+            with_opacity(json!({"a": 1})),
+            &["layer \"L\"", "property \"L/opacity\"", "field \"k\""],
+        ),
         (
             with_opacity(json!({"a": 1, "k": "full"})),
             &["property \"L/opacity\"", "field \"k\"", "\"full\""],
         ),
         (
-            with_opacity(json!({"a": 1, "k": [key(json!(10), json!([1])), key(json!(5), json!([0]))]})),
-            &["property \"L/opacity\"", "keyframe 1", "field \"t\"", "after the previous keyframe's 10"],
+            with_opacity(
+                json!({"a": 1, "k": [key(json!(10), json!([1])), key(json!(5), json!([0]))]}),
+            ),
+            &[
+                "property \"L/opacity\"",
+                "keyframe 1",
+                "field \"t\"",
+                "after the previous keyframe's 10",
+            ],
         ),
         (
-            with_opacity(json!({"a": 1, "k": [key(json!(0), json!(["NaN"])), key(json!(5), json!([0]))]})),
+            with_opacity(
+                json!({"a": 1, "k": [key(json!(0), json!(["NaN"])), key(json!(5), json!([0]))]}),
+            ),
             &["keyframe 0", "field \"s\"", "finite numbers"],
         ),
         (
-            with_opacity(json!({"a": 1, "k": [key(json!("0"), json!([1])), key(json!(5), json!([0]))]})),
+            with_opacity(
+                json!({"a": 1, "k": [key(json!("0"), json!([1])), key(json!(5), json!([0]))]}),
+            ),
             &["keyframe 0", "field \"t\"", "a finite number"],
         ),
         (
-            with_opacity(json!({"a": 1, "k": [{"t": 0, "s": [1], "o": {"x": 1.5, "y": 0}, "i": {"x": 0.5, "y": 1}}, key(json!(5), json!([0]))]})),
+            with_opacity(
+                json!({"a": 1, "k": [{"t": 0, "s": [1], "o": {"x": 1.5, "y": 0}, "i": {"x": 0.5, "y": 1}}, key(json!(5), json!([0]))]}),
+            ),
             &["keyframe 0", "x in [0, 1]"],
         ),
         (
-            with_opacity(json!({"a": 1, "k": [key(json!(0), json!([1, 2])), key(json!(5), json!([0]))]})),
+            with_opacity(
+                json!({"a": 1, "k": [key(json!(0), json!([1, 2])), key(json!(5), json!([0]))]}),
+            ),
             &["keyframe 0", "one number"],
         ),
     ];
@@ -280,7 +312,8 @@ fn bad_lottie_is_refused_naming_layer_property_and_keyframe() {
         }
         assert!(text.starts_with("test.json: "), "{text}");
     }
-    let mut huge = with_opacity(json!({"a": 1, "k": [key(json!(0), json!([1])), key(json!(5), json!([0]))]}));
+    let mut huge =
+        with_opacity(json!({"a": 1, "k": [key(json!(0), json!([1])), key(json!(5), json!([0]))]}));
     huge["op"] = json!(1e300);
     assert!(error_text(&huge).contains("field \"op\""));
     let nothing = with_opacity(json!({"a": 0, "k": 100}));
@@ -288,8 +321,12 @@ fn bad_lottie_is_refused_naming_layer_property_and_keyframe() {
     let not_json = import_lottie(b"{\"layers\": [NaN]}", "nan.json").unwrap_err();
     assert!(not_json.to_string().contains("line 1"), "{not_json}");
     let mut cycle = with_opacity(json!({"a": 0, "k": 100}));
-    cycle["assets"] = json!([{"id": "c", "layers": [{"ty": 0, "refId": "c", "nm": "Self", "ip": 0, "op": 60}]}]);
+    cycle["assets"] =
+        json!([{"id": "c", "layers": [{"ty": 0, "refId": "c", "nm": "Self", "ip": 0, "op": 60}]}]);
     cycle["layers"] = json!([{"ty": 0, "refId": "c", "nm": "Outer", "ip": 0, "op": 60}]);
     let text = error_text(&cycle);
-    assert!(text.contains("layer \"Outer/Self\"") && text.contains("does not contain itself"), "{text}");
+    assert!(
+        text.contains("layer \"Outer/Self\"") && text.contains("does not contain itself"),
+        "{text}"
+    );
 }

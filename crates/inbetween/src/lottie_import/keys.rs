@@ -69,11 +69,7 @@ struct RawKey<'a> {
 }
 
 /// Reads the property object `prop` (`{"a": …, "k": …}`) of `shape`.
-pub(super) fn parse_property(
-    prop: &Json,
-    shape: Shape,
-    at: &Where,
-) -> Result<Parsed, LottieError> {
+pub(super) fn parse_property(prop: &Json, shape: Shape, at: &Where) -> Result<Parsed, LottieError> {
     let Some(obj) = prop.as_object() else {
         return Err(at.invalid("", "a property object with \"k\"", found(prop)));
     };
@@ -122,7 +118,11 @@ fn number(obj: &Map<String, Json>, field: &str, at: &Where) -> Result<Option<f64
 }
 
 /// A value (a number or an array of 1 to 4 finite numbers) at `field` of `obj`.
-fn numbers(obj: &Map<String, Json>, field: &str, at: &Where) -> Result<Option<Vec<f64>>, LottieError> {
+fn numbers(
+    obj: &Map<String, Json>,
+    field: &str,
+    at: &Where,
+) -> Result<Option<Vec<f64>>, LottieError> {
     let Some(v) = obj.get(field) else {
         return Ok(None);
     };
@@ -132,14 +132,22 @@ fn numbers(obj: &Map<String, Json>, field: &str, at: &Where) -> Result<Option<Ve
         _ => vec![None],
     };
     if list.is_empty() || list.len() > 4 || list.iter().any(|x| !x.is_some_and(f64::is_finite)) {
-        return Err(at.invalid(field, "a number or an array of 1 to 4 finite numbers", found(v)));
+        return Err(at.invalid(
+            field,
+            "a number or an array of 1 to 4 finite numbers",
+            found(v),
+        ));
     }
     Ok(Some(list.into_iter().flatten().collect()))
 }
 
 /// Reads the keyframes: times strictly increasing, values of one length (the last key's value
 /// may come from the key before's `e`, the old format).
-fn read_keys<'a>(items: &'a [Json], shape: Shape, at: &Where) -> Result<Vec<RawKey<'a>>, LottieError> {
+fn read_keys<'a>(
+    items: &'a [Json],
+    shape: Shape,
+    at: &Where,
+) -> Result<Vec<RawKey<'a>>, LottieError> {
     let mut keys: Vec<RawKey<'a>> = Vec::with_capacity(items.len());
     let mut previous_end: Option<Vec<f64>> = None;
     for (index, item) in items.iter().enumerate() {
@@ -185,22 +193,42 @@ fn read_keys<'a>(items: &'a [Json], shape: Shape, at: &Where) -> Result<Vec<RawK
             Some(v) if v.as_f64() == Some(0.0) => false,
             Some(v) => return Err(at.invalid("h", "0 or 1", found(v))),
         };
-        keys.push(RawKey { t, value, hold, obj });
+        keys.push(RawKey {
+            t,
+            value,
+            hold,
+            obj,
+        });
     }
     Ok(keys)
 }
 
 /// Component `c` of an ease coordinate (`o.x`, `i.y`, ...): a number, or an array whose missing
 /// entries fall back to its first (lottie-web's rule).
-fn ease_coordinate(obj: &Map<String, Json>, handle: &str, axis: &str, c: usize, at: &Where) -> Result<f64, LottieError> {
+fn ease_coordinate(
+    obj: &Map<String, Json>,
+    handle: &str,
+    axis: &str,
+    c: usize,
+    at: &Where,
+) -> Result<f64, LottieError> {
     let field = format!("{handle}.{axis}");
     let v = obj
         .get(handle)
         .and_then(|h| h.as_object())
         .and_then(|h| h.get(axis))
-        .ok_or_else(|| at.invalid(&field, "the segment's ease (a number or an array)", "nothing".to_string()))?;
+        .ok_or_else(|| {
+            at.invalid(
+                &field,
+                "the segment's ease (a number or an array)",
+                "nothing".to_string(),
+            )
+        })?;
     let x = match v {
-        Json::Array(items) => items.get(c).or_else(|| items.first()).and_then(Json::as_f64),
+        Json::Array(items) => items
+            .get(c)
+            .or_else(|| items.first())
+            .and_then(Json::as_f64),
         other => other.as_f64(),
     };
     match x {
@@ -242,7 +270,11 @@ fn on_line_3d(a: [f64; 3], b: [f64; 3], p: [f64; 3]) -> bool {
     };
     let (d1, d2, d3) = (dist(a, b), dist(a, p), dist(b, p));
     let diff = if d1 > d2 {
-        if d1 > d3 { d1 - d2 - d3 } else { d3 - d2 - d1 }
+        if d1 > d3 {
+            d1 - d2 - d3
+        } else {
+            d3 - d2 - d1
+        }
     } else if d3 > d2 {
         d3 - d2 - d1
     } else {
@@ -254,7 +286,11 @@ fn on_line_3d(a: [f64; 3], b: [f64; 3], p: [f64; 3]) -> bool {
 /// The Bezier control points (start + `to`, end + `ti`) of a spatial segment, or `None` where
 /// lottie-web drops the tangents: both control points on the line through the ends (a straight
 /// segment), or equal ends with zero tangents.
-fn spatial_controls(k0: &RawKey<'_>, end: &[f64], at: &Where) -> Result<Option<(Vec<f64>, Vec<f64>)>, LottieError> {
+fn spatial_controls(
+    k0: &RawKey<'_>,
+    end: &[f64],
+    at: &Where,
+) -> Result<Option<Controls>, LottieError> {
     let (Some(to), Some(ti)) = (numbers(k0.obj, "to", at)?, numbers(k0.obj, "ti", at)?) else {
         return Ok(None);
     };
@@ -275,8 +311,15 @@ fn spatial_controls(k0: &RawKey<'_>, end: &[f64], at: &Where) -> Result<Option<(
             on_line_3d(a, b, [c1[0], c1[1], c1[2]]) && on_line_3d(a, b, [c2[0], c2[1], c2[2]])
         };
     let zero = same_ends && to[..dims].iter().chain(&ti[..dims]).all(|x| *x == 0.0);
-    Ok(if collinear || zero { None } else { Some((c1, c2)) })
+    Ok(if collinear || zero {
+        None
+    } else {
+        Some((c1, c2))
+    })
 }
+
+/// A spatial segment's two inner Bezier control points.
+type Controls = (Vec<f64>, Vec<f64>);
 
 /// One segment as read: kind and per-component eases.
 struct RawSegment {
@@ -286,33 +329,55 @@ struct RawSegment {
 
 /// Makes the tracks: spatial segments give one `segment_arclength` track; eases that differ
 /// between components split the property into scalar tracks; otherwise one track.
-fn make_tracks(raw: &[RawKey<'_>], shape: Shape, at: &Where) -> Result<Vec<PropTrack>, LottieError> {
+fn make_tracks(
+    raw: &[RawKey<'_>],
+    shape: Shape,
+    at: &Where,
+) -> Result<Vec<PropTrack>, LottieError> {
     let dims = raw.first().map_or(1, |k| k.value.len());
     let mut segments = Vec::with_capacity(raw.len());
     for (index, pair) in raw.windows(2).enumerate() {
         let at = at.key(index);
         let (k0, k1) = (&pair[0], &pair[1]);
         if k0.hold {
-            segments.push(RawSegment { interp: Interp::Step, eases: vec![Ease::Linear] });
+            segments.push(RawSegment {
+                interp: Interp::Step,
+                eases: vec![Ease::Linear],
+            });
             continue;
         }
-        let controls = if shape == Shape::Vector { spatial_controls(k0, &k1.value, &at)? } else { None };
+        let controls = if shape == Shape::Vector {
+            spatial_controls(k0, &k1.value, &at)?
+        } else {
+            None
+        };
         let segment = match controls {
             Some((c1, c2)) => {
-                let (Some(out), Some(r#in)) = (Value::from_slice(&c1), Value::from_slice(&c2)) else {
+                let (Some(out), Some(r#in)) = (Value::from_slice(&c1), Value::from_slice(&c2))
+                else {
                     return Err(at.invalid("to", "2 or 3 numbers", format!("{}", c1.len())));
                 };
-                RawSegment { interp: Interp::Bezier { out, r#in }, eases: vec![segment_ease(k0.obj, 0, &at)?] }
+                RawSegment {
+                    interp: Interp::Bezier { out, r#in },
+                    eases: vec![segment_ease(k0.obj, 0, &at)?],
+                }
             }
             None => RawSegment {
                 interp: Interp::Linear,
-                eases: (0..dims).map(|c| segment_ease(k0.obj, c, &at)).collect::<Result<_, _>>()?,
+                eases: (0..dims)
+                    .map(|c| segment_ease(k0.obj, c, &at))
+                    .collect::<Result<_, _>>()?,
             },
         };
         segments.push(segment);
     }
-    let spatial = segments.iter().any(|s| matches!(s.interp, Interp::Bezier { .. }));
-    let split = !spatial && segments.iter().any(|s| s.eases.iter().any(|e| *e != s.eases[0]));
+    let spatial = segments
+        .iter()
+        .any(|s| matches!(s.interp, Interp::Bezier { .. }));
+    let split = !spatial
+        && segments
+            .iter()
+            .any(|s| s.eases.iter().any(|e| *e != s.eases[0]));
     let key_rows = |component: Option<usize>| -> Vec<(f64, Vec<f64>, Interp, Ease)> {
         raw.iter()
             .enumerate()

@@ -64,7 +64,9 @@ pub enum LottieError {
         found: String,
     },
     /// Nothing in the file is animated.
-    #[error("{source_name}: no animated property to import (every property is static, or skipped)")]
+    #[error(
+        "{source_name}: no animated property to import (every property is static, or skipped)"
+    )]
     NothingAnimated {
         /// The file.
         source_name: String,

@@ -74,7 +74,10 @@ pub(super) fn import(root: &Json, source_name: &str) -> Result<LottieImport, Lot
     if fps <= 0.0 {
         return Err(top.invalid("fr", "a positive frame rate", format!("{fps}")));
     }
-    let (root_ip, root_op) = (required_number(obj, "ip", &top)?, required_number(obj, "op", &top)?);
+    let (root_ip, root_op) = (
+        required_number(obj, "ip", &top)?,
+        required_number(obj, "op", &top)?,
+    );
     if !(root_op > root_ip && root_op - root_ip <= MAX_LOTTIE_FRAMES) {
         return Err(top.invalid(
             "op",
@@ -156,7 +159,12 @@ fn required_number(obj: &Map<String, Json>, field: &str, at: &Where) -> Result<f
 }
 
 /// An optional finite number with a default.
-fn number_or(obj: &Map<String, Json>, field: &str, default: f64, at: &Where) -> Result<f64, LottieError> {
+fn number_or(
+    obj: &Map<String, Json>,
+    field: &str,
+    default: f64,
+    at: &Where,
+) -> Result<f64, LottieError> {
     if obj.contains_key(field) {
         required_number(obj, field, at)
     } else {
@@ -165,7 +173,11 @@ fn number_or(obj: &Map<String, Json>, field: &str, default: f64, at: &Where) -> 
 }
 
 /// An array that must be there.
-fn array<'a>(obj: &'a Map<String, Json>, field: &str, at: &Where) -> Result<&'a [Json], LottieError> {
+fn array<'a>(
+    obj: &'a Map<String, Json>,
+    field: &str,
+    at: &Where,
+) -> Result<&'a [Json], LottieError> {
     match obj.get(field) {
         Some(Json::Array(items)) => Ok(items),
         Some(v) => Err(at.invalid(field, "an array", found(v))),
@@ -187,7 +199,11 @@ fn index_text(v: Option<&Json>, fallback: usize) -> String {
 fn names(items: &[Json], id_field: Option<&str>) -> Vec<String> {
     let named: Vec<Option<&str>> = items
         .iter()
-        .map(|item| item.get("nm").and_then(Json::as_str).filter(|s| !s.is_empty()))
+        .map(|item| {
+            item.get("nm")
+                .and_then(Json::as_str)
+                .filter(|s| !s.is_empty())
+        })
         .collect();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for nm in named.iter().flatten() {
@@ -225,7 +241,10 @@ fn walk_comp<'a>(ctx: &mut Ctx<'a>, layers: &'a [Json], scope: &Scope) -> Result
         // Pointers start at the layer object (lottie-web copies a precomposition's layers for
         // each use after the first, so only the layer element's own data is reliable).
         let pointer = "";
-        let (ip, op) = (required_number(obj, "ip", &at)?, required_number(obj, "op", &at)?);
+        let (ip, op) = (
+            required_number(obj, "ip", &at)?,
+            required_number(obj, "op", &at)?,
+        );
         if obj.get("hd").and_then(Json::as_bool) == Some(true) {
             note(ctx, &name, "hidden layer (hd), not drawn by lottie-web");
             continue;
@@ -235,15 +254,22 @@ fn walk_comp<'a>(ctx: &mut Ctx<'a>, layers: &'a [Json], scope: &Scope) -> Result
         }
         note_layer_extras(ctx, obj, &name);
         match obj.get("ty").and_then(Json::as_f64) {
-            Some(t) if t == 4.0 => {
+            Some(4.0) => {
                 if let Some(shapes) = obj.get("shapes") {
                     let Some(items) = shapes.as_array() else {
                         return Err(at.invalid("shapes", "an array", found(shapes)));
                     };
-                    walk_shapes(ctx, &here, items, &format!("{name}/"), &format!("{pointer}/shapes"), &at)?;
+                    walk_shapes(
+                        ctx,
+                        &here,
+                        items,
+                        &format!("{name}/"),
+                        &format!("{pointer}/shapes"),
+                        &at,
+                    )?;
                 }
             }
-            Some(t) if t == 0.0 => walk_precomp(ctx, &here, obj, &name, ip, op, &at)?,
+            Some(0.0) => walk_precomp(ctx, &here, obj, &name, ip, op, &at)?,
             _ => {}
         }
     }
@@ -261,24 +287,46 @@ fn walk_precomp<'a>(
     at: &Where,
 ) -> Result<(), LottieError> {
     let Some(id) = obj.get("refId").and_then(Json::as_str) else {
-        return Err(at.invalid("refId", "the id of a precomposition asset", found(obj.get("refId").unwrap_or(&Json::Null))));
+        return Err(at.invalid(
+            "refId",
+            "the id of a precomposition asset",
+            found(obj.get("refId").unwrap_or(&Json::Null)),
+        ));
     };
     let Some(&layers) = ctx.assets.get(id) else {
-        return Err(at.invalid("refId", "the id of a precomposition in \"assets\"", format!("\"{id}\"")));
+        return Err(at.invalid(
+            "refId",
+            "the id of a precomposition in \"assets\"",
+            format!("\"{id}\""),
+        ));
     };
     if ctx.stack.contains(&id) || ctx.stack.len() >= MAX_PRECOMP_DEPTH {
-        return Err(at.invalid("refId", "a precomposition that does not contain itself", format!("\"{id}\"")));
+        return Err(at.invalid(
+            "refId",
+            "a precomposition that does not contain itself",
+            format!("\"{id}\""),
+        ));
     }
     let sr = number_or(obj, "sr", 1.0, at)?;
     if sr <= 0.0 {
-        return Err(at.invalid("sr", "a positive time stretch (reversed layers are not imported)", format!("{sr}")));
+        return Err(at.invalid(
+            "sr",
+            "a positive time stretch (reversed layers are not imported)",
+            format!("{sr}"),
+        ));
     }
     let tm = match obj.get("tm") {
         None => None,
         Some(prop) => time_remap(ctx, prop, name, at)?,
     };
     let mut chain = here.scope.chain.clone();
-    chain.push(Level { ip, op, st: number_or(obj, "st", 0.0, at)?, sr, tm });
+    chain.push(Level {
+        ip,
+        op,
+        st: number_or(obj, "st", 0.0, at)?,
+        sr,
+        tm,
+    });
     let mut layer_path = here.scope.layers.clone();
     layer_path.push(here.index);
     let inner = Scope {
@@ -294,8 +342,16 @@ fn walk_precomp<'a>(
 
 /// A precomposition's time remap as a track in its parent's frames (values in seconds), or
 /// `None` when it is static (lottie-web then plays the constant frame tm · fr).
-fn time_remap(ctx: &mut Ctx<'_>, prop: &Json, name: &str, at: &Where) -> Result<Option<Track>, LottieError> {
-    let at = Where { property: Some("time_remap".to_string()), ..at.clone() };
+fn time_remap(
+    ctx: &mut Ctx<'_>,
+    prop: &Json,
+    name: &str,
+    at: &Where,
+) -> Result<Option<Track>, LottieError> {
+    let at = Where {
+        property: Some("time_remap".to_string()),
+        ..at.clone()
+    };
     let static_value = |k: &Json| match k {
         Json::Number(n) => n.as_f64(),
         Json::Array(a) => a.first().and_then(Json::as_f64),
@@ -303,21 +359,36 @@ fn time_remap(ctx: &mut Ctx<'_>, prop: &Json, name: &str, at: &Where) -> Result<
     };
     match parse_property(prop, Shape::Scalar, &at)? {
         Parsed::Animated(tracks) => match tracks.first() {
-            Some(t) => t.builder(format!("{name}/time_remap"), |f| f).build().map(Some).map_err(|error| {
-                LottieError::Document { source_name: ctx.source_name.to_string(), error }
-            }),
+            Some(t) => t
+                .builder(format!("{name}/time_remap"), |f| f)
+                .build()
+                .map(Some)
+                .map_err(|error| LottieError::Document {
+                    source_name: ctx.source_name.to_string(),
+                    error,
+                }),
             None => Ok(None),
         },
         Parsed::Static => {
             let seconds = prop.get("k").and_then(static_value).unwrap_or(0.0);
-            TrackBuilder::new(format!("{name}/time_remap"), crate::value::ValueType::Scalar)
-                .key(0.0, seconds)
-                .build()
-                .map(Some)
-                .map_err(|error| LottieError::Document { source_name: ctx.source_name.to_string(), error })
+            TrackBuilder::new(
+                format!("{name}/time_remap"),
+                crate::value::ValueType::Scalar,
+            )
+            .key(0.0, seconds)
+            .build()
+            .map(Some)
+            .map_err(|error| LottieError::Document {
+                source_name: ctx.source_name.to_string(),
+                error,
+            })
         }
         Parsed::Expression => {
-            note(ctx, &format!("{name}/time_remap"), "expression (the precomposition is imported without time remap)");
+            note(
+                ctx,
+                &format!("{name}/time_remap"),
+                "expression (the precomposition is imported without time remap)",
+            );
             Ok(None)
         }
     }
@@ -361,12 +432,28 @@ fn walk_transform(
             for axis in ["x", "y", "z"] {
                 if let Some(inner) = prop.get(axis) {
                     let track = format!("{prefix}/position.{axis}");
-                    property(ctx, here, inner, Shape::Scalar, &track, &format!("{pointer}/p/{axis}"), at)?;
+                    property(
+                        ctx,
+                        here,
+                        inner,
+                        Shape::Scalar,
+                        &track,
+                        &format!("{pointer}/p/{axis}"),
+                        at,
+                    )?;
                 }
             }
             continue;
         }
-        property(ctx, here, prop, shape, &format!("{prefix}/{name}"), &format!("{pointer}/{key}"), at)?;
+        property(
+            ctx,
+            here,
+            prop,
+            shape,
+            &format!("{prefix}/{name}"),
+            &format!("{pointer}/{key}"),
+            at,
+        )?;
     }
     if let Some(or) = obj.get("or") {
         if is_animated(or) {
@@ -379,11 +466,29 @@ fn walk_transform(
 /// Shape item types and their imported properties.
 fn item_properties(ty: &str) -> Option<&'static [(&'static str, &'static str, Shape)]> {
     Some(match ty {
-        "fl" => &[("c", "color", Shape::Color), ("o", "opacity", Shape::Scalar)],
-        "st" => &[("c", "color", Shape::Color), ("o", "opacity", Shape::Scalar), ("w", "width", Shape::Scalar)],
-        "tm" => &[("s", "start", Shape::Scalar), ("e", "end", Shape::Scalar), ("o", "offset", Shape::Scalar)],
-        "rc" => &[("s", "size", Shape::Vector), ("p", "position", Shape::Vector), ("r", "roundness", Shape::Scalar)],
-        "el" => &[("s", "size", Shape::Vector), ("p", "position", Shape::Vector)],
+        "fl" => &[
+            ("c", "color", Shape::Color),
+            ("o", "opacity", Shape::Scalar),
+        ],
+        "st" => &[
+            ("c", "color", Shape::Color),
+            ("o", "opacity", Shape::Scalar),
+            ("w", "width", Shape::Scalar),
+        ],
+        "tm" => &[
+            ("s", "start", Shape::Scalar),
+            ("e", "end", Shape::Scalar),
+            ("o", "offset", Shape::Scalar),
+        ],
+        "rc" => &[
+            ("s", "size", Shape::Vector),
+            ("p", "position", Shape::Vector),
+            ("r", "roundness", Shape::Scalar),
+        ],
+        "el" => &[
+            ("s", "size", Shape::Vector),
+            ("p", "position", Shape::Vector),
+        ],
         _ => return None,
     })
 }
@@ -406,7 +511,11 @@ fn walk_shapes(
         let ptr = format!("{pointer}/{i}");
         if obj.get("hd").and_then(Json::as_bool) == Some(true) {
             if has_animation(obj) {
-                note(ctx, &path, "hidden shape item (hd), not drawn by lottie-web");
+                note(
+                    ctx,
+                    &path,
+                    "hidden shape item (hd), not drawn by lottie-web",
+                );
             }
             continue;
         }
@@ -414,7 +523,14 @@ fn walk_shapes(
         match ty {
             "gr" => {
                 if let Some(list) = obj.get("it").and_then(Json::as_array) {
-                    walk_shapes(ctx, here, list, &format!("{path}/"), &format!("{ptr}/it"), at)?;
+                    walk_shapes(
+                        ctx,
+                        here,
+                        list,
+                        &format!("{path}/"),
+                        &format!("{ptr}/it"),
+                        at,
+                    )?;
                 }
             }
             "tr" => walk_transform(ctx, here, item, prefix.trim_end_matches('/'), &ptr, at)?,
@@ -422,7 +538,15 @@ fn walk_shapes(
                 Some(props) => {
                     for (key, name, shape) in props {
                         if let Some(prop) = obj.get(*key) {
-                            property(ctx, here, prop, *shape, &format!("{path}/{name}"), &format!("{ptr}/{key}"), at)?;
+                            property(
+                                ctx,
+                                here,
+                                prop,
+                                *shape,
+                                &format!("{path}/{name}"),
+                                &format!("{ptr}/{key}"),
+                                at,
+                            )?;
                         }
                     }
                     if ty == "st" && obj.get("d").is_some_and(has_animation_in) {
@@ -454,7 +578,10 @@ fn property(
     pointer: &str,
     at: &Where,
 ) -> Result<(), LottieError> {
-    let at = Where { property: Some(track.to_string()), ..at.clone() };
+    let at = Where {
+        property: Some(track.to_string()),
+        ..at.clone()
+    };
     match parse_property(prop, shape, &at)? {
         Parsed::Static => Ok(()),
         Parsed::Expression => {
@@ -465,7 +592,11 @@ fn property(
             for part in &parts {
                 let name = match part.component {
                     Some(c) => {
-                        let axes: &[&str] = if shape == Shape::Color { &["r", "g", "b", "a"] } else { &["x", "y", "z", "w"] };
+                        let axes: &[&str] = if shape == Shape::Color {
+                            &["r", "g", "b", "a"]
+                        } else {
+                            &["x", "y", "z", "w"]
+                        };
                         format!("{track}.{}", axes.get(c).copied().unwrap_or("w"))
                     }
                     None => track.to_string(),
@@ -479,14 +610,23 @@ fn property(
 
 /// Adds one track in root frames: key times mapped exactly through the precompositions'
 /// `st`/`sr`, or baked at whole root frames under a time remap.
-fn add_track(ctx: &mut Ctx<'_>, here: &LayerAt<'_>, part: &PropTrack, name: String, pointer: &str) -> Result<(), LottieError> {
+fn add_track(
+    ctx: &mut Ctx<'_>,
+    here: &LayerAt<'_>,
+    part: &PropTrack,
+    name: String,
+    pointer: &str,
+) -> Result<(), LottieError> {
     let chain = &here.scope.chain;
     let baked = chain.iter().any(|level| level.tm.is_some());
     let builder = if baked {
-        let own = part.builder(name.clone(), |f| f).build().map_err(|error| LottieError::Document {
-            source_name: ctx.source_name.to_string(),
-            error,
-        })?;
+        let own =
+            part.builder(name.clone(), |f| f)
+                .build()
+                .map_err(|error| LottieError::Document {
+                    source_name: ctx.source_name.to_string(),
+                    error,
+                })?;
         match bake(ctx, chain, &own, &name) {
             Some(b) => b,
             None => {
@@ -530,7 +670,11 @@ fn comp_frame(chain: &[Level], fps: f64, frame: f64) -> Option<f64> {
         r = match &level.tm {
             Some(tm) => {
                 let remapped = tm.eval(r)[0] * fps;
-                if remapped == level.op { level.op - 1.0 } else { remapped }
+                if remapped == level.op {
+                    level.op - 1.0
+                } else {
+                    remapped
+                }
             }
             None => (r - level.st) / level.sr,
         };
@@ -555,7 +699,10 @@ fn bake(ctx: &Ctx<'_>, chain: &[Level], own: &Track, name: &str) -> Option<Track
 
 /// Records something not imported.
 fn note(ctx: &mut Ctx<'_>, path: &str, reason: &str) {
-    ctx.skipped.push(Skipped { path: path.to_string(), reason: reason.to_string() });
+    ctx.skipped.push(Skipped {
+        path: path.to_string(),
+        reason: reason.to_string(),
+    });
 }
 
 /// True for a property object whose `k` holds keyframes, or that has an expression.
@@ -578,22 +725,39 @@ fn has_animation_in(v: &Json) -> bool {
     match v {
         Json::Object(_) if is_animated(v) => true,
         Json::Object(o) => o.values().any(is_animated),
-        Json::Array(items) => items.iter().any(|i| is_animated(i) || i.as_object().is_some_and(|o| o.values().any(is_animated))),
+        Json::Array(items) => items
+            .iter()
+            .any(|i| is_animated(i) || i.as_object().is_some_and(|o| o.values().any(is_animated))),
         _ => false,
     }
 }
 
 /// Layer parts that are never tracks: effects, animated masks, animated text.
 fn note_layer_extras(ctx: &mut Ctx<'_>, obj: &Map<String, Json>, name: &str) {
-    if obj.get("ef").and_then(Json::as_array).is_some_and(|e| !e.is_empty()) {
+    if obj
+        .get("ef")
+        .and_then(Json::as_array)
+        .is_some_and(|e| !e.is_empty())
+    {
         note(ctx, &format!("{name}/effects"), "effects");
     }
     if obj.get("masksProperties").is_some_and(has_animation_in) {
-        note(ctx, &format!("{name}/masks"), "animated mask (path vertices, opacity or expansion)");
+        note(
+            ctx,
+            &format!("{name}/masks"),
+            "animated mask (path vertices, opacity or expansion)",
+        );
     }
     if let Some(text) = obj.get("t") {
-        let animated_document = text.get("d").and_then(|d| d.get("k")).and_then(Json::as_array).is_some_and(|k| k.len() > 1);
-        let animators = text.get("a").and_then(Json::as_array).is_some_and(|a| !a.is_empty());
+        let animated_document = text
+            .get("d")
+            .and_then(|d| d.get("k"))
+            .and_then(Json::as_array)
+            .is_some_and(|k| k.len() > 1);
+        let animators = text
+            .get("a")
+            .and_then(Json::as_array)
+            .is_some_and(|a| !a.is_empty());
         if animated_document || animators {
             note(ctx, &format!("{name}/text"), "animated text");
         }
