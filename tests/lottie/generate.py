@@ -14,6 +14,9 @@ paths) plus things listed as skipped (an animated path, an expression).
 precomps.json: a root composition starting at ip 4; a precomposition used twice (start offset
 and time stretch 2; time remap with an eased tm), one nested inside it (start offset), and one
 stretched by 0.5.
+
+differences/differences.json: the two documented differences from lottie-web (not in the
+agreement test; a test of its own checks that lottie-web still behaves so).
 """
 
 import json
@@ -173,5 +176,19 @@ def precomps():
             "layers": root}
 
 
-for name, doc in [("transforms.json", transforms()), ("precomps.json", precomps())]:
+def differences():
+    """Where we knowingly differ from lottie-web (docs/lottie.md): a spatial segment whose ease
+    dips below 0 (lottie-web shows the segment's end there), and a hold keyframe with tangents
+    (lottie-web plays the spatial segment)."""
+    def null(ind, nm, p):
+        return {"ty": 3, "ind": ind, "nm": nm, "ip": 0, "op": 30, "st": 0, "ks": {"p": p}}
+    under = anim(key(0, [0, 0], to=[20, 40], ti=[-20, 40], **ease(0.6, -0.8, 0.6, 1)), key(20, [100, 0]))
+    hold = anim(key(0, [0, 0], to=[20, 40], ti=[-20, 40], h=1, **ease(0.3, 0, 0.7, 1)), key(20, [100, 0]))
+    return {"v": "5.12.2", "fr": 30, "ip": 0, "op": 30, "w": 100, "h": 100, "nm": "differences",
+            "layers": [null(1, "Under", under), null(2, "Hold", hold)]}
+
+
+for name, doc in [("transforms.json", transforms()), ("precomps.json", precomps()),
+                  ("differences/differences.json", differences())]:
+    (HERE / name).parent.mkdir(exist_ok=True)
     (HERE / name).write_text(json.dumps(doc, indent=1) + "\n")

@@ -275,3 +275,48 @@ fn sample_and_stream_agree_with_lottie_web_on_every_file() {
         );
     }
 }
+
+/// The differences docs/lottie.md states are what lottie-web does (tests/lottie/differences/):
+/// where a spatial segment's ease is below 0 lottie-web shows the segment's end and we its
+/// start; on a hold keyframe with tangents lottie-web moves along the segment and we hold.
+#[test]
+fn documented_differences_are_what_lottie_web_does() {
+    let tools = repo().join("tools/browser-test");
+    if !browser_available(&tools) {
+        return;
+    }
+    let file = repo().join("tests/lottie/differences/differences.json");
+    let import = import_lottie(&std::fs::read(&file).unwrap(), "differences.json").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let web = lottie_web(&tools, &file, &import, dir.path());
+    let row = |track: &str, frame: usize| -> (f64, f64) {
+        let r = &web["tracks"][track][frame];
+        assert_eq!(r[0].as_f64(), Some(frame as f64));
+        (r[1].as_f64().unwrap(), r[2].as_f64().unwrap())
+    };
+    let under = import.document.track("Under/position").unwrap();
+    let hold = import.document.track("Hold/position").unwrap();
+    // Ease (0.6, −0.8, 0.6, 1) is below 0 for the first frames of the 20-frame segment.
+    for frame in 1..=5 {
+        assert_eq!(
+            row("Under/position", frame),
+            (100.0, 0.0),
+            "lottie-web: the end"
+        );
+        assert_eq!(
+            under.eval(frame as f64).as_slice(),
+            &[0.0, 0.0],
+            "ours: the start"
+        );
+        let (x, y) = row("Hold/position", frame);
+        assert!(
+            x > 0.0 && y > 0.0,
+            "lottie-web moves on a hold key with tangents"
+        );
+        assert_eq!(
+            hold.eval(frame as f64).as_slice(),
+            &[0.0, 0.0],
+            "ours: held"
+        );
+    }
+}

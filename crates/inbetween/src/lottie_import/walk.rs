@@ -188,7 +188,7 @@ fn array<'a>(
 /// A whole number as names show it (`3`, not `3.0`); other numbers as JSON writes them.
 fn index_text(v: Option<&Json>, fallback: usize) -> String {
     match v.and_then(Json::as_f64) {
-        Some(x) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{}", x as i64),
+        Some(x) if crate::math::floor(x) == x && x.abs() < 1e15 => format!("{}", x as i64),
         Some(_) => v.map_or_else(|| fallback.to_string(), Json::to_string),
         None => fallback.to_string(),
     }
@@ -686,7 +686,7 @@ fn comp_frame(chain: &[Level], fps: f64, frame: f64) -> Option<f64> {
 fn bake(ctx: &Ctx<'_>, chain: &[Level], own: &Track, name: &str) -> Option<TrackBuilder> {
     let mut builder = TrackBuilder::new(name.to_string(), own.value_type());
     let mut any = false;
-    let mut frame = ctx.root_ip.ceil();
+    let mut frame = crate::math::ceil(ctx.root_ip);
     while frame < ctx.root_op {
         if let Some(r) = comp_frame(chain, ctx.fps, frame) {
             builder = builder.key(frame, own.eval(r));
