@@ -6,7 +6,7 @@
 transforms.json: layer transforms (anchor, spatial position with to/ti, a collinear segment
 lottie-web straightens, a hold, scale with per-dimension eases split into scale.x/.y/.z,
 rotation with a hold and an overshooting ease, opacity, skew, skew axis), separated position,
-a 3-D layer (rotation.x/.y, rotation from rz, 3-D spatial position), two layers of one name, an
+a 3-D layer (rotation.x/.y, rotation from rz, 3-D spatial position, orientation with a hold), two layers of one name, an
 unnamed layer, a layer visible only in part of the range, and shape items (group transform,
 rectangle, ellipse with a spatial position, fills of one name and an unnamed one, stroke, trim
 paths) plus things listed as skipped (an animated path, an expression).
@@ -137,7 +137,8 @@ def transforms():
             "rx": anim(key(0, 0, **SMOOTH), key(60, 80)),
             "ry": anim(key(0, 0, **SMOOTH), key(90, -120)),
             "rz": anim(key(0, 0, **SMOOTH), key(45, 30)),
-            "or": static([0, 0, 0]),
+            "or": anim(key(0, [0, 0, 0], **SMOOTH), key(30, [30, 60, 20], h=1),
+                       key(50, [10, -40, 80], **SMOOTH), key(80, [350, 10, 0])),
         }, ddd=1),
         layer(7, "Late", transform(o=anim(key(0, 0, **SMOOTH), key(90, 100))), ip=30, op=60),
     ]

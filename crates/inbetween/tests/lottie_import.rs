@@ -93,6 +93,7 @@ fn fixture_track_names_follow_the_naming_rules() {
             "Cube/rotation",
             "Cube/rotation.x",
             "Cube/rotation.y",
+            "Cube/orientation",
             "Late/opacity",
         ]
     );

@@ -418,3 +418,107 @@ fn make_tracks(
         segment_arclength: spatial,
     }])
 }
+
+/// An animated 3-D orientation (`or`) as lottie-web plays it: between keyframes the two Euler
+/// triples become quaternions, are slerped with the segment's **linear** time (no ease), and the
+/// result is turned back into Euler angles (degrees); hold keyframes hold; before the first and
+/// after the last keyframe their values. No track kind holds that, so it is baked.
+pub(super) struct Orientation {
+    /// Time, Euler angles in degrees, hold.
+    keys: Vec<(f64, [f64; 3], bool)>,
+}
+
+/// Reads an orientation property; `None` when it is not keyframed (or is an expression, which
+/// the caller reports).
+pub(super) fn parse_orientation(
+    prop: &Json,
+    at: &Where,
+) -> Result<Option<Orientation>, LottieError> {
+    let Some(items) = prop
+        .get("k")
+        .and_then(Json::as_array)
+        .filter(|k| k.first().is_some_and(Json::is_object))
+    else {
+        return Ok(None);
+    };
+    let raw = read_keys(items, Shape::Vector, at)?;
+    let mut keys = Vec::with_capacity(raw.len());
+    for (index, k) in raw.iter().enumerate() {
+        let [x, y, z] = k.value[..] else {
+            return Err(at.key(index).invalid(
+                "s",
+                "3 angles",
+                format!("{} numbers", k.value.len()),
+            ));
+        };
+        keys.push((k.t, [x, y, z], k.hold));
+    }
+    Ok(Some(Orientation { keys }))
+}
+
+impl Orientation {
+    /// The Euler angles (degrees) lottie-web shows at composition frame `frame`.
+    pub(super) fn at(&self, frame: f64) -> [f64; 3] {
+        let keys = &self.keys;
+        let (first, last) = (keys[0], keys[keys.len() - 1]);
+        if keys.len() < 2 || frame < first.0 {
+            return first.1;
+        }
+        if frame >= last.0 {
+            return last.1;
+        }
+        let i = keys.partition_point(|k| k.0 <= frame).saturating_sub(1);
+        let (k0, k1) = (keys[i], keys[i + 1]);
+        if k0.2 || frame <= k0.0 {
+            return k0.1;
+        }
+        let t = (frame - k0.0) / (k1.0 - k0.0);
+        quaternion_to_euler(slerp(quaternion(k0.1), quaternion(k1.1), t))
+    }
+}
+
+/// lottie-web's `createQuaternion`: heading, attitude, bank = the three angles (degrees).
+fn quaternion(v: [f64; 3]) -> [f64; 4] {
+    use crate::math::{cos, sin};
+    let half = |deg: f64| deg.to_radians() / 2.0;
+    let (h, a, b) = (half(v[0]), half(v[1]), half(v[2]));
+    let (c1, c2, c3, s1, s2, s3) = (cos(h), cos(a), cos(b), sin(h), sin(a), sin(b));
+    [
+        s1 * s2 * c3 + c1 * c2 * s3,
+        s1 * c2 * c3 + c1 * s2 * s3,
+        c1 * s2 * c3 - s1 * c2 * s3,
+        c1 * c2 * c3 - s1 * s2 * s3,
+    ]
+}
+
+/// lottie-web's `slerp`: shortest arc, a straight blend when the quaternions are within 1e-6.
+fn slerp(a: [f64; 4], mut b: [f64; 4], t: f64) -> [f64; 4] {
+    use crate::math::{acos, sin};
+    let mut cosom = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    if cosom < 0.0 {
+        cosom = -cosom;
+        b = b.map(|x| -x);
+    }
+    let (s0, s1) = if 1.0 - cosom > 0.000_001 {
+        let omega = acos(cosom);
+        let sinom = sin(omega);
+        (sin((1.0 - t) * omega) / sinom, sin(t * omega) / sinom)
+    } else {
+        (1.0 - t, t)
+    };
+    [0, 1, 2, 3].map(|c| s0 * a[c] + s1 * b[c])
+}
+
+/// lottie-web's `quaternionToEuler` (degrees).
+fn quaternion_to_euler(q: [f64; 4]) -> [f64; 3] {
+    use crate::math::{asin, atan2};
+    let [x, y, z, w] = q;
+    let heading = atan2(2.0 * y * w - 2.0 * x * z, 1.0 - 2.0 * y * y - 2.0 * z * z);
+    let attitude = asin(2.0 * x * y + 2.0 * z * w);
+    let bank = atan2(2.0 * x * w - 2.0 * y * z, 1.0 - 2.0 * x * x - 2.0 * z * z);
+    [
+        heading.to_degrees(),
+        attitude.to_degrees(),
+        bank.to_degrees(),
+    ]
+}

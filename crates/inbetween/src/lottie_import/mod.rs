@@ -13,11 +13,11 @@
 //! - spatial tangents `to`/`ti` make Bezier segments timed by their own arc length
 //!   (`path: "segment_arclength"`, [`crate::PathMode::SegmentArclength`]);
 //! - precomposition timing (`st`, `sr`) maps key times exactly; a time-remapped (`tm`)
-//!   precomposition's layers are baked to one linear key per whole root frame where they are
-//!   visible (exact at whole frames).
+//!   precomposition's layers, and 3-D orientations (which lottie-web slerps), are baked to one
+//!   linear key per whole root frame where they are visible (exact at whole frames).
 //!
-//! Animated path vertices, expressions, effects and properties with no track name (orientation,
-//! gradients, ...) are listed in [`LottieImport::skipped`], never silently dropped.
+//! Animated path vertices, expressions, effects and properties with no track name (gradients,
+//! masks, text, ...) are listed in [`LottieImport::skipped`], never silently dropped.
 
 mod keys;
 mod walk;
@@ -106,8 +106,8 @@ pub struct TrackOrigin {
     /// True when the property has spatial Bezier segments (placed by arc length; lottie-web's
     /// own placement differs by its length table, see docs/lottie.md).
     pub spatial: bool,
-    /// True when the track was baked (one linear key per whole frame, time-remapped
-    /// precompositions).
+    /// True when the track was baked (one linear key per whole frame: time-remapped
+    /// precompositions, orientations).
     pub baked: bool,
 }
 

@@ -7,13 +7,14 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value as Json};
 
-use super::keys::{parse_property, Parsed, PropTrack, Shape};
+use super::keys::{parse_orientation, parse_property, Orientation, Parsed, PropTrack, Shape};
 use super::{
     found, LottieError, LottieImport, Skipped, TrackOrigin, Where, MAX_LOTTIE_FRAMES,
     MAX_PRECOMP_DEPTH,
 };
 use crate::document::Document;
 use crate::track::{Track, TrackBuilder};
+use crate::value::{Value, ValueType};
 
 /// A precomposition layer between the root and a property: its visible range and how its
 /// composition's frames follow from its parent composition's frame R.
@@ -456,11 +457,51 @@ fn walk_transform(
         )?;
     }
     if let Some(or) = obj.get("or") {
-        if is_animated(or) {
-            note(ctx, &format!("{prefix}/orientation"), "animated orientation (lottie-web interpolates it through quaternions, which a track of degrees cannot hold)");
+        let name = format!("{prefix}/orientation");
+        if or.get("x").is_some_and(Json::is_string) {
+            note(ctx, &name, "expression");
+        } else if let Some(orientation) = parse_orientation(
+            or,
+            &Where {
+                property: Some(name.clone()),
+                ..at.clone()
+            },
+        )? {
+            add_orientation(ctx, here, &orientation, name, &format!("{pointer}/or"));
         }
     }
     Ok(())
+}
+
+/// Adds an animated orientation, baked at whole root frames (see [`Orientation`]).
+fn add_orientation(
+    ctx: &mut Ctx<'_>,
+    here: &LayerAt<'_>,
+    orientation: &Orientation,
+    name: String,
+    pointer: &str,
+) {
+    let eval = |r: f64| Value::new(orientation.at(r));
+    let Some(builder) = bake(ctx, &here.scope.chain, ValueType::Vec3, &eval, &name) else {
+        note(ctx, &name, "never visible in the root composition's frames");
+        return;
+    };
+    ctx.tracks.push(builder);
+    ctx.origins.push(TrackOrigin {
+        track: name,
+        layers: layer_path(here),
+        pointer: pointer.to_string(),
+        component: None,
+        spatial: false,
+        baked: true,
+    });
+}
+
+/// The indices of the layers from the root composition down to `here`.
+fn layer_path(here: &LayerAt<'_>) -> Vec<usize> {
+    let mut l = here.scope.layers.clone();
+    l.push(here.index);
+    l
 }
 
 /// Shape item types and their imported properties.
@@ -627,7 +668,7 @@ fn add_track(
                     source_name: ctx.source_name.to_string(),
                     error,
                 })?;
-        match bake(ctx, chain, &own, &name) {
+        match bake(ctx, chain, own.value_type(), &|r| own.eval(r), &name) {
             Some(b) => b,
             None => {
                 note(ctx, &name, "never visible in the root composition's frames");
@@ -646,11 +687,7 @@ fn add_track(
     ctx.tracks.push(builder);
     ctx.origins.push(TrackOrigin {
         track: name,
-        layers: {
-            let mut l = here.scope.layers.clone();
-            l.push(here.index);
-            l
-        },
+        layers: layer_path(here),
         pointer: pointer.to_string(),
         component: part.component,
         spatial: part.segment_arclength,
@@ -683,13 +720,19 @@ fn comp_frame(chain: &[Level], fps: f64, frame: f64) -> Option<f64> {
 }
 
 /// One linear key per whole root frame in [ip, op) where the chain is visible.
-fn bake(ctx: &Ctx<'_>, chain: &[Level], own: &Track, name: &str) -> Option<TrackBuilder> {
-    let mut builder = TrackBuilder::new(name.to_string(), own.value_type());
+fn bake(
+    ctx: &Ctx<'_>,
+    chain: &[Level],
+    value_type: ValueType,
+    own: &dyn Fn(f64) -> Value,
+    name: &str,
+) -> Option<TrackBuilder> {
+    let mut builder = TrackBuilder::new(name.to_string(), value_type);
     let mut any = false;
     let mut frame = crate::math::ceil(ctx.root_ip);
     while frame < ctx.root_op {
         if let Some(r) = comp_frame(chain, ctx.fps, frame) {
-            builder = builder.key(frame, own.eval(r));
+            builder = builder.key(frame, own(r));
             any = true;
         }
         frame += 1.0;
