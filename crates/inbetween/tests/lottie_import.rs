@@ -95,6 +95,7 @@ fn fixture_track_names_follow_the_naming_rules() {
             "Cube/rotation.y",
             "Cube/orientation",
             "Late/opacity",
+            "Offset/opacity",
         ]
     );
     let skipped: Vec<(&str, &str)> = import
@@ -328,6 +329,37 @@ fn bad_lottie_is_refused_naming_layer_property_and_keyframe() {
     let text = error_text(&cycle);
     assert!(
         text.contains("layer \"Outer/Self\"") && text.contains("does not contain itself"),
+        "{text}"
+    );
+}
+
+/// Small files that would expand without bound are refused: precompositions nested ten uses
+/// wide and six deep (10⁶ layers), and time-remapped tracks baked over 10⁶ frames each.
+#[test]
+fn files_that_expand_without_bound_are_refused() {
+    let opacity = json!({"a": 1, "k": [
+        {"t": 0, "s": [0], "o": {"x": 0.3, "y": 0}, "i": {"x": 0.7, "y": 1}}, {"t": 10, "s": [100]}]});
+    let uses = |id: &str| -> Vec<Json> {
+        (0..10)
+            .map(|i| json!({"ty": 0, "ind": i, "refId": id, "ip": 0, "op": 60}))
+            .collect()
+    };
+    let mut assets: Vec<Json> = (0..6)
+        .map(|d| json!({"id": format!("a{d}"), "layers": uses(&format!("a{}", d + 1))}))
+        .collect();
+    assets.push(json!({"id": "a6", "layers": [{"ty": 3, "ind": 1, "ip": 0, "op": 60, "ks": {"o": opacity}}]}));
+    let wide = json!({"fr": 30, "ip": 0, "op": 60, "assets": assets, "layers": uses("a0")});
+    let text = error_text(&wide);
+    assert!(text.contains("at most 100000 layers walked"), "{text}");
+
+    let inner: Vec<Json> = (0..5)
+        .map(|i| json!({"ty": 3, "ind": i, "ip": 0, "op": 60, "ks": {"o": opacity}}))
+        .collect();
+    let long = json!({"fr": 30, "ip": 0, "op": 1_000_000, "assets": [{"id": "p", "layers": inner}],
+        "layers": [{"ty": 0, "nm": "R", "refId": "p", "ip": 0, "op": 2, "tm": {"a": 0, "k": 0}}]});
+    let text = error_text(&long);
+    assert!(
+        text.contains("baked keys") && text.contains("R/#"),
         "{text}"
     );
 }

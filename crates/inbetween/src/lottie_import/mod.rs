@@ -35,6 +35,14 @@ use crate::error::DocumentError;
 /// time-remapped precomposition makes one key per frame, so a huge `op` is refused up front.
 pub const MAX_LOTTIE_FRAMES: f64 = 1_000_000.0;
 
+/// The most layers walked, each use of a precomposition counting its layers again: a file of a
+/// few kilobytes can nest ten uses of a precomposition ten deep (10¹⁰ layers), refused here.
+pub const MAX_LAYERS: usize = 100_000;
+
+/// The most keys all baked tracks (time remap, orientation) may have together: 4 × 10⁶, about
+/// half a gigabyte while the document is built.
+pub const MAX_BAKED_KEYS: usize = 4_000_000;
+
 /// The deepest nesting of precompositions followed (a composition that contains itself is
 /// refused before this).
 pub const MAX_PRECOMP_DEPTH: usize = 64;
@@ -146,7 +154,8 @@ pub fn is_lottie(bytes: &[u8]) -> bool {
 /// [`LottieError`] naming the layer, property, keyframe and field of anything malformed: wrong
 /// types, a missing `k`, `t` or `s`, keyframes out of order, values of different lengths, ease
 /// handles with x outside [0, 1], `op − ip` past [`MAX_LOTTIE_FRAMES`], a precomposition that
-/// contains itself; or nothing animated. Nothing is returned but the error.
+/// contains itself, more than [`MAX_LAYERS`] layers walked or [`MAX_BAKED_KEYS`] baked keys; or
+/// nothing animated. Nothing is returned but the error.
 pub fn import_lottie(bytes: &[u8], source_name: &str) -> Result<LottieImport, LottieError> {
     let root: Json = serde_json::from_slice(bytes).map_err(|e| LottieError::Json {
         source_name: source_name.to_string(),

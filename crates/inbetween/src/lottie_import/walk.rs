@@ -9,8 +9,8 @@ use serde_json::{Map, Value as Json};
 
 use super::keys::{parse_orientation, parse_property, Orientation, Parsed, PropTrack, Shape};
 use super::{
-    found, LottieError, LottieImport, Skipped, TrackOrigin, Where, MAX_LOTTIE_FRAMES,
-    MAX_PRECOMP_DEPTH,
+    found, LottieError, LottieImport, Skipped, TrackOrigin, Where, MAX_BAKED_KEYS, MAX_LAYERS,
+    MAX_LOTTIE_FRAMES, MAX_PRECOMP_DEPTH,
 };
 use crate::document::Document;
 use crate::track::{Track, TrackBuilder};
@@ -57,6 +57,10 @@ struct Ctx<'a> {
     assets: BTreeMap<&'a str, &'a [Json]>,
     /// Precomposition ids being walked (a composition inside itself is refused).
     stack: Vec<&'a str>,
+    /// Layers walked so far (each precomposition use counted again).
+    layers_seen: usize,
+    /// Keys of baked tracks so far.
+    baked_keys: usize,
     tracks: Vec<TrackBuilder>,
     origins: Vec<TrackOrigin>,
     skipped: Vec<Skipped>,
@@ -94,6 +98,8 @@ pub(super) fn import(root: &Json, source_name: &str) -> Result<LottieImport, Lot
         root_op,
         assets: read_assets(obj, &top)?,
         stack: Vec::new(),
+        layers_seen: 0,
+        baked_keys: 0,
         tracks: Vec::new(),
         origins: Vec::new(),
         skipped: Vec::new(),
@@ -238,6 +244,13 @@ fn walk_comp<'a>(ctx: &mut Ctx<'a>, layers: &'a [Json], scope: &Scope) -> Result
         let Some(obj) = layer.as_object() else {
             return Err(at.invalid("", "a layer object", found(layer)));
         };
+        ctx.layers_seen += 1;
+        if ctx.layers_seen > MAX_LAYERS {
+            let expected = format!(
+                "at most {MAX_LAYERS} layers walked (a precomposition's layers count at each use)"
+            );
+            return Err(at.invalid("", &expected, "more".to_string()));
+        }
         let here = LayerAt { scope, index };
         // Pointers start at the layer object (lottie-web copies a precomposition's layers for
         // each use after the first, so only the layer element's own data is reliable).
@@ -467,7 +480,7 @@ fn walk_transform(
                 ..at.clone()
             },
         )? {
-            add_orientation(ctx, here, &orientation, name, &format!("{pointer}/or"));
+            add_orientation(ctx, here, &orientation, name, &format!("{pointer}/or"))?;
         }
     }
     Ok(())
@@ -480,11 +493,11 @@ fn add_orientation(
     orientation: &Orientation,
     name: String,
     pointer: &str,
-) {
+) -> Result<(), LottieError> {
     let eval = |r: f64| Value::new(orientation.at(r));
-    let Some(builder) = bake(ctx, &here.scope.chain, ValueType::Vec3, &eval, &name) else {
+    let Some(builder) = bake(ctx, &here.scope.chain, ValueType::Vec3, &eval, &name)? else {
         note(ctx, &name, "never visible in the root composition's frames");
-        return;
+        return Ok(());
     };
     ctx.tracks.push(builder);
     ctx.origins.push(TrackOrigin {
@@ -495,6 +508,7 @@ fn add_orientation(
         spatial: false,
         baked: true,
     });
+    Ok(())
 }
 
 /// The indices of the layers from the root composition down to `here`.
@@ -668,7 +682,7 @@ fn add_track(
                     source_name: ctx.source_name.to_string(),
                     error,
                 })?;
-        match bake(ctx, chain, own.value_type(), &|r| own.eval(r), &name) {
+        match bake(ctx, chain, own.value_type(), &|r| own.eval(r), &name)? {
             Some(b) => b,
             None => {
                 note(ctx, &name, "never visible in the root composition's frames");
@@ -721,12 +735,23 @@ fn comp_frame(chain: &[Level], fps: f64, frame: f64) -> Option<f64> {
 
 /// One linear key per whole root frame in [ip, op) where the chain is visible.
 fn bake(
-    ctx: &Ctx<'_>,
+    ctx: &mut Ctx<'_>,
     chain: &[Level],
     value_type: ValueType,
     own: &dyn Fn(f64) -> Value,
     name: &str,
-) -> Option<TrackBuilder> {
+) -> Result<Option<TrackBuilder>, LottieError> {
+    let frames = (ctx.root_op - crate::math::ceil(ctx.root_ip)).max(0.0) as usize;
+    ctx.baked_keys = ctx.baked_keys.saturating_add(frames);
+    if ctx.baked_keys > MAX_BAKED_KEYS {
+        let at = Where {
+            source_name: ctx.source_name.to_string(),
+            property: Some(name.to_string()),
+            ..Where::default()
+        };
+        let expected = format!("at most {MAX_BAKED_KEYS} baked keys in all (time remap, orientation: one per frame of op − ip)");
+        return Err(at.invalid("", &expected, "more".to_string()));
+    }
     let mut builder = TrackBuilder::new(name.to_string(), value_type);
     let mut any = false;
     let mut frame = crate::math::ceil(ctx.root_ip);
@@ -737,7 +762,7 @@ fn bake(
         }
         frame += 1.0;
     }
-    any.then_some(builder)
+    Ok(any.then_some(builder))
 }
 
 /// Records something not imported.
