@@ -363,3 +363,68 @@ fn files_that_expand_without_bound_are_refused() {
         "{text}"
     );
 }
+
+/// Every leaf of the fixtures replaced, one at a time, by a wrong or extreme value: the import
+/// answers (a document or an error), never panics, and a document it gives evaluates finitely.
+#[test]
+fn every_single_field_corruption_is_answered_without_panic() {
+    fn leaves(v: &Json, path: &mut Vec<Json>, out: &mut Vec<Vec<Json>>) {
+        match v {
+            Json::Object(map) => {
+                for (k, child) in map {
+                    path.push(Json::from(k.as_str()));
+                    leaves(child, path, out);
+                    path.pop();
+                }
+            }
+            Json::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    path.push(Json::from(i));
+                    leaves(child, path, out);
+                    path.pop();
+                }
+            }
+            _ => out.push(path.clone()),
+        }
+    }
+    fn slot<'a>(v: &'a mut Json, path: &[Json]) -> &'a mut Json {
+        path.iter().fold(v, |v, key| match key {
+            Json::String(k) => &mut v[k.as_str()],
+            other => &mut v[other.as_u64().unwrap() as usize],
+        })
+    }
+    let replacements = [
+        json!("x"),
+        json!(-1e308),
+        json!(1e308),
+        json!(0),
+        json!(null),
+        json!([]),
+        json!({}),
+    ];
+    let mut answered = 0;
+    for name in ["transforms.json", "precomps.json"] {
+        let original: Json =
+            serde_json::from_str(&std::fs::read_to_string(fixture(name)).unwrap()).unwrap();
+        let mut paths = Vec::new();
+        leaves(&original, &mut Vec::new(), &mut paths);
+        for path in &paths {
+            for replacement in &replacements {
+                let mut doc = original.clone();
+                *slot(&mut doc, path) = replacement.clone();
+                if let Ok(import) = import_json(&doc) {
+                    for track in import.document.tracks() {
+                        let mid = 0.5 * (track.first_frame() + track.last_frame());
+                        let v = track.eval(mid);
+                        assert!(
+                            v.is_finite() || replacement.is_number(),
+                            "{path:?} = {replacement}: {v:?}"
+                        );
+                    }
+                }
+                answered += 1;
+            }
+        }
+    }
+    assert!(answered > 4000, "{answered}");
+}
