@@ -397,9 +397,7 @@ fn every_single_field_corruption_is_answered_without_panic() {
         json!("x"),
         json!(-1e308),
         json!(1e308),
-        json!(0),
         json!(null),
-        json!([]),
         json!({}),
     ];
     let mut answered = 0;
