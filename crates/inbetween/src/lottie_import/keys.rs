@@ -327,14 +327,14 @@ struct RawSegment {
     eases: Vec<Ease>,
 }
 
-/// Makes the tracks: spatial segments give one `segment_arclength` track; eases that differ
-/// between components split the property into scalar tracks; otherwise one track.
-fn make_tracks(
+/// The segments between the keyframes: hold, spatial Bezier (one ease) or straight (one ease
+/// per component).
+fn read_segments(
     raw: &[RawKey<'_>],
     shape: Shape,
+    dims: usize,
     at: &Where,
-) -> Result<Vec<PropTrack>, LottieError> {
-    let dims = raw.first().map_or(1, |k| k.value.len());
+) -> Result<Vec<RawSegment>, LottieError> {
     let mut segments = Vec::with_capacity(raw.len());
     for (index, pair) in raw.windows(2).enumerate() {
         let at = at.key(index);
@@ -371,6 +371,18 @@ fn make_tracks(
         };
         segments.push(segment);
     }
+    Ok(segments)
+}
+
+/// Makes the tracks: spatial segments give one `segment_arclength` track; eases that differ
+/// between components split the property into scalar tracks; otherwise one track.
+fn make_tracks(
+    raw: &[RawKey<'_>],
+    shape: Shape,
+    at: &Where,
+) -> Result<Vec<PropTrack>, LottieError> {
+    let dims = raw.first().map_or(1, |k| k.value.len());
+    let segments = read_segments(raw, shape, dims, at)?;
     let spatial = segments
         .iter()
         .any(|s| matches!(s.interp, Interp::Bezier { .. }));
