@@ -91,7 +91,8 @@ fn parse_csv(text: &str) -> BTreeMap<String, BTreeMap<i64, f64>> {
     out
 }
 
-/// `inbetween sample` and `inbetween compile` + `play` of `file` over root frames [from, to].
+/// `inbetween sample` and `inbetween compile --tolerance 1e-6` + `play` of `file` over root
+/// frames [from, to].
 fn ours(file: &Path, dir: &Path, from: i64, to: i64) -> [BTreeMap<String, BTreeMap<i64, f64>>; 2] {
     let range = [
         "--from".to_string(),
@@ -111,9 +112,12 @@ fn ours(file: &Path, dir: &Path, from: i64, to: i64) -> [BTreeMap<String, BTreeM
         String::from_utf8_lossy(&sample.stderr)
     );
     let stream = dir.join("anim.ibs");
+    // 1e-6 in value units for every track, so the stream's own error stays well inside the
+    // 1e-5 × max(1, range) asked even for a track whose values are large but barely move.
     inbetween()
         .arg("compile")
         .arg(file)
+        .args(["--tolerance", "1e-6"])
         .arg("-o")
         .arg(&stream)
         .assert()
