@@ -8,7 +8,8 @@ lottie-web straightens, a hold, scale with per-dimension eases split into scale.
 rotation with a hold and an overshooting ease, opacity, skew, skew axis), separated position,
 a 3-D layer (rotation.x/.y, rotation from rz, 3-D spatial position, orientation with a hold), two layers of one name, an
 unnamed layer, a layer visible only in part of the range, a layer with a start offset and
-time stretch (which lottie-web ignores for the layer's own keys), and shape items (group transform,
+time stretch (which lottie-web ignores for the layer's own keys), old-format keyframes (`e`,
+a last keyframe with only `t`), and shape items (group transform,
 rectangle, ellipse with a spatial position, fills of one name and an unnamed one, stroke, trim
 paths) plus things listed as skipped (an animated path, an expression).
 
@@ -143,6 +144,8 @@ def transforms():
         }, ddd=1),
         layer(7, "Late", transform(o=anim(key(0, 0, **SMOOTH), key(90, 100))), ip=30, op=60),
         layer(8, "Offset", transform(o=anim(key(5, 0, **SMOOTH), key(70, 100))), st=12, sr=1.5),
+        layer(9, "Old", transform(o=anim(key(0, 0, e=[100], **SMOOTH), key(40, 100, e=[50], **SMOOTH),
+                                         {"t": 80}))),
     ]
     for l in layers:
         if l["ind"] == 6:

@@ -96,6 +96,7 @@ fn fixture_track_names_follow_the_naming_rules() {
             "Cube/orientation",
             "Late/opacity",
             "Offset/opacity",
+            "Old/opacity",
         ]
     );
     let skipped: Vec<(&str, &str)> = import
