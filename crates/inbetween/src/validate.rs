@@ -95,10 +95,11 @@ pub(crate) fn validate_track(
             ));
         }
         if raw.segment_arclength {
-            if raw.track_ease.is_some() {
-                return Err(DocumentError::new(
+            if let Some(ease) = raw.track_ease {
+                return Err(invalid(
                     loc.with_field("ease"),
-                    ErrorKind::TrackEaseWithoutArclength,
+                    "no track ease with path \"segment_arclength\" (each key's ease times its segment)",
+                    ease.name(),
                 ));
             }
             PathMode::SegmentArclength

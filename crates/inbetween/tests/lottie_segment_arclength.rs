@@ -148,3 +148,26 @@ fn builder_of(track: &Track) -> inbetween::TrackBuilder {
     }
     b
 }
+
+/// The path is for vec2 and vec3 tracks and takes no track ease (each key's ease times its own
+/// segment); both are refused with the field named.
+#[test]
+fn segment_arclength_refuses_other_types_and_a_track_ease() {
+    let scalar = r#"{"inbetween":1,"tracks":[{"name":"s","type":"scalar","path":"segment_arclength","keys":[{"frame":0,"value":0},{"frame":1,"value":1}]}]}"#;
+    let err = Document::from_json_str(scalar, "s.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("field \"path\"") && err.contains("vec2 or vec3"),
+        "{err}"
+    );
+    let eased = r#"{"inbetween":1,"tracks":[{"name":"p","type":"vec2","path":"segment_arclength","ease":"in_sine","keys":[{"frame":0,"value":[0,0]},{"frame":1,"value":[1,1]}]}]}"#;
+    let err = Document::from_json_str(eased, "e.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("field \"ease\"")
+            && err.contains("no track ease with path \"segment_arclength\""),
+        "{err}"
+    );
+}
