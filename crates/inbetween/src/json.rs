@@ -350,21 +350,23 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
             )
         })?);
     }
-    let arclength = match obj.get("path") {
-        None => false,
+    let (arclength, segment_arclength) = match obj.get("path") {
+        None => (false, false),
         Some(v) => match v.as_str() {
-            Some("keys") => false,
-            Some("arclength") => true,
+            Some("keys") => (false, false),
+            Some("arclength") => (true, false),
+            Some("segment_arclength") => (false, true),
             _ => {
                 return Err(invalid(
                     loc.with_field("path"),
-                    "\"keys\" or \"arclength\"",
+                    "\"keys\", \"arclength\" or \"segment_arclength\"",
                     v,
                 ))
             }
         },
     };
     builder.arclength = arclength;
+    builder.segment_arclength = segment_arclength;
     if let Some(v) = obj.get("ease") {
         builder.track_ease = Some(ease_from_json(v, &loc.with_field("ease"))?);
     }
@@ -867,6 +869,9 @@ fn track_to_json(track: &crate::track::Track) -> Json {
         if ease != Ease::Linear {
             obj.insert("ease".into(), ease_to_json(&ease));
         }
+    }
+    if track.path() == crate::track::PathMode::SegmentArclength {
+        obj.insert("path".into(), Json::String("segment_arclength".into()));
     }
     let keys: Vec<Json> = track
         .keys()

@@ -26,10 +26,13 @@ pub mod gltf_export;
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "lottie")]
+pub mod lottie_import;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;
 pub mod quat;
 pub mod sample;
+mod segment_arclength;
 pub mod track;
 mod track_source;
 mod validate;

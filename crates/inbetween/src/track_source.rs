@@ -552,6 +552,12 @@ impl CurveSource for Track {
             return curve.source_spans();
         }
         let mut out = Vec::new();
+        if let (Some(table), crate::track::PathMode::SegmentArclength) =
+            (self.arclength_table(), self.path())
+        {
+            crate::segment_arclength::push_spans(self, table, ease_breakpoints, &mut out);
+            return out;
+        }
         if self.arclength_table().is_some() {
             self.push_arclength_spans(&mut out);
             return out;
@@ -620,6 +626,9 @@ impl CurveSource for Track {
             return crate::fcurve::write_value(v, frame, out);
         }
         let value = match self.arclength_table() {
+            Some(table) if self.path() == crate::track::PathMode::SegmentArclength => {
+                crate::segment_arclength::eval_in_segment(self, table, span.key, frame)
+            }
             Some(table) => self.eval_arclength_in_segment(table, span.key, frame),
             None => self.eval_segment(span.key, frame),
         };
