@@ -4,6 +4,7 @@
 //! ([`Document::from_json_str`]) or build tracks in code ([`Track::vec2`] and friends), validate
 //! once, then evaluate any track at any fractional frame ([`Track::eval`]) with no failure path
 //! left.
+#![forbid(unsafe_code)]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 

@@ -277,6 +277,20 @@ impl<'s> Stream<'s> {
     pub fn total_components(&self) -> usize {
         self.tracks().map(|t| t.components()).sum()
     }
+    /// The earliest first key frame and the latest last key frame over all tracks, or `None`
+    /// for a stream without tracks.
+    #[must_use]
+    pub fn frame_range(&self) -> Option<(f64, f64)> {
+        let first = self
+            .tracks()
+            .map(|t| t.first_frame())
+            .fold(f64::INFINITY, f64::min);
+        let last = self
+            .tracks()
+            .map(|t| t.last_frame())
+            .fold(f64::NEG_INFINITY, f64::max);
+        (first <= last).then_some((first, last))
+    }
 }
 
 impl<'s> StreamTrack<'s> {
@@ -584,6 +598,7 @@ mod tests {
         let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stream.track_count(), 0);
         assert_eq!(stream.fps(), 24.0);
+        assert_eq!(stream.frame_range(), None);
         assert!(matches!(
             Stream::from_bytes(&bytes[..bytes.len() - 1]),
             Err(StreamError::Truncated { .. } | StreamError::LengthMismatch { .. })
