@@ -337,7 +337,7 @@ pub(crate) fn check(
                     if x != 0.0 {
                         return Err(bad(field, x, "0 (unused by this kind or component)"));
                     }
-                } else if !(x.is_finite() && x.abs() <= limit) {
+                } else if !(x.is_finite() && crate::math::abs(x) <= limit) {
                     return Err(bad(field, x, "a finite number within the outside limits"));
                 }
             }

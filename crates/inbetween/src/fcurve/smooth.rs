@@ -77,6 +77,8 @@ struct System {
     d: Vec<f64>,
     hmin: Vec<f64>,
     hmax: Vec<f64>,
+    /// Frame spacing before each position (NaN at 0 unless the run is a whole cycle).
+    dx: Vec<f64>,
 }
 
 /// Positions of a run: position `i` is key `left_key(i)` (whose left handle it sets) and
@@ -125,12 +127,61 @@ fn smooth_run(keys: &mut [FKey], locked: &[bool], (start, count): (usize, usize)
     };
     let full = start == 0 && count == total && cyclic;
     let (first, last) = (run.right_key(0), run.left_key(count - 1));
-    let mut solve_first = solves_end(keys[first].right_type, start == 0, locked[first]);
-    let end = start + count == total;
-    let mut solve_last = solves_end(keys[last].left_type, end, locked[last]);
-    if count == 2 && !full && solve_first == solve_last {
+    let mut solve = [
+        solves_end(keys[first].right_type, start == 0, locked[first]),
+        solves_end(keys[last].left_type, start + count == total, locked[last]),
+    ];
+    if count == 2 && !full && solve[0] == solve[1] {
         return;
     }
+    let (dy, l, mut sys) = spacing_and_limits(keys, &run, count, full);
+    let mut adjust = [0.0; 2];
+    let unknowns = if full {
+        solve = [true, true];
+        let n = count - 1;
+        sys.hmin[0] = sys.hmin[0].max(sys.hmin[n]);
+        sys.hmax[0] = sys.hmax[0].min(sys.hmax[n]);
+        continuity(&mut sys, &dy, &l, 0);
+        n
+    } else {
+        adjust = boundaries(keys, (first, last), solve, (&dy, &l), &mut sys);
+        count
+    };
+    for i in 1..count - 1 {
+        continuity(&mut sys, &dy, &l, i);
+    }
+    if !full {
+        sys.b[1] += adjust[0];
+        sys.b[count - 2] += adjust[1];
+    }
+    let Some(mut h) = solve_with_limits(&mut sys, unknowns) else {
+        return;
+    };
+    if full {
+        h.push(h[0]);
+    }
+    for i in 1..count - 1 {
+        let end = run.left_key(i) == total - 1;
+        output(&mut keys[run.left_key(i)], false, -h[i] / l[i], end);
+        output(&mut keys[run.right_key(i)], true, h[i], end);
+    }
+    if solve[0] {
+        output(&mut keys[first], true, h[0], start == 0);
+    }
+    if solve[1] {
+        let i = count - 1;
+        output(&mut keys[last], false, -h[i] / l[i], start + count == total);
+    }
+}
+
+/// The run's value steps dy, spacing ratios l (with the cycle's wrap when `full`) and the
+/// auto-clamped limits of each unknown, in an otherwise empty system.
+fn spacing_and_limits(
+    keys: &[FKey],
+    run: &Run,
+    count: usize,
+    full: bool,
+) -> (Vec<f64>, Vec<f64>, System) {
     let mut dx = vec![f64::NAN; count];
     let mut dy = vec![f64::NAN; count];
     for i in 1..count {
@@ -155,81 +206,65 @@ fn smooth_run(keys: &mut [FKey], locked: &[bool], (start, count): (usize, usize)
         d: vec![0.0; count],
         hmin: vec![f64::NEG_INFINITY; count],
         hmax: vec![f64::INFINITY; count],
+        dx,
     };
     let clamped = |k: usize| {
         keys[k].left_type == HandleType::AutoClamped
             || keys[k].right_type == HandleType::AutoClamped
     };
-    let mut clamped_cur = clamped(first);
+    let mut clamped_cur = clamped(run.right_key(0));
     for i in 1..count {
         let clamped_prev = clamped_cur;
         let k = run.left_key(i);
-        clamped_cur = clamped(k) || (cyclic && k == total - 1 && clamped(0));
+        clamped_cur = clamped(k) || (run.cyclic && k == run.total - 1 && clamped(0));
         clamp_range(&mut sys, i - 1, dy[i], clamped_prev);
         clamp_range(&mut sys, i, dy[i] * l[i], clamped_cur);
     }
-    let mut unknowns = count;
+    (dy, l, sys)
+}
+
+/// The equations at the two ends of a run that is not a whole cycle: zero acceleration where
+/// the end is `solve`d, else the kept handle's value offset, its time length correcting the
+/// equation next to it (returned: the corrections of b[1] and b[count − 2]).
+fn boundaries(
+    keys: &[FKey],
+    (first, last): (usize, usize),
+    solve: [bool; 2],
+    (dy, l): (&[f64], &[f64]),
+    sys: &mut System,
+) -> [f64; 2] {
+    let count = sys.b.len();
     let (mut first_adj, mut last_adj) = (0.0, 0.0);
-    if full {
-        unknowns = count - 1;
-        sys.hmin[0] = sys.hmin[0].max(sys.hmin[unknowns]);
-        sys.hmax[0] = sys.hmax[0].min(sys.hmax[unknowns]);
-        solve_first = true;
-        solve_last = true;
-        continuity(&mut sys, &dy, &l, 0);
+    if solve[0] {
+        sys.b[0] = 2.0;
+        sys.c[0] = 1.0 / l[1];
+        sys.d[0] = dy[1];
     } else {
-        if solve_first {
-            let i = 0;
-            sys.b[i] = 2.0;
-            sys.c[i] = 1.0 / l[i + 1];
-            sys.d[i] = dy[i + 1];
+        let k = &keys[first];
+        let (adj, h) = handle_adj([k.right[0] - k.frame, k.right[1] - k.value], sys.dx[1]);
+        first_adj = adj;
+        lock(sys, 0, h);
+    }
+    let n = count - 1;
+    if solve[1] {
+        sys.a[n] = l[n] * l[n];
+        sys.b[n] = 2.0 * l[n];
+        sys.d[n] = dy[n] * l[n] * l[n];
+    } else {
+        let k = &keys[last];
+        let (adj, h) = handle_adj([k.frame - k.left[0], k.value - k.left[1]], sys.dx[n]);
+        last_adj = adj;
+        lock(sys, n, h);
+    }
+    // Corrections for b[1] and b[count − 2], added once the continuity equations are written.
+    [
+        if count > 2 || solve[1] {
+            l[1] * first_adj
         } else {
-            let k = &keys[first];
-            let (adj, h) = handle_adj([k.right[0] - k.frame, k.right[1] - k.value], dx[1]);
-            first_adj = adj;
-            lock(&mut sys, 0, h);
-        }
-        if solve_last {
-            let i = count - 1;
-            sys.a[i] = l[i] * l[i];
-            sys.b[i] = 2.0 * l[i];
-            sys.d[i] = dy[i] * l[i] * l[i];
-        } else {
-            let k = &keys[last];
-            let (adj, h) = handle_adj([k.frame - k.left[0], k.value - k.left[1]], dx[count - 1]);
-            last_adj = adj;
-            lock(&mut sys, count - 1, h);
-        }
-    }
-    for i in 1..count - 1 {
-        continuity(&mut sys, &dy, &l, i);
-    }
-    if !full {
-        if count > 2 || solve_last {
-            sys.b[1] += l[1] * first_adj;
-        }
-        if count > 2 || solve_first {
-            sys.b[count - 2] += last_adj;
-        }
-    }
-    let Some(mut h) = solve_with_limits(&mut sys, unknowns) else {
-        return;
-    };
-    if full {
-        h.push(h[0]);
-    }
-    for i in 1..count - 1 {
-        let end = run.left_key(i) == total - 1;
-        output(&mut keys[run.left_key(i)], false, -h[i] / l[i], end);
-        output(&mut keys[run.right_key(i)], true, h[i], end);
-    }
-    if solve_first {
-        output(&mut keys[first], true, h[0], start == 0);
-    }
-    if solve_last {
-        let i = count - 1;
-        output(&mut keys[last], false, -h[i] / l[i], start + count == total);
-    }
+            0.0
+        },
+        if count > 2 || solve[0] { last_adj } else { 0.0 },
+    ]
 }
 
 /// Second-derivative continuity at position `i`.
@@ -293,8 +328,8 @@ fn output(key: &mut FKey, right: bool, dy: f64, endpoint: bool) {
     handle[1] = key.value + dy;
     let mut opposite = if right { key.left } else { key.right };
     let length = |q: [f64; 2]| {
-        let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
-        crate::math::sqrt(dx * dx + dy * dy)
+        let (x, y) = (q[0] - p[0], q[1] - p[1]);
+        crate::math::sqrt(x * x + y * y)
     };
     if other == HandleType::Aligned {
         let scale = length(opposite) / length(handle);
