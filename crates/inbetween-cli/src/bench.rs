@@ -696,6 +696,39 @@ pub fn run_bench_with_status(
     Ok(report)
 }
 
+/// The compile figures of [`run_bench_with_status`] alone (`inbetween bench --compile-only`):
+/// the same workloads at the same sizes compiled in the same precisions, nothing played.
+///
+/// # Errors
+/// A workload that cannot be built.
+pub fn run_compile_bench(
+    size: BenchSize,
+    status: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
+    let mut report = BenchReport::default();
+    let all = [Precision::F32, Precision::F64, Precision::Fixed];
+    for &channels in size.scalar() {
+        status(&format!("compiling {channels} scalar channels"));
+        let doc = workload_document(&workload_keys(channels, 5), None)?;
+        let precisions = if channels >= 1_000_000 {
+            &all[..1]
+        } else {
+            &all[..]
+        };
+        compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
+    }
+    for &channels in size.quaternion() {
+        status(&format!("compiling {channels} rotations"));
+        let doc = quat_workload_document(channels, 9)?;
+        compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
+    }
+    status("compiling the ozz clip");
+    let at = ("ozz", Some(ozz::OZZ_TOLERANCE));
+    let clip = ozz::ozz_clip()?;
+    compile_all(&clip, at, &all[..1], &mut report.compile);
+    Ok(report)
+}
+
 /// Escapes a string for JSON.
 fn json_string(s: &str) -> String {
     let mut out = String::from("\"");

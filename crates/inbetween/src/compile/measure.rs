@@ -1,0 +1,104 @@
+//! The compiler's last check: each compiled track written and played by `TrackPlayer` as `play` plays it, against exact evaluation, at every integer frame.
+
+use alloc::string::ToString;
+
+use super::source::{SourceSpan, MAX_COMPONENTS};
+use super::span::compile_track;
+use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
+use crate::player::TrackPlayer;
+use crate::stream::{write_stream, Stream, StreamTrack, StreamWrap, TrackData};
+
+/// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
+/// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
+/// and re-enters pieces) and by one frame for `clamp` (the held values). Frames beyond
+/// ±[`MAX_COMPILE_FRAME`] + the window are never reached: `check_frame_limits` ran first.
+fn measured_frames(wrap: StreamWrap, first: f64, last: f64) -> (f64, u64) {
+    let margin = if wrap == StreamWrap::Clamp || last <= first {
+        1.0
+    } else {
+        WRAP_WINDOW
+    };
+    let from = crate::math::ceil(first) - margin;
+    let to = crate::math::floor(last) + margin;
+    (from, (to - from) as u64 + 1)
+}
+
+/// Compiles one track (`span::compile_track`, counting `pieces_before` pieces of the tracks
+/// before it), writes it alone into a stream at `fps`, and measures that stream with
+/// [`measure_track`]: the largest error and its frame stored in the returned data are what
+/// the player does. Returns the data and its span count.
+///
+/// # Errors
+/// As `compile_tracks`; `ToleranceExceeded` when the player misses the tolerance.
+pub(super) fn compile_and_measure(
+    input: &TrackInput<'_>,
+    fps: f64,
+    options: &CompileOptions,
+    pieces_before: usize,
+) -> Result<(TrackData, usize), CompileError> {
+    let (mut data, spans) = compile_track(input, options, pieces_before)?;
+    let bytes = write_stream(fps, core::slice::from_ref(&data))?;
+    let stream = Stream::from_bytes(&bytes)?;
+    let Some(track) = stream.track(0) else {
+        return Ok((data, spans.len()));
+    };
+    let (error, frame) = measure_track(track, input, &spans)?;
+    if error > data.tolerance {
+        return Err(CompileError::ToleranceExceeded {
+            track: input.name.to_string(),
+            frame,
+            error,
+            tolerance: data.tolerance,
+            precision: options.precision,
+            max_degree: options.max_degree,
+        });
+    }
+    data.max_error = error;
+    data.max_error_frame = frame;
+    Ok((data, spans.len()))
+}
+
+/// Plays `track` forward at step +1 from one seek over [`measured_frames`] — through the keys
+/// and, for wrapping tracks, across [`WRAP_WINDOW`] folds on each side, with the same cursor
+/// logic (`TrackPlayer`) that `play` uses — and returns the largest |played − exact| and its
+/// frame. The exact value at a frame outside the keys is the source's at the wrapped frame
+/// (`Wrap::apply`, the fold exact evaluation uses). Inside its keys the exact value at a frame of a
+/// polynomial span is that span's polynomial (`SourceSpan::polynomial_value`, the frames
+/// walked in order); elsewhere, and outside the keys, `CurveSource::eval`.
+fn measure_track(
+    track: StreamTrack<'_>,
+    input: &TrackInput<'_>,
+    spans: &[SourceSpan],
+) -> Result<(f64, f64), CompileError> {
+    let (first, last) = (track.first_frame(), track.last_frame());
+    let mut span = 0;
+    let wrap = crate::track_source::track_wrap(input.wrap);
+    let (from, count) = measured_frames(input.wrap, first, last);
+    let mut worst = (0.0f64, first);
+    let mut player = TrackPlayer::new(track);
+    let mut exact = [0.0; MAX_COMPONENTS];
+    let components = track.components();
+    // `from` is finite: validated.
+    let _ = player.seek(from);
+    for m in 0..count {
+        let frame = from + m as f64;
+        while spans.get(span).is_some_and(|s| s.end <= frame) {
+            span += 1;
+        }
+        let inside = spans.get(span).filter(|s| s.start <= frame);
+        if !inside.is_some_and(|s| s.polynomial_value(frame, components, &mut exact)) {
+            input
+                .source
+                .eval(wrap.apply(frame, first, last - first), &mut exact)
+                .map_err(|e| non_finite(input.name, e))?;
+        }
+        for c in 0..components {
+            let e = crate::math::abs(player.component(c) - exact[c]);
+            if e > worst.0 || e.is_nan() {
+                worst = (if e.is_nan() { f64::INFINITY } else { e }, frame);
+            }
+        }
+        player.advance();
+    }
+    Ok(worst)
+}
