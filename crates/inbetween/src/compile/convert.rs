@@ -142,13 +142,17 @@ pub fn lobatto_interpolant(values: &[f64], degree: usize) -> [f64; MAX_TERMS] {
         return out;
     }
     // Node j at x_j = cos(π j / d) ∈ [−1, 1] corresponds to v = (1 − x_j)/2 — i.e. x = 1 − 2v.
+    // cos(π m / d) for m = (j k) mod 2d: 2d cosines, not (d + 1)².
+    let mut cosines = [0.0; 2 * MAX_DEGREE];
+    for (m, slot) in cosines.iter_mut().enumerate().take(2 * d) {
+        *slot = crate::math::cos(core::f64::consts::PI * m as f64 / d as f64);
+    }
     let mut cheb = [0.0; MAX_TERMS];
     for (k, ck) in cheb.iter_mut().enumerate().take(d + 1) {
         let mut sum = 0.0;
         for j in 0..=d {
             let weight = if j == 0 || j == d { 0.5 } else { 1.0 };
-            let angle = core::f64::consts::PI * ((j * k) % (2 * d)) as f64 / d as f64;
-            sum += weight * values.get(j).copied().unwrap_or(0.0) * crate::math::cos(angle);
+            sum += weight * values.get(j).copied().unwrap_or(0.0) * cosines[(j * k) % (2 * d)];
         }
         *ck = sum * 2.0 / d as f64;
         if k == 0 || k == d {

@@ -3,7 +3,7 @@
 use alloc::string::ToString;
 
 use super::source::{SourceSpan, MAX_COMPONENTS};
-use super::span::compile_track;
+use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::TrackPlayer;
 use crate::stream::{write_stream, Stream, StreamTrack, StreamWrap, TrackData};
@@ -23,10 +23,13 @@ fn measured_frames(wrap: StreamWrap, first: f64, last: f64) -> (f64, u64) {
     (from, (to - from) as u64 + 1)
 }
 
-/// Compiles one track (`span::compile_track`, counting `pieces_before` pieces of the tracks
+/// A compiled and measured track: its data, its span count, and `TrackReport::kept_in_f64`.
+pub(super) type MeasuredTrack = (TrackData, usize, Option<f64>);
+
+/// Compiles one track (`span::compile_track_in_precision`, counting `pieces_before` pieces of the tracks
 /// before it), writes it alone into a stream at `fps`, and measures that stream with
 /// [`measure_track`]: the largest error and its frame stored in the returned data are what
-/// the player does. Returns the data and its span count.
+/// the player does.
 ///
 /// # Errors
 /// As `compile_tracks`; `ToleranceExceeded` when the player misses the tolerance.
@@ -35,12 +38,12 @@ pub(super) fn compile_and_measure(
     fps: f64,
     options: &CompileOptions,
     pieces_before: usize,
-) -> Result<(TrackData, usize), CompileError> {
-    let (mut data, spans) = compile_track(input, options, pieces_before)?;
+) -> Result<MeasuredTrack, CompileError> {
+    let (mut data, spans, kept_in_f64) = compile_track_in_precision(input, options, pieces_before)?;
     let bytes = write_stream(fps, core::slice::from_ref(&data))?;
     let stream = Stream::from_bytes(&bytes)?;
     let Some(track) = stream.track(0) else {
-        return Ok((data, spans.len()));
+        return Ok((data, spans.len(), kept_in_f64));
     };
     let (error, frame) = measure_track(track, input, &spans)?;
     if error > data.tolerance {
@@ -49,13 +52,13 @@ pub(super) fn compile_and_measure(
             frame,
             error,
             tolerance: data.tolerance,
-            precision: options.precision,
+            precision: data.precision,
             max_degree: options.max_degree,
         });
     }
     data.max_error = error;
     data.max_error_frame = frame;
-    Ok((data, spans.len()))
+    Ok((data, spans.len(), kept_in_f64))
 }
 
 /// Plays `track` forward at step +1 from one seek over [`measured_frames`] — through the keys

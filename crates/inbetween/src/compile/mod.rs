@@ -173,6 +173,12 @@ pub struct TrackReport {
     pub spans: usize,
     /// Pieces, degrees, bytes, tolerance, measured error (as stored in the stream).
     pub summary: TrackSummary,
+    /// `Some(error)` when an `F32` compile kept this track in f64: f32 could not hold the
+    /// tolerance without splitting pieces below one frame, which f64 does not need (docs/
+    /// stream-format.md, Precisions). `error` is the largest |played − exact| (at integer
+    /// frames and the fractional frames checked) of its f64 pieces stored in f32 instead: the
+    /// finest tolerance f32 reaches with pieces of a frame or more, as measured.
+    pub kept_in_f64: Option<f64>,
 }
 
 /// Why compilation failed.
@@ -385,16 +391,18 @@ pub fn compile_tracks_with_progress(
     check_frame_limits(tracks)?;
     let (data, spans): (Vec<_>, Vec<_>) = parallel::compile_each(tracks, fps, options, progress)?
         .into_iter()
+        .map(|(data, spans, kept_in_f64)| (data, (spans, kept_in_f64)))
         .unzip();
     let bytes = write_stream(fps, &data)?;
     let stream = Stream::from_bytes(&bytes)?;
     let reports = stream
         .tracks()
         .zip(spans)
-        .map(|(t, spans)| TrackReport {
+        .map(|(t, (spans, kept_in_f64))| TrackReport {
             name: t.name().to_string(),
             spans,
             summary: t.summary(),
+            kept_in_f64,
         })
         .collect();
     Ok(CompiledStream { bytes, reports })
@@ -526,5 +534,84 @@ mod tests {
         );
         let (data, _) = compile_track(&input, &options, MAX_PIECES - 19).unwrap();
         assert_eq!(data.pieces.len(), 19);
+    }
+
+    /// Below the per-track choice of f64: an f32 piece of a sub-frame span whose unit-step
+    /// differences f32 cannot hold is stored wide (its numbers in f64), and plays within the
+    /// tolerance at fractional frames (checked against the polynomial by Horner's rule).
+    #[test]
+    fn sub_frame_pieces_too_steep_for_f32_are_stored_wide() {
+        let coeffs = [0.0, 30.0, -20.0, 10.0, 40.0, -60.0, 35.0, -20.0, 9.0];
+        let source = Poly(coeffs);
+        let input = TrackInput {
+            name: "steep",
+            value_type: StreamValueType::Scalar,
+            wrap: StreamWrap::Clamp,
+            source: &source,
+        };
+        let options = CompileOptions {
+            tolerance: Some(1e-7),
+            precision: Precision::F32,
+            ..CompileOptions::default()
+        };
+        let (data, _) = compile_track(&input, &options, 0).unwrap();
+        let wide: Vec<_> = data
+            .pieces
+            .iter()
+            .filter(|p| matches!(p.numbers, crate::stream::PieceNumbers::F64(_)))
+            .collect();
+        assert!(!wide.is_empty(), "{:?}", data.pieces);
+        let bytes = crate::stream::write_stream(60.0, &[data]).unwrap();
+        let stream = Stream::from_bytes(&bytes).unwrap();
+        let mut player = crate::player::TrackPlayer::new(stream.track(0).unwrap());
+        for k in 0..=40 {
+            let frame = 3.3 + f64::from(k) * 0.01;
+            player.seek(frame).unwrap();
+            let v = (frame - 3.3) / 0.4;
+            let exact = coeffs.iter().rev().fold(0.0, |acc, c| acc * v + c);
+            assert!((player.component(0) - exact).abs() <= 1e-7, "frame {frame}");
+        }
+    }
+
+    /// One polynomial span in `v` over frames 3.3..3.7.
+    struct Poly([f64; 9]);
+
+    impl CurveSource for Poly {
+        fn components(&self) -> usize {
+            1
+        }
+        fn spans(&self) -> Vec<SourceSpan> {
+            let coeffs = self.0.iter().map(|c| [*c, 0.0, 0.0, 0.0]).collect();
+            alloc::vec![SourceSpan {
+                start: 3.3,
+                end: 3.7,
+                key: 0,
+                shape: SpanShape::Polynomial { coeffs },
+            }]
+        }
+        fn first_frame(&self) -> f64 {
+            3.3
+        }
+        fn last_frame(&self) -> f64 {
+            3.7
+        }
+        fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+            let v = ((frame - 3.3) / 0.4).clamp(0.0, 1.0);
+            out[0] = self.0.iter().rev().fold(0.0, |acc, c| acc * v + c);
+            Ok(())
+        }
+        fn eval_in_span(
+            &self,
+            _: &SourceSpan,
+            frame: f64,
+            out: &mut [f64],
+        ) -> Result<(), NonFiniteValue> {
+            out[0] = self
+                .0
+                .iter()
+                .rev()
+                .fold(0.0, |acc, c| acc * ((frame - 3.3) / 0.4) + c);
+            Ok(())
+        }
     }
 }

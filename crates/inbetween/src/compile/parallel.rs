@@ -2,18 +2,17 @@
 
 use alloc::vec::Vec;
 
-use super::measure::compile_and_measure as compile_track;
+use super::measure::{compile_and_measure as compile_track, MeasuredTrack};
 #[cfg(feature = "rayon")]
 use super::MAX_PIECES;
 use super::{CompileError, CompileOptions, TrackInput};
-use crate::stream::TrackData;
 
 /// Tracks compiled together across threads before the piece count is checked in order.
 #[cfg(feature = "rayon")]
 const CHUNK: usize = 256;
 
 /// Compiles and measures every track (`measure::compile_and_measure`), in input order:
-/// `(data, span count)` per track; `progress(done,
+/// `(data, span count, kept in f64)` per track; `progress(done,
 /// total)` after each. The first track (in input order) that fails gives the error, and
 /// [`MAX_PIECES`] counts the pieces of the tracks before it as when they are compiled one
 /// after another.
@@ -25,7 +24,7 @@ pub(super) fn compile_each(
     fps: f64,
     options: &CompileOptions,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<(TrackData, usize)>, CompileError> {
+) -> Result<Vec<MeasuredTrack>, CompileError> {
     let mut out = Vec::with_capacity(tracks.len());
     // Pieces of the tracks compiled so far (a running total: summing them again for every
     // track made a million-track compile quadratic).
@@ -41,7 +40,7 @@ pub(super) fn compile_each(
             .collect();
         for (input, result) in chunk.iter().zip(results) {
             let over = match &result {
-                Ok((data, _)) => pieces_before.saturating_add(data.pieces.len()) > MAX_PIECES,
+                Ok((data, _, _)) => pieces_before.saturating_add(data.pieces.len()) > MAX_PIECES,
                 Err(e) => matches!(e, CompileError::TooManyPieces { .. }),
             };
             // Over the limit with the tracks before it in this chunk: compiled again with the
@@ -51,17 +50,17 @@ pub(super) fn compile_each(
             } else {
                 result
             };
-            let (track, spans) = result?;
-            pieces_before = pieces_before.saturating_add(track.pieces.len());
-            out.push((track, spans));
+            let track = result?;
+            pieces_before = pieces_before.saturating_add(track.0.pieces.len());
+            out.push(track);
             progress(out.len(), tracks.len());
         }
     }
     #[cfg(not(feature = "rayon"))]
     for input in tracks {
-        let (track, spans) = compile_track(input, fps, options, pieces_before)?;
-        pieces_before = pieces_before.saturating_add(track.pieces.len());
-        out.push((track, spans));
+        let track = compile_track(input, fps, options, pieces_before)?;
+        pieces_before = pieces_before.saturating_add(track.0.pieces.len());
+        out.push(track);
         progress(out.len(), tracks.len());
     }
     Ok(out)

@@ -38,6 +38,9 @@ struct TrackCompiler<'a> {
     wrapped_frames: Vec<f64>,
     /// The buffers of the last interval, reused by the next.
     spare: Option<IntervalBuffers>,
+    /// With `Some`: the largest error (at integer frames and between them) of the kept
+    /// pieces stored in f32 instead, for [`f32_fallback`].
+    f32_probe: Option<f64>,
 }
 
 /// An interval's exact values at integer frames, half frames and other frames between.
@@ -129,6 +132,17 @@ pub(super) fn compile_track(
     options: &CompileOptions,
     pieces_before: usize,
 ) -> Result<(TrackData, Vec<SourceSpan>), CompileError> {
+    compile_track_probing(input, options, pieces_before, false)
+        .map(|(data, spans, _)| (data, spans))
+}
+
+/// [`compile_track`], and with `probe_f32` the largest error of its pieces stored in f32.
+fn compile_track_probing(
+    input: &TrackInput<'_>,
+    options: &CompileOptions,
+    pieces_before: usize,
+    probe_f32: bool,
+) -> Result<(TrackData, Vec<SourceSpan>, Option<f64>), CompileError> {
     let spans = checked_spans(input)?;
     let source = input.source;
     let tolerance = options
@@ -160,6 +174,7 @@ pub(super) fn compile_track(
         max_error: (0.0, source.first_frame()),
         wrapped_frames: wrapped_frames(input.wrap, source.first_frame(), source.last_frame()),
         spare: None,
+        f32_probe: probe_f32.then_some(0.0),
     };
     for span in &spans {
         compiler.compile_span(span)?;
@@ -179,7 +194,58 @@ pub(super) fn compile_track(
             pieces: compiler.pieces,
         },
         spans,
+        compiler.f32_probe,
     ))
+}
+
+/// Compiles one track in `options.precision`; for `F32`, when f32 made the compiler split
+/// pieces below one frame (pieces shorter than a frame that are not whole spans) and `F64`
+/// needs fewer such pieces, the track is kept in `F64` instead. Returns the data, the spans,
+/// and in that case the largest error of the `F64` pieces stored in f32 — the tolerance f32
+/// would reach with pieces of that layout (`TrackReport::kept_in_f64`).
+///
+/// # Errors
+/// As [`compile_track`] (in the precision asked for).
+pub(super) fn compile_track_in_precision(
+    input: &TrackInput<'_>,
+    options: &CompileOptions,
+    pieces_before: usize,
+) -> Result<(TrackData, Vec<SourceSpan>, Option<f64>), CompileError> {
+    let (data, spans) = compile_track(input, options, pieces_before)?;
+    let split = sub_frame_splits(&data, &spans);
+    if options.precision != Precision::F32 || split == 0 {
+        return Ok((data, spans, None));
+    }
+    let f64_options = CompileOptions {
+        precision: Precision::F64,
+        ..*options
+    };
+    match compile_track_probing(input, &f64_options, pieces_before, true) {
+        Ok((wide, spans, reach)) if sub_frame_splits(&wide, &spans) < split => {
+            Ok((wide, spans, Some(reach.unwrap_or(f64::INFINITY))))
+        }
+        _ => Ok((data, spans, None)),
+    }
+}
+
+/// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
+fn sub_frame_splits(data: &TrackData, spans: &[SourceSpan]) -> usize {
+    let ends = data
+        .pieces
+        .iter()
+        .skip(1)
+        .map(|p| p.start)
+        .chain(core::iter::once(data.last_frame));
+    data.pieces
+        .iter()
+        .zip(ends)
+        .filter(|(piece, end)| {
+            let whole_span = spans
+                .binary_search_by(|s| s.start.total_cmp(&piece.start))
+                .is_ok_and(|i| spans.get(i).is_some_and(|s| s.end == *end));
+            end - piece.start < 1.0 && !whole_span
+        })
+        .count()
 }
 
 /// The smallest degree whose dropped top coefficients sum (largest component) to ≤ `threshold`.
@@ -248,8 +314,8 @@ impl TrackCompiler<'_> {
             let kept = trial
                 .accepted
                 .or(if minimal { trial.fallback } else { None });
-            self.spare = Some((interval.exact, interval.halves, interval.between));
             if let Some(kept) = kept {
+                self.probe_f32(&kept.0, &interval);
                 self.keep(kept)?;
             } else if minimal {
                 return Err(self.unreachable(trial.best, interval.origin));
@@ -259,6 +325,7 @@ impl TrackCompiler<'_> {
                 todo.push((interval.middle, b, fallback_between));
                 todo.push((a, interval.middle, fallback_between));
             }
+            self.spare = Some((interval.exact, interval.halves, interval.between));
         }
         Ok(())
     }
@@ -334,7 +401,9 @@ impl TrackCompiler<'_> {
             else {
                 continue;
             };
-            if fitted {
+            // Near the nodes only when it holds at integer frames: otherwise it is neither
+            // accepted nor a fallback, whatever its error between frames.
+            if fitted && checked.max_error <= limit {
                 let fit = Some(candidate.degree);
                 self.between_values(span, (a, b, origin), fit, &mut near_nodes)?;
                 checked.check_between(&candidate, self.components, &near_nodes);
@@ -419,6 +488,22 @@ impl TrackCompiler<'_> {
             trial.fallback = Some(wide);
         }
         Ok(())
+    }
+
+    /// With the f32 probe on: raises it to the error of `candidate` stored in f32 (at integer
+    /// frames and between them; infinite when f32 cannot hold its numbers).
+    fn probe_f32(&mut self, candidate: &Candidate, interval: &Interval) {
+        let Some(probe) = self.f32_probe else {
+            return;
+        };
+        let truth = Truth {
+            exact: &interval.exact,
+            halves: &interval.halves,
+            between: &interval.between,
+        };
+        let error = store_and_check(candidate, self.components, Precision::F32, &truth)
+            .map_or(f64::INFINITY, |c| c.max_error.max(c.between_error));
+        self.f32_probe = Some(probe.max(error));
     }
 
     /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`].
