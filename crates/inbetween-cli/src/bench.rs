@@ -440,6 +440,10 @@ pub struct CompileFigure {
     pub keys: usize,
     /// Wall time of `Document::compile` (fitting and verification at every frame included).
     pub seconds: f64,
+    /// CPU time of the process (all threads) over the same compile, where the system says it
+    /// ([`process_cpu_seconds`]); on a machine shared with other work it is the time the
+    /// compile actually ran.
+    pub cpu_seconds: Option<f64>,
     /// Bytes of the `.ibs` stream.
     pub stream_bytes: usize,
     /// Bytes of the raw keys as f32 (a frame and the components of a value per key).
@@ -474,7 +478,7 @@ fn compile_all(
     let json_bytes = doc.to_json_string().len();
     let mut out = Vec::new();
     for &precision in precisions {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
         let options = CompileOptions {
             precision,
             tolerance,
@@ -488,6 +492,9 @@ fn compile_all(
             precision,
             keys,
             seconds: start.elapsed().as_secs_f64(),
+            cpu_seconds: cpu_start
+                .zip(process_cpu_seconds())
+                .map(|(from, to)| to - from),
             stream_bytes: bytes.len(),
             raw_f32_bytes,
             json_bytes,
@@ -495,6 +502,17 @@ fn compile_all(
         out.push((precision, bytes));
     }
     out
+}
+
+/// User and system CPU time of this process so far, in seconds, from `/proc/self/stat`
+/// (fields 14 and 15, in clock ticks of 1/100 s, the value on Linux's supported
+/// architectures); `None` where that file does not exist or does not parse.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
 }
 
 /// The method that plays no curve and so is not checked.
@@ -755,8 +773,9 @@ fn json_number(x: f64) -> String {
 
 /// `{"machine": ..., "results": [{"method", "workload", "channels", "ns_per_channel_frame",
 /// "channel_frames_per_s", "max_error"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
-/// "keys_per_s", "stream_bytes", "stream_bytes_per_key", "raw_f32_bytes_per_key",
-/// "json_bytes_per_key"}, ...]}` (times that could not be measured are `null`).
+/// "keys_per_s", "cpu_seconds", "keys_per_cpu_s", "stream_bytes", "stream_bytes_per_key",
+/// "raw_f32_bytes_per_key", "json_bytes_per_key"}, ...]}` (times that could not be measured
+/// are `null`).
 #[must_use]
 pub fn to_json(machine: &str, report: &BenchReport) -> String {
     let rows: Vec<String> = report
@@ -780,12 +799,14 @@ pub fn to_json(machine: &str, report: &BenchReport) -> String {
         .map(|c| {
             let per_key = |b: usize| json_number(b as f64 / c.keys.max(1) as f64);
             format!(
-                "{{\"workload\": {}, \"precision\": {}, \"keys\": {}, \"seconds\": {}, \"keys_per_s\": {}, \"stream_bytes\": {}, \"stream_bytes_per_key\": {}, \"raw_f32_bytes_per_key\": {}, \"json_bytes_per_key\": {}}}",
+                "{{\"workload\": {}, \"precision\": {}, \"keys\": {}, \"seconds\": {}, \"keys_per_s\": {}, \"cpu_seconds\": {}, \"keys_per_cpu_s\": {}, \"stream_bytes\": {}, \"stream_bytes_per_key\": {}, \"raw_f32_bytes_per_key\": {}, \"json_bytes_per_key\": {}}}",
                 json_string(c.workload),
                 json_string(c.precision.name()),
                 c.keys,
                 json_number(c.seconds),
                 json_number(c.keys as f64 / c.seconds),
+                json_number(c.cpu_seconds.unwrap_or(f64::NAN)),
+                json_number(c.cpu_seconds.map_or(f64::NAN, |s| c.keys as f64 / s)),
                 c.stream_bytes,
                 per_key(c.stream_bytes),
                 per_key(c.raw_f32_bytes),

@@ -2,7 +2,7 @@
 
 use alloc::string::ToString;
 
-use super::source::{SourceSpan, MAX_COMPONENTS};
+use super::source::MAX_COMPONENTS;
 use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::TrackPlayer;
@@ -39,13 +39,15 @@ pub(super) fn compile_and_measure(
     options: &CompileOptions,
     pieces_before: usize,
 ) -> Result<MeasuredTrack, CompileError> {
-    let (mut data, spans, kept_in_f64) = compile_track_in_precision(input, options, pieces_before)?;
+    let compiled = compile_track_in_precision(input, options, pieces_before)?;
+    let (mut data, spans, kept_in_f64) =
+        (compiled.data, compiled.spans.len(), compiled.kept_in_f64);
     let bytes = write_stream(fps, core::slice::from_ref(&data))?;
     let stream = Stream::from_bytes(&bytes)?;
     let Some(track) = stream.track(0) else {
-        return Ok((data, spans.len(), kept_in_f64));
+        return Ok((data, spans, kept_in_f64));
     };
-    let (error, frame) = measure_track(track, input, &spans)?;
+    let (error, frame) = measure_track(track, input, &compiled.exact)?;
     if error > data.tolerance {
         return Err(CompileError::ToleranceExceeded {
             track: input.name.to_string(),
@@ -58,25 +60,24 @@ pub(super) fn compile_and_measure(
     }
     data.max_error = error;
     data.max_error_frame = frame;
-    Ok((data, spans.len(), kept_in_f64))
+    Ok((data, spans, kept_in_f64))
 }
 
 /// Plays `track` forward at step +1 from one seek over [`measured_frames`] — through the keys
 /// and, for wrapping tracks, across [`WRAP_WINDOW`] folds on each side, with the same cursor
 /// logic (`TrackPlayer`) that `play` uses — and returns the largest |played − exact| and its
-/// frame. The exact value at a frame outside the keys is the source's at the wrapped frame
-/// (`Wrap::apply`, the fold exact evaluation uses). Inside its keys the exact value at a frame of a
-/// polynomial span is that span's polynomial (`SourceSpan::polynomial_value`, the frames
-/// walked in order); elsewhere, and outside the keys, `CurveSource::eval`.
+/// frame. Inside its keys the exact value at integer frame `⌈first⌉ + m` is `exact[m]`, the
+/// value its piece was checked against; at the last frame and outside the keys it is the
+/// source's at the wrapped frame (`Wrap::apply`, the fold exact evaluation uses).
 fn measure_track(
     track: StreamTrack<'_>,
     input: &TrackInput<'_>,
-    spans: &[SourceSpan],
+    exact_inside: &[[f64; MAX_COMPONENTS]],
 ) -> Result<(f64, f64), CompileError> {
     let (first, last) = (track.first_frame(), track.last_frame());
-    let mut span = 0;
     let wrap = crate::track_source::track_wrap(input.wrap);
     let (from, count) = measured_frames(input.wrap, first, last);
+    let first_integer = crate::math::ceil(first);
     let mut worst = (0.0f64, first);
     let mut player = TrackPlayer::new(track);
     let mut exact = [0.0; MAX_COMPONENTS];
@@ -85,15 +86,15 @@ fn measure_track(
     let _ = player.seek(from);
     for m in 0..count {
         let frame = from + m as f64;
-        while spans.get(span).is_some_and(|s| s.end <= frame) {
-            span += 1;
-        }
-        let inside = spans.get(span).filter(|s| s.start <= frame);
-        if !inside.is_some_and(|s| s.polynomial_value(frame, components, &mut exact)) {
-            input
+        let inside = (frame >= first && frame < last)
+            .then(|| exact_inside.get((frame - first_integer) as usize))
+            .flatten();
+        match inside {
+            Some(value) => exact = *value,
+            None => input
                 .source
                 .eval(wrap.apply(frame, first, last - first), &mut exact)
-                .map_err(|e| non_finite(input.name, e))?;
+                .map_err(|e| non_finite(input.name, e))?,
         }
         for c in 0..components {
             let e = crate::math::abs(player.component(c) - exact[c]);

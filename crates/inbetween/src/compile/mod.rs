@@ -11,13 +11,19 @@
 //!   shorter than a frame).
 //!
 //! The first candidate whose stored numbers replay, as the player plays them, within
-//! `ACCEPT_FRACTION × tolerance` of `CurveSource::eval` at every integer frame, and within
+//! `ACCEPT_FRACTION × tolerance` of the exact value (a polynomial span's polynomial, else
+//! `CurveSource::eval`) at every integer frame, and within
 //! `BETWEEN_FRACTION` of that at the fractional frames checked (`between_values`), is kept;
 //! otherwise the interval is split in two and each half compiled again (see `MIN_FRAME_PIECE_FRAMES`
 //! and `MIN_PIECE_FRAMES` for where splitting stops). An integer frame that no piece of 1/16 frame
-//! holds is a `ToleranceExceeded` error naming the track and frame. Finally the whole stream is
-//! played by `player::TrackPlayer` from the first integer frame and compared again; the measured
-//! maximum error and its frame are stored in the track table.
+//! holds is a `ToleranceExceeded` error naming the track and frame. Finally each track is
+//! written alone, played by `player::TrackPlayer` from before its first integer frame and
+//! compared again (`measure.rs`); the measured maximum error and its frame are stored in the
+//! track table. Tracks are compiled across threads with feature `rayon` (`parallel.rs`); the
+//! steps of one track are in `span.rs`, the replay in `verify.rs`.
+//!
+//! An `F32` compile keeps a track in f64 rather than split it below a frame because f32 cannot
+//! hold the tolerance (`TrackReport::kept_in_f64`).
 
 // Index loops over small fixed arrays read like the formulas they implement.
 #![allow(clippy::needless_range_loop)]
@@ -90,7 +96,8 @@ pub const MAX_COMPILE_FRAME: f64 = 4_294_967_296.0;
 /// The most frames the compiler verifies for one track (its integer frames plus the
 /// 2 × [`WRAP_WINDOW`] frames checked outside its keys when it loops): 2^22 = 4 194 304, 19.4
 /// hours at 60 fps, four times the piece of 10^6 frames the format is meant to hold. Every one
-/// is evaluated exactly, kept while its piece is checked (about 80 bytes a frame) and played,
+/// is evaluated exactly, kept while its piece is checked (about 80 bytes a frame) and while its
+/// track is played back (32 bytes a frame), and played,
 /// so the count bounds the compile's time and memory (measured: 0.4 s and 82 MB for 10^6
 /// frames of one polynomial piece, 4.4 s for a fitted expression; see docs/limits.md); more is
 /// refused with [`CompileError::TooManyFrames`].
@@ -98,8 +105,8 @@ pub const MAX_VERIFIED_FRAMES_PER_TRACK: u64 = 1 << 22;
 
 /// The most frames one compile verifies over all its tracks: 2^31 = 2 147 483 648 — a million
 /// channels of 2 000 frames, the batch player's largest benchmark bank (issue 5: banks of
-/// 1 000 000 channels must compile). Time grows linearly with it (about 0.3 µs a frame for
-/// polynomial segments, 20 µs for the slowest fitted curves), memory does not (each track's
+/// 1 000 000 channels must compile). Time grows linearly with it (about 0.1 µs of CPU a frame
+/// for polynomial segments, 20 µs for the slowest fitted curves), memory does not (each track's
 /// frames are dropped once it is verified); more is refused with
 /// [`CompileError::TooManyFrames`] naming the track that crosses the limit.
 pub const MAX_VERIFIED_FRAMES: u64 = 1 << 31;
@@ -525,14 +532,18 @@ mod tests {
         };
         let options = CompileOptions::default();
         assert_eq!(
-            compile_track(&input, &options, MAX_PIECES - 5).unwrap_err(),
+            compile_track(&input, &options, MAX_PIECES - 5)
+                .map(|t| t.data)
+                .unwrap_err(),
             CompileError::TooManyPieces {
                 track: "steps".into(),
                 frame: 5.0,
                 max: MAX_PIECES,
             }
         );
-        let (data, _) = compile_track(&input, &options, MAX_PIECES - 19).unwrap();
+        let data = compile_track(&input, &options, MAX_PIECES - 19)
+            .unwrap()
+            .data;
         assert_eq!(data.pieces.len(), 19);
     }
 
@@ -554,7 +565,7 @@ mod tests {
             precision: Precision::F32,
             ..CompileOptions::default()
         };
-        let (data, _) = compile_track(&input, &options, 0).unwrap();
+        let data = compile_track(&input, &options, 0).unwrap().data;
         let wide: Vec<_> = data
             .pieces
             .iter()

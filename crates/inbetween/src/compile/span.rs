@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::convert::{lobatto_interpolant, lobatto_node, power_to_differences};
 use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
-use super::verify::{origin_of, store_and_check, Candidate, Checked, Truth};
+use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
     BETWEEN_FRACTION, DEEP_SPLIT_BUDGET, DEEP_SPLIT_WORK, DEFAULT_RELATIVE_TOLERANCE, MAX_PIECES,
@@ -39,8 +39,10 @@ struct TrackCompiler<'a> {
     /// The buffers of the last interval, reused by the next.
     spare: Option<IntervalBuffers>,
     /// With `Some`: the largest error (at integer frames and between them) of the kept
-    /// pieces stored in f32 instead, for [`f32_fallback`].
+    /// pieces stored in f32 instead (`compile_track_in_precision`).
     f32_probe: Option<f64>,
+    /// The exact values of the kept pieces' integer frames, in order (`CompiledTrack::exact`).
+    exact: Vec<[f64; MAX_COMPONENTS]>,
 }
 
 /// An interval's exact values at integer frames, half frames and other frames between.
@@ -125,24 +127,36 @@ fn wrapped_frames(wrap: StreamWrap, first: f64, last: f64) -> Vec<f64> {
     out
 }
 
-/// Compiles one track; returns its data (`max_error` as the pieces' replay measured it) and
-/// its spans.
+/// A compiled track before it is measured.
+pub(super) struct CompiledTrack {
+    /// Its data, `max_error` as the pieces' replay measured it.
+    pub data: TrackData,
+    /// Its spans.
+    pub spans: Vec<SourceSpan>,
+    /// The exact values its pieces were checked against at its integer frames in
+    /// `[first, last)`, in order: `exact[m]` at frame `⌈first⌉ + m`.
+    pub exact: Vec<[f64; MAX_COMPONENTS]>,
+    /// `TrackReport::kept_in_f64`.
+    pub kept_in_f64: Option<f64>,
+}
+
+/// Compiles one track in `options.precision`.
 pub(super) fn compile_track(
     input: &TrackInput<'_>,
     options: &CompileOptions,
     pieces_before: usize,
-) -> Result<(TrackData, Vec<SourceSpan>), CompileError> {
+) -> Result<CompiledTrack, CompileError> {
     compile_track_probing(input, options, pieces_before, false)
-        .map(|(data, spans, _)| (data, spans))
 }
 
-/// [`compile_track`], and with `probe_f32` the largest error of its pieces stored in f32.
+/// [`compile_track`], and with `probe_f32` the largest error of its pieces stored in f32 (in
+/// `kept_in_f64`).
 fn compile_track_probing(
     input: &TrackInput<'_>,
     options: &CompileOptions,
     pieces_before: usize,
     probe_f32: bool,
-) -> Result<(TrackData, Vec<SourceSpan>, Option<f64>), CompileError> {
+) -> Result<CompiledTrack, CompileError> {
     let spans = checked_spans(input)?;
     let source = input.source;
     let tolerance = options
@@ -175,12 +189,13 @@ fn compile_track_probing(
         wrapped_frames: wrapped_frames(input.wrap, source.first_frame(), source.last_frame()),
         spare: None,
         f32_probe: probe_f32.then_some(0.0),
+        exact: Vec::new(),
     };
     for span in &spans {
         compiler.compile_span(span)?;
     }
-    Ok((
-        TrackData {
+    Ok(CompiledTrack {
+        data: TrackData {
             name: input.name.to_string(),
             value_type: input.value_type,
             wrap: input.wrap,
@@ -194,15 +209,15 @@ fn compile_track_probing(
             pieces: compiler.pieces,
         },
         spans,
-        compiler.f32_probe,
-    ))
+        exact: compiler.exact,
+        kept_in_f64: compiler.f32_probe,
+    })
 }
 
 /// Compiles one track in `options.precision`; for `F32`, when f32 made the compiler split
 /// pieces below one frame (pieces shorter than a frame that are not whole spans) and `F64`
-/// needs fewer such pieces, the track is kept in `F64` instead. Returns the data, the spans,
-/// and in that case the largest error of the `F64` pieces stored in f32 — the tolerance f32
-/// would reach with pieces of that layout (`TrackReport::kept_in_f64`).
+/// needs fewer such pieces, the track is kept in `F64` instead, with `kept_in_f64` the largest
+/// error of its pieces stored in f32 — the tolerance f32 reaches with pieces of that layout.
 ///
 /// # Errors
 /// As [`compile_track`] (in the precision asked for).
@@ -210,26 +225,25 @@ pub(super) fn compile_track_in_precision(
     input: &TrackInput<'_>,
     options: &CompileOptions,
     pieces_before: usize,
-) -> Result<(TrackData, Vec<SourceSpan>, Option<f64>), CompileError> {
-    let (data, spans) = compile_track(input, options, pieces_before)?;
-    let split = sub_frame_splits(&data, &spans);
+) -> Result<CompiledTrack, CompileError> {
+    let narrow = compile_track(input, options, pieces_before)?;
+    let split = sub_frame_splits(&narrow);
     if options.precision != Precision::F32 || split == 0 {
-        return Ok((data, spans, None));
+        return Ok(narrow);
     }
     let f64_options = CompileOptions {
         precision: Precision::F64,
         ..*options
     };
     match compile_track_probing(input, &f64_options, pieces_before, true) {
-        Ok((wide, spans, reach)) if sub_frame_splits(&wide, &spans) < split => {
-            Ok((wide, spans, Some(reach.unwrap_or(f64::INFINITY))))
-        }
-        _ => Ok((data, spans, None)),
+        Ok(wide) if sub_frame_splits(&wide) < split => Ok(wide),
+        _ => Ok(narrow),
     }
 }
 
 /// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
-fn sub_frame_splits(data: &TrackData, spans: &[SourceSpan]) -> usize {
+fn sub_frame_splits(track: &CompiledTrack) -> usize {
+    let (data, spans) = (&track.data, &track.spans);
     let ends = data
         .pieces
         .iter()
@@ -317,6 +331,7 @@ impl TrackCompiler<'_> {
             if let Some(kept) = kept {
                 self.probe_f32(&kept.0, &interval);
                 self.keep(kept)?;
+                self.exact.extend_from_slice(&interval.exact);
             } else if minimal {
                 return Err(self.unreachable(trial.best, interval.origin));
             } else {
@@ -388,6 +403,14 @@ impl TrackCompiler<'_> {
         limit: f64,
     ) -> Result<Trial, CompileError> {
         let (a, b, origin) = (interval.a, interval.b, interval.origin);
+        // A candidate failing at integer frames is only needed whole for the error message of
+        // an interval that cannot be split; one that can (and is not below
+        // `MIN_FRAME_PIECE_FRAMES`, where budgets decide) is split whatever its error.
+        let splittable = interval.middle > a && interval.middle < b && b - a >= self.min_length();
+        let check = Limit {
+            integer: limit,
+            stop_early: splittable && b - a >= MIN_FRAME_PIECE_FRAMES,
+        };
         let mut trial = Trial::default();
         let mut near_nodes = Vec::new();
         for (candidate, fitted) in self.candidates(span, poly, a, b, origin) {
@@ -397,7 +420,8 @@ impl TrackCompiler<'_> {
                 halves: &interval.halves,
                 between: &interval.between,
             };
-            let Ok(mut checked) = store_and_check(&candidate, self.components, precision, &truth)
+            let Ok(mut checked) =
+                store_and_check(&candidate, self.components, precision, &truth, check)
             else {
                 continue;
             };
@@ -501,7 +525,11 @@ impl TrackCompiler<'_> {
             halves: &interval.halves,
             between: &interval.between,
         };
-        let error = store_and_check(candidate, self.components, Precision::F32, &truth)
+        let whole = Limit {
+            integer: f64::INFINITY,
+            stop_early: false,
+        };
+        let error = store_and_check(candidate, self.components, Precision::F32, &truth, whole)
             .map_or(f64::INFINITY, |c| c.max_error.max(c.between_error));
         self.f32_probe = Some(probe.max(error));
     }

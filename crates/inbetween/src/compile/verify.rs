@@ -76,7 +76,7 @@ pub struct Truth<'t> {
 }
 
 /// Stores `candidate` in `precision` and replays it at its integer frames (`truth.exact`) as
-/// the player does, then at its fractional frames as the player plays a fractional position
+/// the player does, then (if within `limit.integer` there) at its fractional frames as the player plays a fractional position
 /// (the stored numbers widened to f64 and shifted with the Newton form): the half frames by
 /// shifting once to `origin + ½` and adding on from there, as the player plays from a
 /// half-frame seek at step 1, the others one by one.
@@ -88,11 +88,30 @@ pub fn store_and_check(
     components: usize,
     precision: Precision,
     truth: &Truth<'_>,
+    limit: Limit,
 ) -> Result<Checked, StoreFailure> {
-    let mut checked = store_and_replay(candidate, components, precision, truth.exact)?;
-    checked.check_halves(candidate, components, truth.halves);
-    checked.check_between(candidate, components, truth.between);
+    let stop_above = if limit.stop_early {
+        limit.integer
+    } else {
+        f64::INFINITY
+    };
+    let mut checked = store_and_replay(candidate, components, precision, truth.exact, stop_above)?;
+    if checked.max_error <= limit.integer {
+        checked.check_halves(candidate, components, truth.halves);
+        checked.check_between(candidate, components, truth.between);
+    }
     Ok(checked)
+}
+
+/// The acceptance limit at integer frames, and what a candidate beyond it needs.
+#[derive(Clone, Copy)]
+pub struct Limit {
+    /// Largest error allowed at integer frames.
+    pub integer: f64,
+    /// Whether a candidate beyond it may stop replaying at its first error above it (when
+    /// only whether it fails matters, not its largest error). Either way a candidate beyond it
+    /// is not checked between frames (it is neither accepted nor a fallback).
+    pub stop_early: bool,
 }
 
 impl Checked {
@@ -193,16 +212,19 @@ impl Checked {
     }
 }
 
-/// Stores the candidate and replays its integer frames.
+/// Stores the candidate and replays its integer frames, stopping at the first error above
+/// `stop_above` (then `max_error` is that error, not the largest).
 fn store_and_replay(
     candidate: &Candidate,
     components: usize,
     precision: Precision,
     exact: &[[f64; MAX_COMPONENTS]],
+    stop_above: f64,
 ) -> Result<Checked, StoreFailure> {
     let n = candidate.degree;
     let terms = n + 1;
     let mut error = (0.0f64, candidate.origin);
+    // Notes the error at frame `origin + m`; true once it is above `stop_above`.
     let mut note = |m: usize, c: usize, played: f64| {
         let truth = exact.get(m).map_or(played, |v| v[c]);
         let e = crate::math::abs(played - truth);
@@ -212,6 +234,7 @@ fn store_and_replay(
                 candidate.origin + m as f64,
             );
         }
+        error.0 > stop_above
     };
     match precision {
         Precision::F64 | Precision::F32 => {
@@ -245,7 +268,9 @@ fn store_and_replay(
             for c in 0..components {
                 let mut state = widened[c];
                 for m in 0..exact.len() {
-                    note(m, c, state[0]);
+                    if note(m, c, state[0]) {
+                        break;
+                    }
                     for i in 0..n {
                         state[i] += state[i + 1];
                     }
@@ -300,8 +325,8 @@ fn store_and_replay(
                     if !fits(&state) {
                         return Err(StoreFailure::OutOfRange);
                     }
-                    if step >= n {
-                        note(step - n, c, state[0] as f64 * inverse);
+                    if step >= n && note(step - n, c, state[0] as f64 * inverse) {
+                        break;
                     }
                     for i in 0..n {
                         state[i] += state[i + 1];
