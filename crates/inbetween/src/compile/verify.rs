@@ -221,131 +221,156 @@ fn store_and_replay(
     exact: &[[f64; MAX_COMPONENTS]],
     stop_above: f64,
 ) -> Result<Checked, StoreFailure> {
+    let mut error = ErrorAt {
+        exact,
+        origin: candidate.origin,
+        stop_above,
+        worst: (0.0, candidate.origin),
+    };
+    let (exponent, numbers) = match precision {
+        Precision::F64 | Precision::F32 => (
+            0,
+            replay_float(candidate, components, precision, &mut error)?,
+        ),
+        Precision::Fixed => replay_fixed(candidate, components, &mut error)?,
+    };
+    Ok(Checked {
+        exponent,
+        numbers,
+        max_error: error.worst.0,
+        max_error_frame: error.worst.1,
+        between_error: 0.0,
+        start_error: 0.0,
+    })
+}
+
+/// The largest |played − exact| at the integer frames replayed so far, and its frame.
+struct ErrorAt<'e> {
+    /// `exact[m]`: the exact value at frame `origin + m`.
+    exact: &'e [[f64; MAX_COMPONENTS]],
+    origin: f64,
+    stop_above: f64,
+    worst: (f64, f64),
+}
+
+impl ErrorAt<'_> {
+    /// Notes the value played for component `c` at frame `origin + m` (a NaN error counts as
+    /// infinite); true once the largest error is above `stop_above`.
+    fn note(&mut self, m: usize, c: usize, played: f64) -> bool {
+        let truth = self.exact.get(m).map_or(played, |v| v[c]);
+        let e = crate::math::abs(played - truth);
+        if e > self.worst.0 || e.is_nan() {
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            self.worst = (e, self.origin + m as f64);
+        }
+        self.worst.0 > self.stop_above
+    }
+}
+
+/// Stores an `F32` or `F64` candidate and replays it in f64 (f32 numbers widened), as the
+/// player's forward path does.
+fn replay_float(
+    candidate: &Candidate,
+    components: usize,
+    precision: Precision,
+    error: &mut ErrorAt<'_>,
+) -> Result<PieceNumbers, StoreFailure> {
     let n = candidate.degree;
     let terms = n + 1;
-    let mut error = (0.0f64, candidate.origin);
-    // Notes the error at frame `origin + m`; true once it is above `stop_above`.
-    let mut note = |m: usize, c: usize, played: f64| {
-        let truth = exact.get(m).map_or(played, |v| v[c]);
-        let e = crate::math::abs(played - truth);
-        if e > error.0 || e.is_nan() {
-            error = (
-                if e.is_nan() { f64::INFINITY } else { e },
-                candidate.origin + m as f64,
-            );
-        }
-        error.0 > stop_above
-    };
-    match precision {
-        Precision::F64 | Precision::F32 => {
-            let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-            let mut numbers64 = Vec::new();
-            let mut numbers32 = Vec::new();
-            if precision == Precision::F32 {
-                numbers32.reserve_exact(components * terms);
+    let narrow = precision == Precision::F32;
+    let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+    let (mut numbers32, mut numbers64) = (Vec::new(), Vec::new());
+    if narrow {
+        numbers32.reserve_exact(components * terms);
+    } else {
+        numbers64.reserve_exact(components * terms);
+    }
+    for c in 0..components {
+        for k in 0..terms {
+            let d = candidate.differences[c][k];
+            if narrow {
+                numbers32.push(d as f32);
+                widened[c][k] = f64::from(d as f32);
             } else {
-                numbers64.reserve_exact(components * terms);
+                numbers64.push(d);
+                widened[c][k] = d;
             }
-            for c in 0..components {
-                for k in 0..terms {
-                    let d = candidate.differences[c][k];
-                    if precision == Precision::F32 {
-                        let narrow = d as f32;
-                        if !narrow.is_finite() {
-                            return Err(StoreFailure::OutOfRange);
-                        }
-                        numbers32.push(narrow);
-                        widened[c][k] = f64::from(narrow);
-                    } else {
-                        if !d.is_finite() {
-                            return Err(StoreFailure::OutOfRange);
-                        }
-                        numbers64.push(d);
-                        widened[c][k] = d;
-                    }
-                }
+            if !widened[c][k].is_finite() {
+                return Err(StoreFailure::OutOfRange);
             }
-            for c in 0..components {
-                let mut state = widened[c];
-                for m in 0..exact.len() {
-                    if note(m, c, state[0]) {
-                        break;
-                    }
-                    for i in 0..n {
-                        state[i] += state[i + 1];
-                    }
-                }
-            }
-            let numbers = if precision == Precision::F32 {
-                PieceNumbers::F32(numbers32)
-            } else {
-                PieceNumbers::F64(numbers64)
-            };
-            Ok(Checked {
-                exponent: 0,
-                numbers,
-                max_error: error.0,
-                max_error_frame: error.1,
-                between_error: 0.0,
-                start_error: 0.0,
-            })
-        }
-        Precision::Fixed => {
-            let steps = exact.len();
-            let exponent = fixed_exponent(candidate, components, steps)?;
-            let unit = crate::math::powi(2.0, i32::from(exponent));
-            let inverse = crate::math::powi(2.0, -i32::from(exponent));
-            let mut ints = Vec::with_capacity(components * terms);
-            for c in 0..components {
-                for k in 0..terms {
-                    let scaled = crate::math::round(candidate.differences[c][k] * unit);
-                    if !(scaled.is_finite() && crate::math::abs(scaled) < 9.2e18) {
-                        return Err(StoreFailure::OutOfRange);
-                    }
-                    ints.push(scaled as i64);
-                }
-            }
-            for c in 0..components {
-                let stored = &ints[c * terms..(c + 1) * terms];
-                // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
-                let mut state = [0i128; MAX_TERMS];
-                for k in 0..terms {
-                    let mut sum = 0i128;
-                    for j in k..terms {
-                        sum += negative_binomial(n, j - k) * i128::from(stored[j]);
-                    }
-                    state[k] = sum;
-                }
-                let fits = |s: &[i128; MAX_TERMS]| {
-                    s.iter()
-                        .take(terms)
-                        .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
-                };
-                for step in 0..(n + steps) {
-                    if !fits(&state) {
-                        return Err(StoreFailure::OutOfRange);
-                    }
-                    if step >= n && note(step - n, c, state[0] as f64 * inverse) {
-                        break;
-                    }
-                    for i in 0..n {
-                        state[i] += state[i + 1];
-                    }
-                }
-                if !fits(&state) {
-                    return Err(StoreFailure::OutOfRange);
-                }
-            }
-            Ok(Checked {
-                exponent,
-                numbers: PieceNumbers::Fixed(ints),
-                max_error: error.0,
-                max_error_frame: error.1,
-                between_error: 0.0,
-                start_error: 0.0,
-            })
         }
     }
+    for c in 0..components {
+        let mut state = widened[c];
+        for m in 0..error.exact.len() {
+            if error.note(m, c, state[0]) {
+                break;
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+    }
+    Ok(if narrow {
+        PieceNumbers::F32(numbers32)
+    } else {
+        PieceNumbers::F64(numbers64)
+    })
+}
+
+/// Stores a `Fixed` candidate (exponent from [`fixed_exponent`]) and replays its integers in
+/// i128 from offset −n (where backward play starts), proving every state fits i64.
+fn replay_fixed(
+    candidate: &Candidate,
+    components: usize,
+    error: &mut ErrorAt<'_>,
+) -> Result<(i8, PieceNumbers), StoreFailure> {
+    let n = candidate.degree;
+    let terms = n + 1;
+    let steps = error.exact.len();
+    let exponent = fixed_exponent(candidate, components, steps)?;
+    let unit = crate::math::powi(2.0, i32::from(exponent));
+    let inverse = crate::math::powi(2.0, -i32::from(exponent));
+    let mut ints = Vec::with_capacity(components * terms);
+    for c in 0..components {
+        for k in 0..terms {
+            let scaled = crate::math::round(candidate.differences[c][k] * unit);
+            if !(scaled.is_finite() && crate::math::abs(scaled) < 9.2e18) {
+                return Err(StoreFailure::OutOfRange);
+            }
+            ints.push(scaled as i64);
+        }
+    }
+    let fits = |s: &[i128; MAX_TERMS]| {
+        s.iter()
+            .take(terms)
+            .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
+    };
+    for c in 0..components {
+        let stored = &ints[c * terms..(c + 1) * terms];
+        // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
+        let mut state = [0i128; MAX_TERMS];
+        for k in 0..terms {
+            for j in k..terms {
+                state[k] += negative_binomial(n, j - k) * i128::from(stored[j]);
+            }
+        }
+        for step in 0..(n + steps) {
+            if !fits(&state) {
+                return Err(StoreFailure::OutOfRange);
+            }
+            if step >= n && error.note(step - n, c, state[0] as f64 * inverse) {
+                break;
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+        if !fits(&state) {
+            return Err(StoreFailure::OutOfRange);
+        }
+    }
+    Ok((exponent, PieceNumbers::Fixed(ints)))
 }
 
 /// `C(−n, i) = (−1)^i C(n + i − 1, i)`.
