@@ -205,4 +205,38 @@ mod tests {
             assert!((x - e).abs() < 1e-13, "{a:?}");
         }
     }
+
+    /// The constant tables against closed forms: `j! S(k, j) = Σ_i (−1)^(j−i) C(j, i) i^k`
+    /// (inclusion–exclusion), `C(i, k) = i! / (k! (i − k)!)`, and `T_k(cos θ) = cos(kθ)`.
+    #[test]
+    fn constant_tables_match_closed_forms() {
+        let factorial = |n: usize| (1..=n as u64).product::<u64>();
+        for k in 0..MAX_TERMS {
+            for j in 0..MAX_TERMS {
+                let choose = |n: usize, r: usize| factorial(n) / (factorial(r) * factorial(n - r));
+                let mut surjections = 0i64;
+                for i in 0..=j {
+                    let term = (choose(j, i) * (i as u64).pow(k as u32)) as i64;
+                    surjections += if (j - i) % 2 == 0 { term } else { -term };
+                }
+                assert_eq!(
+                    i64::from(STIRLING_WEIGHTS[k][j]),
+                    surjections,
+                    "k {k} j {j}"
+                );
+                if j <= k {
+                    assert_eq!(u64::from(BINOMIAL[k][j]), choose(k, j), "C({k}, {j})");
+                }
+            }
+        }
+        for k in 0..MAX_TERMS {
+            for theta in [0.1, 0.7, 1.3, 2.9] {
+                let x: f64 = f64::cos(theta);
+                let t: f64 = (0..MAX_TERMS)
+                    .map(|i| f64::from(CHEBYSHEV[k][i]) * x.powi(i as i32))
+                    .sum();
+                assert!((t - f64::cos(k as f64 * theta)).abs() < 1e-12, "T_{k}({x})");
+            }
+        }
+    }
 }
