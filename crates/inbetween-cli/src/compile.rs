@@ -81,7 +81,10 @@ pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -
             out,
             "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10.2e} {:>10.2e} {:>7} {:>8.2}",
             track.name(),
-            precision.name(),
+            report
+                .kept_in_f64
+                .map_or(precision, |_| Precision::F64)
+                .name(),
             track.kinds_used().join(","),
             s.pieces,
             s.max_degree,
@@ -91,6 +94,16 @@ pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -
             s.max_error_frame,
             s.additions_per_frame
         );
+    }
+    for report in &compiled.reports {
+        if let Some(reach) = report.kept_in_f64 {
+            let _ = writeln!(
+                out,
+                "note: track {:?} is kept in f64: f32 cannot hold its tolerance {:.2e} without \
+                 pieces shorter than a frame (with pieces of a frame or more it reaches {:.2e})",
+                report.name, report.summary.tolerance, reach
+            );
+        }
     }
     out
 }

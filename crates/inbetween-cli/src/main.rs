@@ -104,6 +104,9 @@ enum Command {
         /// Print one JSON object {"machine", "results": [...]} instead of a table.
         #[arg(long)]
         json: bool,
+        /// Only compile the workloads (the `compile` figures; no playback is timed).
+        #[arg(long)]
+        compile_only: bool,
     },
     /// Print a shell completion script.
     ///
@@ -323,15 +326,24 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),
-        Command::Bench { quick, smoke, json } => {
+        Command::Bench {
+            quick,
+            smoke,
+            json,
+            compile_only,
+        } => {
             let size = match (smoke, quick) {
                 (true, _) => inbetween_bench::BenchSize::Smoke,
                 (false, true) => inbetween_bench::BenchSize::Quick,
                 (false, false) => inbetween_bench::BenchSize::Full,
             };
             let spinner = progress::Progress::spinner("benchmarking", false);
-            let report =
-                inbetween_bench::run_bench_with_status(size, &mut |what| spinner.label(what));
+            let mut status = |what: &str| spinner.label(what);
+            let report = if compile_only {
+                inbetween_bench::run_compile_bench(size, &mut status)
+            } else {
+                inbetween_bench::run_bench_with_status(size, &mut status)
+            };
             spinner.finish();
             let report = report.map_err(CliError::Bench)?;
             if json {
