@@ -1,10 +1,11 @@
 //! 10 000 walkers of the corpus walk cycle played by `BankAnimation` (one bank per stream and phase), headless, printing the frame time.
 //!
-//! `cargo run --release -p inbetween-bevy --example crowd -- [WALKERS] [UPDATES] [HZ]`
-//! (defaults 10 000, 300, 30): each walker is 23 bone entities bound to the
-//! `NODE/translation|rotation|scale` tracks, looping from a whole-frame phase in `[0, 25)`;
-//! `Time` advances `1 / HZ` s per update (30: one stream frame, the Horner fast path; 60: half
-//! frames).
+//! `cargo run --release --manifest-path crates/inbetween-bevy/Cargo.toml --example crowd --
+//! [WALKERS] [UPDATES] [HZ] [whole]` (defaults 10 000, 300, 60): each walker is 23 bone entities
+//! bound to the `NODE/translation|rotation|scale` tracks, looping from a whole-frame phase in
+//! `[0, 25)`; `Time` advances `1 / HZ` s per update and the banks play the clock's fractional
+//! frames, or with `whole` its whole frames (the pose changes at the stream's 30 fps; forward
+//! play on the bank's Horner fast path).
 
 // The bench's setup; this example spawns only the bank crowd.
 #[allow(dead_code)]
@@ -27,11 +28,12 @@ fn arg(i: usize, default: f64) -> Result<f64, common::Error> {
 fn main() -> Result<(), common::Error> {
     let walkers = arg(1, 10_000.0)? as usize;
     let updates = arg(2, 300.0)? as usize;
-    let hz = arg(3, 30.0)?;
+    let hz = arg(3, 60.0)?;
+    let whole = std::env::args().nth(4).is_some_and(|a| a == "whole");
     let mut app = common::app(hz);
     let (handle, stream) = common::load_walk(&mut app)?;
     let start = Instant::now();
-    common::spawn_bank_crowd(&mut app, &handle, &stream, walkers);
+    common::spawn_bank_crowd(&mut app, &handle, &stream, walkers, whole);
     app.update();
     let bones = common::nodes(&stream).len();
     println!(
@@ -43,7 +45,8 @@ fn main() -> Result<(), common::Error> {
         .world()
         .resource::<BankPool<bevy_transform::components::Transform>>();
     println!(
-        "{updates} updates at {hz} Hz: frame time median {:.2} ms, min {:.2} ms, max {:.2} ms; {} banks for {} clocks",
+        "{updates} updates at {hz} Hz{}: frame time median {:.2} ms, min {:.2} ms, max {:.2} ms; {} banks for {} clocks",
+        if whole { " (whole frames)" } else { "" },
         times[times.len() / 2],
         times[0],
         times[times.len() - 1],

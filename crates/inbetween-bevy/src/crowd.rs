@@ -17,10 +17,12 @@
 //! # Frames and accuracy
 //!
 //! A bank plays positions `base + k · Δ` exactly as `TrackPlayer` does (fractional frames, any
-//! rate, backward). At `Δ = 1` from an integer frame it plays the f32 Horner lanes, within the
-//! stream's tolerance of exact evaluation plus half an f32 ulp; otherwise `TrackPlayer`'s value
-//! rounded to f32 (docs/stream-format.md, "What each output promises"). Quaternions are written
-//! as played, not renormalized (each component within the tolerance of the unit quaternion).
+//! rate, backward), rounded to f32 (docs/stream-format.md, "What each output promises"). With
+//! [`BankAnimation::whole_frames`] it plays the clock's whole frames: forward play is then one
+//! `advance` at step 1 from an integer frame, the bank's f32 Horner lanes (within the stream's
+//! tolerance of exact evaluation plus half an f32 ulp), and other jumps are seeks. Quaternions
+//! are written as played, not renormalized (each component within the tolerance of the unit
+//! quaternion).
 
 use core::marker::PhantomData;
 use std::collections::HashMap;
@@ -41,7 +43,7 @@ use crate::asset::InbetweenStream;
 /// each takes, and how to store them. Implemented for [`Transform`].
 pub trait BankTarget: Component<Mutability = Mutable> {
     /// The fields a track can be bound to.
-    type Field: Copy + core::fmt::Debug + Send + Sync + 'static;
+    type Field: Copy + Eq + core::hash::Hash + core::fmt::Debug + Send + Sync + 'static;
     /// Components of `field` (the bound track must have exactly these).
     fn components(field: Self::Field) -> usize;
     /// Stores `values` (`components(field)` numbers) into `field`.
@@ -49,7 +51,7 @@ pub trait BankTarget: Component<Mutability = Mutable> {
 }
 
 /// The fields of a [`Transform`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TransformField {
     /// `translation` (a `vec3` track).
     Translation,
@@ -109,13 +111,12 @@ pub enum BindError {
 /// No slot / no group.
 const NONE: u32 = u32::MAX;
 
-/// Binding state, resolved once per stream asset.
-#[derive(Debug, Clone)]
-enum Resolution<F> {
-    Pending,
-    /// (field, first channel in the bank's row, components) per binding.
-    Ready(AssetId<InbetweenStream>, Vec<(F, u32, u8)>),
-    Failed(AssetId<InbetweenStream>, BindError),
+/// Bindings resolved against one stream: (field, first channel in the bank's row, components)
+/// per binding, or why they cannot play. Shared by every entity with the same bindings.
+#[derive(Debug)]
+struct Resolved<F> {
+    stream: AssetId<InbetweenStream>,
+    channels: Result<Vec<(F, u32, u8)>, BindError>,
 }
 
 /// Plays tracks of a shared stream into fields of this entity's `T` (by default its
@@ -145,7 +146,8 @@ pub struct BankAnimation<T: BankTarget = Transform> {
     pub whole_frames: bool,
     frame: f64,
     bindings: Vec<(T::Field, String)>,
-    resolution: Resolution<T::Field>,
+    /// Index of the resolved bindings in the pool (`NONE`: not yet resolved).
+    resolved: u32,
     slot: u32,
     group: u32,
     marker: PhantomData<fn() -> T>,
@@ -168,7 +170,7 @@ impl<T: BankTarget> BankAnimation<T> {
                 0.0
             },
             bindings: Vec::new(),
-            resolution: Resolution::Pending,
+            resolved: NONE,
             slot: NONE,
             group: NONE,
             marker: PhantomData,
@@ -180,7 +182,7 @@ impl<T: BankTarget> BankAnimation<T> {
     #[must_use]
     pub fn bind(mut self, field: T::Field, track: impl Into<String>) -> Self {
         self.bindings.push((field, track.into()));
-        self.resolution = Resolution::Pending;
+        self.resolved = NONE;
         self
     }
 
@@ -227,30 +229,6 @@ impl<T: BankTarget> BankAnimation<T> {
             self.frame = frame;
             self.slot = NONE;
         }
-    }
-
-    /// Why the bindings cannot be played, once the stream is loaded.
-    #[must_use]
-    pub fn error(&self) -> Option<&BindError> {
-        match &self.resolution {
-            Resolution::Failed(_, e) => Some(e),
-            _ => None,
-        }
-    }
-
-    /// Resolves the bindings against `asset` (once per asset id); false when they fail.
-    fn resolve(&mut self, id: AssetId<InbetweenStream>, asset: &InbetweenStream) -> bool {
-        match &self.resolution {
-            Resolution::Ready(at, _) if *at == id => return true,
-            Resolution::Failed(at, _) if *at == id => return false,
-            _ => {}
-        }
-        self.slot = NONE;
-        self.resolution = match resolve_bindings::<T>(&self.bindings, asset) {
-            Ok(list) => Resolution::Ready(id, list),
-            Err(e) => Resolution::Failed(id, e),
-        };
-        matches!(self.resolution, Resolution::Ready(..))
     }
 }
 
@@ -349,28 +327,72 @@ struct Group {
     frame: f64,
 }
 
+/// Distinct binding lists per stream.
+type BindingKey<F> = (AssetId<InbetweenStream>, Vec<(F, String)>);
+
 /// The banks that play `BankAnimation<T>` entities (one per stream and clock), reused from
-/// update to update.
+/// update to update, and the entities' resolved bindings.
 #[derive(Resource)]
-pub struct BankPool<T> {
+pub struct BankPool<T: BankTarget> {
     slots: Vec<Slot>,
     groups: Vec<Group>,
     index: HashMap<GroupKey, u32>,
-    marker: PhantomData<fn() -> T>,
+    resolved: Vec<Resolved<T::Field>>,
+    resolved_index: HashMap<BindingKey<T::Field>, u32>,
 }
 
-impl<T> Default for BankPool<T> {
+impl<T: BankTarget> Default for BankPool<T> {
     fn default() -> Self {
         Self {
             slots: Vec::new(),
             groups: Vec::new(),
             index: HashMap::new(),
-            marker: PhantomData,
+            resolved: Vec::new(),
+            resolved_index: HashMap::new(),
         }
     }
 }
 
-impl<T> BankPool<T> {
+impl<T: BankTarget> BankPool<T> {
+    /// Why `anim`'s bindings cannot be played (`None` while its stream is not loaded, or when
+    /// they play).
+    #[must_use]
+    pub fn error(&self, anim: &BankAnimation<T>) -> Option<&BindError> {
+        let resolved = self.resolved.get(anim.resolved as usize)?;
+        resolved.channels.as_ref().err()
+    }
+
+    /// Whether `anim`'s bindings play `asset` (`id`), resolving them once per distinct binding
+    /// list and stream (entities with the same bindings share one resolution).
+    fn resolve(
+        &mut self,
+        anim: &mut BankAnimation<T>,
+        id: AssetId<InbetweenStream>,
+        asset: &InbetweenStream,
+    ) -> bool {
+        if let Some(r) = self
+            .resolved
+            .get(anim.resolved as usize)
+            .filter(|r| r.stream == id)
+        {
+            return r.channels.is_ok();
+        }
+        let key = (id, anim.bindings.clone());
+        let resolved = &mut self.resolved;
+        let index = *self.resolved_index.entry(key).or_insert_with(|| {
+            resolved.push(Resolved {
+                stream: id,
+                channels: resolve_bindings::<T>(&anim.bindings, asset),
+            });
+            (resolved.len() - 1) as u32
+        });
+        anim.resolved = index;
+        anim.slot = NONE;
+        self.resolved
+            .get(index as usize)
+            .is_some_and(|r| r.channels.is_ok())
+    }
+
     /// Banks held (in use or kept for reuse).
     #[must_use]
     pub fn banks(&self) -> usize {
@@ -527,7 +549,7 @@ pub fn play_banks<T: BankTarget>(
         let Some(asset) = streams.get(id) else {
             continue;
         };
-        if !anim.resolve(id, asset) {
+        if !pool.resolve(anim, id, asset) {
             continue;
         }
         let d = if anim.paused {
@@ -555,7 +577,8 @@ pub fn play_banks<T: BankTarget>(
         };
         anim.frame = group.frame;
         anim.slot = group.slot;
-        if let Resolution::Ready(_, list) = &anim.resolution {
+        let resolved = pool.resolved.get(anim.resolved as usize);
+        if let Some(Ok(list)) = resolved.map(|r| &r.channels) {
             for &(field, first, n) in list {
                 let first = first as usize;
                 if let Some(values) = slot.row.get(first..first + usize::from(n)) {

@@ -17,7 +17,7 @@ use bevy_transform::components::Transform;
 use inbetween::gltf_import::{import_gltf_path, ImportOptions};
 use inbetween::Document;
 use inbetween_bevy::{
-    transform_clip, BankAnimation, BankPlugin, BankTarget, BindError, DocumentSettings,
+    transform_clip, BankAnimation, BankPlugin, BankPool, BankTarget, BindError, DocumentSettings,
     HeadlessPlugins, InbetweenPlugin, InbetweenStream, TransformField,
 };
 
@@ -457,15 +457,18 @@ fn any_component_plays_through_the_binding_trait_and_bad_bindings_are_reported()
         assert_close("spin", &t.rotation.to_array(), &exact("spin"), tol("spin"));
     }
     let world = app.world();
+    let pool = world.resource::<BankPool<Transform>>();
+    let error = |e| pool.error(world.get::<BankAnimation>(e).unwrap());
+    assert_eq!(error(pos), None);
     assert_eq!(
-        world.get::<BankAnimation>(missing).unwrap().error(),
+        error(missing),
         Some(&BindError::NoSuchTrack {
             track: "nope".into(),
             field: "Scale".into()
         })
     );
     assert_eq!(
-        world.get::<BankAnimation>(wrong).unwrap().error(),
+        error(wrong),
         Some(&BindError::Components {
             track: "pos".into(),
             field: "Rotation".into(),

@@ -40,6 +40,8 @@ pub fn app(hz: f64) -> App {
     )));
     app.finish();
     app.cleanup();
+    // Bevy's first update starts the clock (delta 0): spawn after it so every crowd moves alike.
+    app.update();
     app
 }
 
@@ -108,12 +110,13 @@ pub fn phases(walkers: usize) -> Vec<f64> {
 }
 
 /// Spawns `walkers` skeletons whose bones play the stream through `BankAnimation`, looping,
-/// each walker from its phase.
+/// each walker from its phase; `whole`: in whole frames (`BankAnimation::whole_frames`).
 pub fn spawn_bank_crowd(
     app: &mut App,
     handle: &Handle<InbetweenStream>,
     stream: &InbetweenStream,
     walkers: usize,
+    whole: bool,
 ) {
     let nodes = nodes(stream);
     let world = app.world_mut();
@@ -124,6 +127,7 @@ pub fn spawn_bank_crowd(
                 let anim = BankAnimation::new(handle.clone(), phase)
                     .transform_node(stream, node)
                     .repeating();
+                let anim = if whole { anim.in_whole_frames() } else { anim };
                 (Transform::default(), anim)
             })
             .collect();
