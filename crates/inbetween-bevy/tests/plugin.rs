@@ -536,14 +536,11 @@ fn animation_player_plays_track_curves_as_exact_evaluation() {
                     .find(|t| t.name() == name)
                     .unwrap()
                     .eval(frame);
-                // Bevy's blend slerps from identity to the sample (weight 1), normalizing it: a
-                // quaternion within TOL per component of the unit one moves by at most 2·TOL more.
-                let tol = if field == "rotation" { 3.0 * TOL } else { TOL };
                 assert_close(
                     &format!("update {update}, {name}, frame {frame}"),
                     &transform_values(t, field),
                     &exact,
-                    tol,
+                    TOL,
                 );
             }
         }
