@@ -123,7 +123,7 @@ struct Resolved<F> {
 /// [`Transform`]), on its own clock: a start frame, a speed and a pause flag.
 ///
 /// ```ignore
-/// commands.spawn((Transform::default(), BankAnimation::new(handle, 12.0)
+/// commands.spawn((Transform::default(), BankAnimation::<Transform>::new(handle, 12.0)
 ///     .bind(TransformField::Translation, "Hips/translation")
 ///     .bind(TransformField::Rotation, "Hips/rotation")));
 /// ```
