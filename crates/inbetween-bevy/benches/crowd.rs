@@ -4,8 +4,9 @@
 //! [UPDATES]` (defaults 10 000, 200). For 30 Hz and 60 Hz updates (`Time` advancing 1/30 s or
 //! 1/60 s, in whole nanoseconds: 0.99999999 and 0.49999998 stream frames) it times `App::update`
 //! of apps that differ only in who animates the 23 × WALKERS bones — `BankAnimation` playing the
-//! clock's exact frames, `BankAnimation` in whole frames, Bevy's `AnimationPlayer` — three rounds
-//! alternating, and prints the medians; then the largest difference between the exact-frame
+//! clock's exact frames, `BankAnimation` in whole frames, Bevy's `AnimationPlayer` — and a floor: a
+//! system writing the same 10 floats into every bone's `Transform` — three rounds alternating,
+//! and prints the medians; then the largest difference between the exact-frame
 //! crowd's and the `AnimationPlayer` crowd's transforms after the same updates (compiled stream vs
 //! Bevy's lerp/slerp of the same keys).
 
@@ -13,8 +14,12 @@
 mod common;
 
 use bevy_animation::AnimatedBy;
-use bevy_app::App;
+use bevy_app::{App, PostUpdate};
+use bevy_ecs::component::Component;
 use bevy_ecs::query::With;
+use bevy_ecs::system::{Query, Res};
+use bevy_math::{Quat, Vec3};
+use bevy_time::Time;
 use bevy_transform::components::Transform;
 use inbetween_bevy::BankAnimation;
 
@@ -42,6 +47,29 @@ fn transforms<F: bevy_ecs::component::Component>(app: &mut App) -> Vec<Transform
     all.into_iter().map(|(_, t)| t).collect()
 }
 
+/// Marks the floor app's bones.
+#[derive(Component)]
+struct Floor;
+
+/// The floor: writes 10 floats (from `Time`) into every marked bone's `Transform`.
+fn write_floor(time: Res<Time>, mut bones: Query<&mut Transform, With<Floor>>) {
+    let x = time.elapsed_secs();
+    for mut t in &mut bones {
+        t.translation = Vec3::splat(x);
+        t.rotation = Quat::from_xyzw(0.0, 0.0, x.sin(), x.cos());
+        t.scale = Vec3::splat(1.0 + x);
+    }
+}
+
+/// An app whose `bones` bones are written by [`write_floor`].
+fn floor_app(hz: f64, bones: usize) -> App {
+    let mut app = common::app(hz);
+    app.add_systems(PostUpdate, write_floor);
+    app.world_mut()
+        .spawn_batch((0..bones).map(|_| (Transform::default(), Floor)));
+    app
+}
+
 fn main() -> Result<(), common::Error> {
     let walkers = arg(0, 10_000);
     let updates = arg(1, 200);
@@ -55,8 +83,9 @@ fn main() -> Result<(), common::Error> {
         common::spawn_bank_crowd(&mut whole, &handle, &stream, walkers, true);
         let mut player = common::app(hz);
         common::spawn_player_crowd(&mut player, common::bevy_clip()?, &nodes, walkers);
-        let mut apps = [bank, whole, player];
-        let mut medians = [vec![], vec![], vec![]];
+        let floor = floor_app(hz, walkers * nodes.len());
+        let mut apps = [bank, whole, player, floor];
+        let mut medians = [vec![], vec![], vec![], vec![]];
         for app in &mut apps {
             app.update();
         }
@@ -71,6 +100,7 @@ fn main() -> Result<(), common::Error> {
             "BankAnimation",
             "BankAnimation, whole frames",
             "AnimationPlayer",
+            "floor: write 10 floats",
         ]
         .iter()
         .zip(&mut medians)
@@ -82,7 +112,7 @@ fn main() -> Result<(), common::Error> {
                 m[1] * 1e6 / bones
             );
         }
-        let [bank, _, player] = &mut apps;
+        let [bank, _, player, _] = &mut apps;
         let (tb, tp) = (
             transforms::<BankAnimation>(bank),
             transforms::<AnimatedBy>(player),
