@@ -68,6 +68,14 @@ pub enum CliError {
         /// What is wrong with it.
         error: StreamError,
     },
+    /// `--strict` and the document has warnings (printed before).
+    #[error("{file}: {count} warning{}, refused by --strict", if *count == 1 { "" } else { "s" })]
+    Strict {
+        /// The document's file.
+        file: String,
+        /// How many warnings.
+        count: usize,
+    },
     /// A benchmarked method failed its check against exact evaluation (the message says which).
     #[error("bench stopped: {0}")]
     Bench(String),
@@ -155,6 +163,7 @@ impl CliError {
             | CliError::Gltf { .. }
             | CliError::Ozz { .. }
             | CliError::Stream { .. }
+            | CliError::Strict { .. }
             | CliError::Bench(_) => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,

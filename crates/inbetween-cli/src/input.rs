@@ -138,8 +138,12 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         return import_gltf(path, &GltfChoice::default());
     }
     let bytes = read_input(path)?;
-    Document::from_json_slice(&bytes, &display_name(path)).map_err(|error| CliError::Load {
-        snippet: snippet(&bytes, &error),
-        error: Box::new(error),
-    })
+    let name = display_name(path);
+    let (doc, warnings) =
+        Document::from_json_slice_with_warnings(&bytes, &name).map_err(|error| CliError::Load {
+            snippet: snippet(&bytes, &error),
+            error: Box::new(error),
+        })?;
+    crate::warnings::report(&name, &warnings)?;
+    Ok(doc)
 }

@@ -14,6 +14,7 @@ mod plot;
 mod preview;
 mod progress;
 mod sample;
+mod warnings;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,6 +45,10 @@ struct Cli {
     /// not end, such as /dev/zero, is refused). Default 268435456 (256 MiB).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
     max_input_bytes: u64,
+    /// Refuse a document with warnings (unknown fields, near-miss names, quaternions far from
+    /// unit length, expressions ending away from their next key) instead of using it: for CI.
+    #[arg(long, global = true)]
+    strict: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -288,6 +293,7 @@ pub fn check_tolerance(tolerance: Option<f64>) -> Result<(), CliError> {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     input::set_max_input_bytes(cli.max_input_bytes);
+    warnings::set_strict(cli.strict);
     match cli.command {
         Command::Sample(a) => sample::run(&a.input, a.from, a.to, a.output.as_deref(), a.format),
         Command::Compile(a) => compile::run(&compile::CompileArgs {

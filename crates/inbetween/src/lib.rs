@@ -24,6 +24,8 @@ pub mod gltf_export;
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "json")]
+pub mod lint;
 pub mod math;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;

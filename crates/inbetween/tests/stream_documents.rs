@@ -190,4 +190,4 @@ fn showcase_fixed_playback_is_pinned() {
 }
 
 /// FNV-1a of the fixed-point showcase played from frame −10 for 300 frames.
-const GOLDEN_FIXED_HASH: &str = "b61048806d1929ba";
+const GOLDEN_FIXED_HASH: &str = "b649848f71945b4d";
