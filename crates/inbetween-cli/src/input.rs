@@ -138,6 +138,7 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         return import_gltf(path, &GltfChoice::default());
     }
     let bytes = read_input(path)?;
+    crate::sniff::refuse_stream(path, &bytes)?;
     let name = display_name(path);
     let (doc, warnings) =
         Document::from_json_slice_with_warnings(&bytes, &name).map_err(|error| CliError::Load {

@@ -8,12 +8,15 @@ mod export;
 mod import;
 mod input;
 mod inspect;
+mod numbers;
 mod output;
 mod play;
 mod plot;
 mod preview;
 mod progress;
 mod sample;
+mod sample_rows;
+mod sniff;
 mod warnings;
 
 use std::path::PathBuf;
@@ -158,6 +161,13 @@ struct SampleArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     format: Format,
+    /// Frames advanced per row (0.5 = every half frame), as `play --rate`; rows then carry the
+    /// fractional frame. A negative rate goes backward.
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true, value_parser = numbers::parse_rate)]
+    rate: f64,
+    /// Round every value to N decimals (default: the shortest digits that read back exactly).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=17))]
+    digits: Option<u8>,
 }
 
 /// Stream precisions.
@@ -216,7 +226,7 @@ struct PlayCmd {
     to: Option<f64>,
     /// Frames advanced per row (0.5 = half speed; 60/144 shows a 60 fps stream at 144 Hz). Rows
     /// then carry the fractional frame. A negative rate plays backward, as --reverse.
-    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true, value_parser = numbers::parse_rate)]
     rate: f64,
     /// Play from the last frame down to the first.
     #[arg(long)]
@@ -224,6 +234,10 @@ struct PlayCmd {
     /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Round every value to N decimals (default: two decimals beyond each track's tolerance,
+    /// so a value that is 0 within the tolerance prints 0). Quaternions are always renormalized.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=17))]
+    digits: Option<u8>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -266,9 +280,10 @@ struct ExportCmd {
     /// The animation document (JSON, or glTF to re-export; `-` reads JSON from standard input).
     input: PathBuf,
     /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary); `-`
-    /// writes .gltf JSON to standard output (the report goes to standard error).
+    /// writes .gltf JSON to standard output (the report goes to standard error). Default: the
+    /// input's name with .glb (standard output for `-` input).
     #[arg(short, long)]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -295,7 +310,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
     input::set_max_input_bytes(cli.max_input_bytes);
     warnings::set_strict(cli.strict);
     match cli.command {
-        Command::Sample(a) => sample::run(&a.input, a.from, a.to, a.output.as_deref(), a.format),
+        Command::Sample(a) => sample::run(&sample::SampleArgs {
+            input: &a.input,
+            from: a.from,
+            to: a.to,
+            rate: a.rate,
+            digits: a.digits.map(usize::from),
+            output: a.output.as_deref(),
+            format: a.format,
+        }),
         Command::Compile(a) => compile::run(&compile::CompileArgs {
             input: &a.input,
             output: a.output.as_deref(),
@@ -311,6 +334,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             rate: a.rate,
             reverse: a.reverse,
             output: a.output.as_deref(),
+            digits: a.digits.map(usize::from),
         }),
         Command::Inspect(a) => inspect::run(&a.input, a.pieces),
         Command::Import(a) => import::run(
@@ -324,7 +348,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.skeleton.as_deref(),
             a.quiet,
         ),
-        Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
+        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.quiet),
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),

@@ -4,10 +4,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use inbetween::player::TrackPlayer;
-use inbetween::sample::{csv_field, write_csv_row};
+use inbetween::sample::csv_field;
 use inbetween::stream::{Stream, StreamValueType};
 
 use crate::error::CliError;
+use crate::numbers;
 use crate::output::write_output;
 
 /// Column suffixes of a stream value type, as `sample` names them.
@@ -24,6 +25,7 @@ fn suffixes(value_type: StreamValueType) -> &'static [&'static str] {
 /// Reads and validates a stream file.
 pub fn read_stream(path: &Path) -> Result<Vec<u8>, CliError> {
     let bytes = crate::input::read_input(path)?;
+    crate::sniff::refuse_document(path, &bytes)?;
     Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
         path: path.to_path_buf(),
         error,
@@ -59,27 +61,15 @@ pub struct PlayArgs<'a> {
     pub reverse: bool,
     /// Output file (default standard output).
     pub output: Option<&'a Path>,
+    /// Decimals of every value (default: each track's tolerance's, [`crate::numbers`]).
+    pub digits: Option<usize>,
 }
 
 /// Plays the stream into CSV text.
 pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliError> {
-    if !(args.rate.is_finite() && args.rate != 0.0) {
-        return Err(CliError::Usage(format!(
-            "--rate must be a finite non-zero number (negative plays backward), found {}",
-            args.rate
-        )));
-    }
     // A negative rate plays backward: the same as --reverse with |rate| (both: forward).
-    let (rate, reverse) = (args.rate.abs(), args.reverse != (args.rate < 0.0));
-    for (name, v) in [("--from", args.from), ("--to", args.to)] {
-        if let Some(x) = v {
-            if !x.is_finite() || x.abs() > 1e15 {
-                return Err(CliError::Usage(format!(
-                    "{name} must be a finite frame within ±1e15, found {x}"
-                )));
-            }
-        }
-    }
+    let (rate, reverse) = crate::sample::check_rate(args.rate, args.reverse)?;
+    crate::sample::check_from_to(args.from, args.to)?;
     let mut text = String::from("frame");
     for track in stream.tracks() {
         let s = suffixes(track.value_type());
@@ -124,7 +114,7 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
             .map_err(|e| CliError::Usage(e.to_string()))?;
     }
     let mut values = vec![0.0; stream.total_components()];
-    let integral = rate == 1.0;
+    let (decimals, quats) = columns(stream, args.digits);
     for row in 0..rows {
         if row > 0 {
             for p in &mut players {
@@ -135,18 +125,26 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
         for p in &players {
             at += p.write(&mut values[at..]);
         }
-        let frame = start + row as f64 * step;
-        if integral {
-            let _ = write_csv_row(frame as i64, &values, &mut text);
-        } else {
-            let _ = write!(text, "{frame}");
-            for v in &values {
-                let _ = write!(text, ",{v}");
-            }
-            text.push('\n');
-        }
+        numbers::renormalize_quats(&mut values, &quats);
+        let frame = numbers::frame_label(start, step, row);
+        numbers::write_row(&frame, &values, &decimals, &mut text);
     }
     Ok(text)
+}
+
+/// The decimals of each value column (`digits`, else the track's tolerance's) and the offsets
+/// of the quaternion columns.
+fn columns(stream: &Stream<'_>, digits: Option<usize>) -> (Vec<Option<usize>>, Vec<usize>) {
+    let mut tolerances = Vec::with_capacity(stream.total_components());
+    let mut quats = Vec::new();
+    for track in stream.tracks() {
+        if track.value_type() == StreamValueType::Quat {
+            quats.push(tolerances.len());
+        }
+        let n = suffixes(track.value_type()).len().max(1);
+        tolerances.extend(std::iter::repeat_n(track.tolerance(), n));
+    }
+    (numbers::column_decimals(digits, &tolerances), quats)
 }
 
 /// Runs `inbetween play`.

@@ -38,12 +38,16 @@ pub const MAX_PLOT_TRACKS: usize = 100;
 pub struct PlotArgs {
     /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
-    /// The picture to write: .svg or .png (`-`: SVG on standard output).
+    /// The picture to write: .svg or .png (`-`: SVG on standard output). Default: the input's
+    /// name with .svg (standard output for `-` input).
     #[arg(short, long)]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
     /// Plot only this track (default: all).
     #[arg(long)]
     pub track: Option<String>,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// The picture formats, chosen by the output's extension.
@@ -266,7 +270,9 @@ pub fn render_png(source: &Path, doc: &Document, track: Option<&str>) -> Result<
 /// Runs `inbetween plot`: checks the output's extension, reads the document, draws the picture
 /// in memory and writes it atomically.
 pub fn run(args: &PlotArgs) -> Result<(), CliError> {
-    let format = picture_format(&args.output)?;
+    let output = crate::output::default_output(&args.input, args.output.as_deref(), "svg");
+    let format = picture_format(&output)?;
+    crate::output::check_output(Some(&output))?;
     let doc = load_document(&args.input)?;
     let track = args.track.as_deref();
     let bytes = match format {
@@ -275,12 +281,27 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
     }
     .map_err(|e| match e {
         CliError::Write { source, .. } => CliError::Write {
-            path: args.output.clone(),
+            path: output.clone(),
             source,
         },
         other => other,
     })?;
-    write_atomic(&args.output, &bytes)
+    write_atomic(&output, &bytes)?;
+    if !args.quiet {
+        let tracks = track.map_or(doc.tracks().len(), |_| 1);
+        let text = format!(
+            "plot of {tracks} track{} ({}): {} bytes → {}\n",
+            if tracks == 1 { "" } else { "s" },
+            match format {
+                PictureFormat::Svg => "SVG",
+                PictureFormat::Png => "PNG",
+            },
+            bytes.len(),
+            crate::output::display_name(&output)
+        );
+        crate::output::print_report(&output, &text);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

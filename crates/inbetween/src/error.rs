@@ -320,7 +320,7 @@ pub struct LoadError {
 /// expression track sampled where it has no value.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "track \"{}\", key {key}: the value at frame {frame} is not finite ({found})",
+    "track \"{}\", key {key}, field \"interp.expr\": the value at frame {frame} is not finite ({found})",
     shown(track)
 )]
 pub struct EvalError {
