@@ -64,6 +64,19 @@ function parseCsv(text) {
 }
 
 class CheckFailed extends Error {}
+
+/** A value as the page must show it: plain decimal digits (no exponent, no ellipsis, no "-0")
+ *  with at most ⌈−log10 tolerance⌉ + 2 decimals, so float noise such as -4.98212582e-15 on a
+ *  value that is 0 cannot show. */
+function checkNumberText(text, tolerance, where) {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) fail(`${where}: "${text}" is not plain decimal digits`);
+  if (text === '-0') fail(`${where}: shows -0`);
+  const decimals = (text.split('.')[1] || '').length;
+  const allowed = Math.ceil(-Math.log10(tolerance)) + 2;
+  if (tolerance > 0 && decimals > Math.max(0, allowed)) {
+    fail(`${where}: "${text}" has ${decimals} decimals, more than the ${allowed} its tolerance ${tolerance} needs`);
+  }
+}
 const fail = (message) => { throw new CheckFailed(message); };
 const log = (message) => console.log(message);
 
@@ -118,13 +131,20 @@ async function main() {
 
     /** The values on the page equal the CSV's at the frame the page says it shows. */
     async function checkValues(context) {
-      const { frame, cells } = await page.evaluate(() => ({
-        frame: Number(document.getElementById('frame').textContent),
-        cells: [...document.querySelectorAll('#values td[data-column]')].map((td) => td.textContent),
-      }));
+      const { frame, cells, cut } = await page.evaluate(() => {
+        const tds = [...document.querySelectorAll('#values td[data-column]')];
+        return {
+          frame: Number(document.getElementById('frame').textContent),
+          cells: tds.map((td) => td.textContent),
+          // A cell whose text is wider than the cell is cut (or spills): never.
+          cut: tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.dataset.column),
+        };
+      });
       const row = expected.get(frame);
       if (!row) fail(`${context}: frame ${frame} shown, not in the CSV`);
+      if (cut.length) fail(`${context}: frame ${frame}, cells wider than their column: ${cut.join(', ')}`);
       cells.forEach((text, c) => {
+        checkNumberText(text, tolerance[c], `${context}: frame ${frame}, ${columns[c]}`);
         const shown = Number(text);
         const err = Math.abs(shown - row[c]);
         const limit = tolerance[c] + Math.abs(row[c]) * 1e-8;

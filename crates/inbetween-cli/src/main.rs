@@ -235,9 +235,13 @@ struct PlayCmd {
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Round every value to N decimals (default: two decimals beyond each track's tolerance,
-    /// so a value that is 0 within the tolerance prints 0). Quaternions are always renormalized.
+    /// so a value that is 0 within the tolerance prints 0). Quaternions are renormalized.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=17))]
     digits: Option<u8>,
+    /// Print the player's values exactly as played: the shortest digits that read back to the
+    /// same f64, quaternions not renormalized (for comparing players bit for bit).
+    #[arg(long, conflicts_with = "digits")]
+    exact: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -335,6 +339,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             reverse: a.reverse,
             output: a.output.as_deref(),
             digits: a.digits.map(usize::from),
+            exact: a.exact,
         }),
         Command::Inspect(a) => inspect::run(&a.input, a.pieces),
         Command::Import(a) => import::run(

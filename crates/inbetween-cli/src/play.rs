@@ -63,6 +63,8 @@ pub struct PlayArgs<'a> {
     pub output: Option<&'a Path>,
     /// Decimals of every value (default: each track's tolerance's, [`crate::numbers`]).
     pub digits: Option<usize>,
+    /// The values as played: shortest exact digits, quaternions not renormalized.
+    pub exact: bool,
 }
 
 /// Plays the stream into CSV text.
@@ -114,7 +116,11 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
             .map_err(|e| CliError::Usage(e.to_string()))?;
     }
     let mut values = vec![0.0; stream.total_components()];
-    let (decimals, quats) = columns(stream, args.digits);
+    let (decimals, quats) = if args.exact {
+        (vec![None; stream.total_components()], Vec::new())
+    } else {
+        columns(stream, args.digits)
+    };
     for row in 0..rows {
         if row > 0 {
             for p in &mut players {
