@@ -555,3 +555,107 @@ fn writing_commands_default_beside_the_input_and_say_what_they_wrote() {
         assert!(expected.is_file());
     }
 }
+
+// ---------------------------------------------------------------- 4. rotations for humans
+
+/// Blender's own quaternions (`mathutils`, float32) for `angles` in every Euler order and for
+/// the axis-angle `axis`, `angle`; `None` when Blender is not installed.
+fn blender_quaternions(angles: [f64; 3], axis: [f64; 3], angle: f64) -> Option<Vec<[f64; 4]>> {
+    let script = format!(
+        "import mathutils, math\n\
+         a = [math.radians(x) for x in {angles:?}]\n\
+         for order in ['XYZ', 'XZY', 'YXZ', 'YZX', 'ZXY', 'ZYX']:\n\
+         \x20   q = mathutils.Euler(a, order).to_quaternion()\n\
+         \x20   print('Q', q.x, q.y, q.z, q.w)\n\
+         q = mathutils.Quaternion(mathutils.Vector({axis:?}).normalized(), math.radians({angle}))\n\
+         print('Q', q.x, q.y, q.z, q.w)\n"
+    );
+    let out = std::process::Command::new("blender")
+        .args([
+            "--background",
+            "--factory-startup",
+            "--python-expr",
+            &script,
+        ])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let quats: Vec<[f64; 4]> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Q "))
+        .map(|l| {
+            let v: Vec<f64> = l.split(' ').map(|x| x.parse().unwrap()).collect();
+            [v[0], v[1], v[2], v[3]]
+        })
+        .collect();
+    (quats.len() == 7).then_some(quats)
+}
+
+#[test]
+fn euler_and_axis_angle_keys_give_blenders_quaternions() {
+    let (angles, axis, angle) = ([30.0, -45.0, 160.0], [1.0, 2.0, -0.5], 75.0);
+    let orders = ["xyz", "xzy", "yxz", "yzx", "zxy", "zyx"];
+    let mut keys: Vec<String> = orders
+        .iter()
+        .enumerate()
+        .map(|(i, o)| {
+            format!(r#"{{"frame": {i}, "value": {{"euler": {angles:?}, "order": "{o}"}}, "interp": "step"}}"#)
+        })
+        .collect();
+    keys.push(format!(
+        r#"{{"frame": 6, "value": {{"axis": {axis:?}, "angle": {angle}}}}}"#
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let doc = write(
+        dir.path(),
+        "euler.json",
+        &format!(
+            r#"{{"inbetween": 1, "tracks": [{{"name": "r", "type": "quat", "keys": [{}]}}]}}"#,
+            keys.join(",")
+        ),
+    );
+    let out = run(&["--strict", "sample", s(&doc)]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ours: Vec<[f64; 4]> = stdout(&out)
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let v: Vec<f64> = l.split(',').skip(1).map(|x| x.parse().unwrap()).collect();
+            [v[0], v[1], v[2], v[3]]
+        })
+        .collect();
+    let Some(theirs) = blender_quaternions(angles, axis, angle) else {
+        eprintln!("Blender not installed: the Euler test is skipped");
+        return;
+    };
+    for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+        // q and −q are the same rotation; Blender computes in float32.
+        let same = |sign: f64| a.iter().zip(b).all(|(x, y)| (x - sign * y).abs() < 2e-6);
+        assert!(
+            same(1.0) || same(-1.0),
+            "key {i}: ours {a:?}, Blender {b:?}"
+        );
+    }
+}
+
+#[test]
+fn a_rotation_object_with_a_bad_order_suggests_the_nearest() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = write(
+        dir.path(),
+        "bad.json",
+        r#"{"inbetween": 1, "tracks": [{"name": "r", "type": "quat", "keys": [
+        {"frame": 0, "value": {"euler": [0, 90, 0], "order": "XZY"}}]}]}"#,
+    );
+    let out = run(&["sample", s(&doc)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {}: track \"r\" (#0), key 0, field \"value.order\": expected one of \"xyz\", \
+             \"xzy\", \"yxz\", \"yzx\", \"zxy\", \"zyx\", found the string \"XZY\"; did you mean \
+             \"xzy\"?\n",
+            doc.display()
+        )
+    );
+}

@@ -547,6 +547,9 @@ fn key_from_json(
                 },
             ))
         }
+        Some(v @ Json::Object(_)) if value_type == ValueType::Quat => {
+            rotation_from_json(v, &loc.with_field("value"))?
+        }
         Some(v) => numbers(v, loc, "value", value_type)?,
     };
     let interp = match obj.get("interp") {
@@ -581,6 +584,85 @@ fn key_from_json(
         ease,
         tcb,
     })
+}
+
+const ROTATION_EXPECTED: &str = "{\"euler\": [x, y, z], \"order\": \"xyz\"} (degrees) or {\"axis\": [x, y, z], \"angle\": degrees}";
+
+/// A `quat` key's value written as a rotation: `{"euler": [x, y, z], "order": "xyz"}` (degrees;
+/// order optional, default `xyz`) or `{"axis": [x, y, z], "angle": degrees}`, as the unit
+/// quaternion [x, y, z, w] ([`crate::rotation`]).
+fn rotation_from_json(v: &Json, loc: &Location) -> Result<Vec<f64>, DocumentError> {
+    let obj = object(v, loc, ROTATION_EXPECTED)?;
+    let field = loc.field.clone().unwrap_or_default();
+    let three = |name: &str| -> Result<[f64; 3], DocumentError> {
+        let sub = loc.with_field(format!("{field}.{name}"));
+        let arr = obj
+            .get(name)
+            .and_then(Json::as_array)
+            .filter(|a| a.len() == 3)
+            .ok_or_else(|| invalid(sub, "an array of 3 numbers", obj.get(name).unwrap_or(v)))?;
+        let mut out = [0.0; 3];
+        for (i, x) in arr.iter().enumerate() {
+            out[i] = number(x, loc.with_field(format!("{field}.{name}[{i}]")))?;
+        }
+        Ok(out)
+    };
+    let allowed: &[&str] = if obj.contains_key("euler") {
+        &["euler", "order"]
+    } else {
+        &["axis", "angle"]
+    };
+    if let Some(extra) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(DocumentError::new(
+            loc.clone(),
+            ErrorKind::Invalid {
+                expected: ROTATION_EXPECTED.into(),
+                found: format!("an object with the key {}", Json::String(extra.clone())),
+            },
+        ));
+    }
+    let q = if obj.contains_key("euler") {
+        let angles = three("euler")?;
+        let order = match obj.get("order") {
+            None => crate::rotation::EulerOrder::Xyz,
+            Some(o) => o
+                .as_str()
+                .and_then(crate::rotation::EulerOrder::from_name)
+                .ok_or_else(|| {
+                    bad_name(
+                        loc.with_field(format!("{field}.order")),
+                        format!("one of {}", quoted(&crate::rotation::EulerOrder::NAMES)),
+                        o,
+                        &crate::rotation::EulerOrder::NAMES,
+                    )
+                })?,
+        };
+        crate::rotation::euler_degrees(angles, order)
+    } else {
+        let axis = three("axis")?;
+        let angle_loc = loc.with_field(format!("{field}.angle"));
+        let angle = match obj.get("angle") {
+            Some(a) => number(a, angle_loc.clone())?,
+            None => {
+                return Err(DocumentError::new(
+                    angle_loc,
+                    ErrorKind::Missing {
+                        expected: "the angle in degrees",
+                    },
+                ))
+            }
+        };
+        crate::rotation::axis_angle_degrees(axis, angle).ok_or_else(|| {
+            DocumentError::new(
+                loc.with_field(format!("{field}.axis")),
+                ErrorKind::Invalid {
+                    expected: "a non-zero axis".into(),
+                    found: "[0, 0, 0]".into(),
+                },
+            )
+        })?
+    };
+    Ok(q.to_vec())
 }
 
 const INTERP_EXPECTED: &str = "one of \"step\", \"linear\", \"slerp\", \"catmull_rom\", \"tcb\", or an object {\"hermite\": ...}, {\"bezier\": ...}, {\"polynomial\": ...}, {\"expr\": ...}";

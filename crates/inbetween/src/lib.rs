@@ -31,6 +31,7 @@ pub mod math;
 pub mod ozz_import;
 pub mod player;
 pub mod quat;
+pub mod rotation;
 pub mod sample;
 pub mod stream;
 pub mod track;
