@@ -111,7 +111,7 @@ mod tests {
         );
         assert_eq!(format(0.999_999_999_999_999_9, d), "1");
         assert_eq!(format(-4.982_125_82e-15, d), "0");
-        assert_eq!(format(0.707_106_781_186_547_6, d), "0.70710678");
+        assert_eq!(format(std::f64::consts::FRAC_1_SQRT_2, d), "0.70710678");
         assert_eq!(format(235.82, d), "235.82");
         assert_eq!(format(-2.25, Some(1)), "-2.2");
         assert_eq!(format(1e-20, None), "0.00000000000000000001");

@@ -148,7 +148,7 @@ fn columns(stream: &Stream<'_>, digits: Option<usize>) -> (Vec<Option<usize>>, V
             quats.push(tolerances.len());
         }
         let n = suffixes(track.value_type()).len().max(1);
-        tolerances.extend(std::iter::repeat_n(track.tolerance(), n));
+        tolerances.extend(std::iter::repeat(track.tolerance()).take(n));
     }
     (numbers::column_decimals(digits, &tolerances), quats)
 }

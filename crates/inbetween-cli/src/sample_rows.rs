@@ -121,11 +121,12 @@ fn json(doc: &Document, frames: &[String], columns: &[Vec<String>]) -> String {
             track.value_type().name()
         ));
         let n = track.components();
+        let mine = &columns[at..at + n];
         for row in 0..frames.len() {
             if row > 0 {
                 out.push(',');
             }
-            let cells: Vec<&str> = (at..at + n).map(|c| columns[c][row].as_str()).collect();
+            let cells: Vec<&str> = mine.iter().map(|column| column[row].as_str()).collect();
             if n == 1 {
                 out.push_str(cells[0]);
             } else {

@@ -147,7 +147,7 @@ pub fn nearest_name(found: &str, names: &[&'static str]) -> Option<&'static str>
         } else {
             continue;
         };
-        if best.is_none_or(|(s, _)| score < s) {
+        if best.map_or(true, |(s, _)| score < s) {
             best = Some((score, name));
         }
     }
