@@ -10,6 +10,7 @@ mod input;
 mod inspect;
 mod numbers;
 mod output;
+mod pipe;
 mod play;
 mod plot;
 mod preview;
@@ -388,6 +389,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
+    pipe::exit_quietly_on_closed_pipe();
     let cli = Cli::parse();
     input::set_allowed_dirs(cli.allow_path.clone());
     match run(cli) {

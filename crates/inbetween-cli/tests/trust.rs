@@ -453,21 +453,32 @@ fn dash_reads_standard_input() {
     assert_eq!(stdout(&out), "frame,a\n0,0\n1,0.1\n");
 }
 
-#[test]
-fn a_closed_pipe_ends_quietly_with_status_0() {
-    let dir = tempfile::tempdir().unwrap();
-    let doc = write(dir.path(), "doc.json", &scalar_doc(""));
-    // About 1.5 MB of CSV, far beyond a pipe's buffer: the reader takes 10 bytes and goes.
+/// Runs `inbetween ARGS`, reads the first 10 bytes of its output and closes the pipe, as
+/// `| head -c 10` does; returns those bytes and what the command left.
+fn closed_pipe(args: &[&str]) -> ([u8; 10], Output) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("inbetween"))
-        .args(["sample", s(&doc), "--to", "100000"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let mut first = [0u8; 10];
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
-    let out = child.wait_with_output().unwrap();
+    (first, child.wait_with_output().unwrap())
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = write(dir.path(), "doc.json", &scalar_doc(""));
+    // About 1.5 MB of CSV, far beyond a pipe's buffer: the reader takes 10 bytes and goes.
+    let (first, out) = closed_pipe(&["sample", s(&doc), "--to", "100000"]);
     assert_eq!(&first, b"frame,a\n0,");
+    assert_eq!(stderr(&out), "");
+    assert_eq!(out.status.code(), Some(0));
+    // The demo prints its report line by line (and takes a while: the pipe is closed early).
+    let (first, out) = closed_pipe(&["demo", "--out-dir", s(&dir.path().join("demo"))]);
+    assert_eq!(&first, b"inbetween ");
     assert_eq!(stderr(&out), "");
     assert_eq!(out.status.code(), Some(0));
 }
@@ -658,4 +669,33 @@ fn a_rotation_object_with_a_bad_order_suggests_the_nearest() {
             doc.display()
         )
     );
+}
+
+#[test]
+fn the_demo_tables_keep_their_columns_for_every_track_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["demo", "--out-dir", s(&dir.path().join("demo"))]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut tables = 0;
+    for table in text
+        .split("\n\n")
+        .filter(|t| t.contains("\ntrack ") || t.starts_with("track "))
+    {
+        let lines: Vec<&str> = table
+            .lines()
+            .skip_while(|l| !l.starts_with("track "))
+            .collect();
+        // The second column starts where the header's does, in every row.
+        let column = |line: &str| {
+            let name_end = line.find(' ').unwrap();
+            name_end + line[name_end..].find(|c: char| c != ' ').unwrap()
+        };
+        let header = column(lines[0]);
+        for row in lines[1..].iter().take_while(|l| !l.starts_with('→')) {
+            assert_eq!(column(row), header, "{row}");
+        }
+        tables += 1;
+    }
+    assert!(tables >= 4, "{text}");
 }
