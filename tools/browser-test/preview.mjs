@@ -65,6 +65,42 @@ function parseCsv(text) {
 
 class CheckFailed extends Error {}
 
+/** Every curve's value axis: round ticks (equal steps of 1, 2 or 5 × 10^k, each tick a multiple
+ *  of the step, no more decimals than the step needs), labels inside the canvas (a minus sign or
+ *  leading digit is never clipped), and a range of at least 100 × the track's tolerance. */
+async function checkAxes(page) {
+  const axes = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('preview-data').textContent);
+    return [...document.querySelectorAll('canvas[data-ticks]')].map((c, i) => ({
+      track: data.tracks[i].name,
+      tolerance: data.tracks[i].tolerance,
+      ticks: JSON.parse(c.dataset.ticks),
+      range: JSON.parse(c.dataset.range),
+      labelsLeft: Number(c.dataset.labelsLeft),
+    }));
+  });
+  if (!axes.length) fail('no curve axes found');
+  for (const { track, tolerance, ticks, range, labelsLeft } of axes) {
+    const where = `curve of ${track}`;
+    if (ticks.length < 2) fail(`${where}: ${ticks.length} tick labels`);
+    const values = ticks.map(Number);
+    const step = values[1] - values[0];
+    const exponent = Math.floor(Math.log10(step) + 1e-9);
+    const mantissa = step / Math.pow(10, exponent);
+    if (![1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6)) fail(`${where}: tick step ${step} is not 1, 2 or 5 × 10^k (${ticks})`);
+    const decimals = Math.max(0, -exponent);
+    ticks.forEach((text, k) => {
+      if (!/^-?\d+(\.\d+)?$/.test(text)) fail(`${where}: tick "${text}" is not plain digits`);
+      if ((text.split('.')[1] || '').length !== decimals) fail(`${where}: tick "${text}" should have ${decimals} decimals`);
+      if (Math.abs(values[k] / step - Math.round(values[k] / step)) > 1e-6) fail(`${where}: tick ${text} is not a multiple of ${step}`);
+      if (k > 0 && Math.abs(values[k] - values[k - 1] - step) > step * 1e-6) fail(`${where}: ticks ${ticks} are not evenly spaced`);
+    });
+    if (!(labelsLeft >= 0)) fail(`${where}: tick labels start at x = ${labelsLeft}, outside the canvas`);
+    if (!(range[1] - range[0] >= 100 * tolerance * (1 - 1e-9))) fail(`${where}: range ${range} spans less than 100 × tolerance ${tolerance}`);
+  }
+  log(`ok: ${axes.length} curve axes with round ticks, labels inside, range ≥ 100 × tolerance`);
+}
+
 /** A value as the page must show it: plain decimal digits (no exponent, no ellipsis, no "-0")
  *  with at most ⌈−log10 tolerance⌉ + 2 decimals, so float noise such as -4.98212582e-15 on a
  *  value that is 0 cannot show. */
@@ -125,6 +161,7 @@ async function main() {
       fail(`value cells ${JSON.stringify(shownColumns)} are not the CSV columns ${JSON.stringify(columns)}`);
     }
     log(`ok: ${columns.length} value cells, one per CSV column`);
+    await checkAxes(page);
     const frames = [...expected.keys()].sort((a, b) => a - b);
     const [first, last] = [frames[0], frames[frames.length - 1]];
     const frameShown = async () => Number(await page.textContent('#frame'));
