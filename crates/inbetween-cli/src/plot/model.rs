@@ -333,20 +333,61 @@ fn subtitle(track: &Track, frame_count: usize, non_finite: bool) -> String {
     parts.join(" · ")
 }
 
+/// The name of the one curve a rotation track is drawn as.
+pub const ANGLE_COMPONENT: &str = "angle from key 0 (°)";
+
+/// What a track's curves show: its components, or for a rotation the angle (degrees, 0..=180)
+/// it has turned from its first key — continuous, whatever the signs of the quaternions.
+#[derive(Clone, Copy, Debug)]
+enum Shown {
+    Components,
+    AngleFrom(inbetween::quat::Quat),
+}
+
+impl Shown {
+    fn of(track: &Track) -> Shown {
+        match track.keys().first() {
+            Some(k) if track.value_type() == ValueType::Quat => {
+                Shown::AngleFrom([k.value[0], k.value[1], k.value[2], k.value[3]])
+            }
+            _ => Shown::Components,
+        }
+    }
+
+    fn components(self, track: &Track) -> usize {
+        match self {
+            Shown::Components => track.components(),
+            Shown::AngleFrom(_) => 1,
+        }
+    }
+
+    fn values(self, v: &inbetween::Value) -> Vec<f64> {
+        match self {
+            Shown::Components => v.as_slice().to_vec(),
+            Shown::AngleFrom(q0) => {
+                let q = [v[0], v[1], v[2], v[3]];
+                vec![inbetween::quat::angle_between(q0, q).to_degrees()]
+            }
+        }
+    }
+}
+
 /// Samples `track` exactly (`Track::eval`) over the frame axis `axis` and the integer frames
-/// `frames` (inclusive), and gathers what the panels draw.
+/// `frames` (inclusive), and gathers what the panels draw (a rotation as its angle from the
+/// first key, [`ANGLE_COMPONENT`]).
 pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -> TrackPlot {
-    let n = track.components();
+    let shown = Shown::of(track);
+    let n = shown.components(track);
     let pass = key_pass_frames(track);
     let line_at = line_frames(axis, &pass);
     let line_values: Vec<(f64, Vec<f64>)> = line_at
         .iter()
-        .map(|&f| (f, track.eval(f).as_slice().to_vec()))
+        .map(|&f| (f, shown.values(&track.eval(f))))
         .collect();
     let frame_count = frames.map_or(0, |(a, b)| usize::try_from(b - a + 1).unwrap_or(usize::MAX));
     let frame_values: Vec<(f64, Vec<f64>)> = match frames {
         Some((a, b)) if frame_count <= MAX_FRAME_DOTS => (a..=b)
-            .map(|f| (f as f64, track.eval(f as f64).as_slice().to_vec()))
+            .map(|f| (f as f64, shown.values(&track.eval(f as f64))))
             .collect(),
         _ => Vec::new(),
     };
@@ -357,7 +398,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
         .map(|(k, &frame)| KeyMark {
             frame,
             written_frame: k.frame,
-            value: k.value.as_slice().to_vec(),
+            value: shown.values(&k.value),
         })
         .collect();
     let non_finite = line_values
@@ -432,7 +473,10 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
     TrackPlot {
         name: track.name().to_string(),
         subtitle: subtitle(track, frame_count, non_finite),
-        components: component_names(track.value_type()),
+        components: match shown {
+            Shown::Components => component_names(track.value_type()),
+            Shown::AngleFrom(_) => vec![ANGLE_COMPONENT],
+        },
         is_color: track.value_type() == ValueType::Color,
         x_range: axis,
         y_range,
@@ -551,6 +595,27 @@ mod tests {
             .subtitle
             .contains("values not finite or beyond ±1e300 left out"));
         assert!(plot.y_range.0.is_finite() && plot.y_range.1.is_finite());
+    }
+
+    #[test]
+    fn a_rotation_is_drawn_as_its_angle_from_the_first_key() {
+        // Slerp from the identity to a 90° turn about y and on to 180°: the angle grows
+        // linearly, 0 → 90 → 180, whichever sign the stored quaternions have.
+        let d = doc(
+            r#"{"inbetween": 1, "tracks": [{"name": "r", "type": "quat", "keys": [
+            {"frame": 0, "value": [0, 0, 0, -1]}, {"frame": 10, "value": {"axis": [0, 1, 0], "angle": 90}},
+            {"frame": 20, "value": [0, -1, 0, 0]}]}]}"#,
+        );
+        let t = &d.tracks()[0];
+        let plot = track_plot(t, (0.0, 20.0), Some((0, 20)));
+        assert_eq!(plot.components, vec![ANGLE_COMPONENT]);
+        let keys: Vec<f64> = plot.keys.iter().map(|k| k.value[0]).collect();
+        for (got, want) in keys.iter().zip([0.0, 90.0, 180.0]) {
+            assert!((got - want).abs() < 1e-9, "{keys:?}");
+        }
+        for (f, v) in &plot.frame_values {
+            assert!((v[0] - 9.0 * f).abs() < 1e-9, "frame {f}: {v:?}");
+        }
     }
 
     #[test]
