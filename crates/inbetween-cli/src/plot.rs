@@ -42,9 +42,10 @@ pub struct PlotArgs {
     /// name with .svg (standard output for `-` input).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Plot only this track (default: all).
-    #[arg(long)]
-    pub track: Option<String>,
+    /// Plot only these tracks (repeatable; a name, or a pattern with `*` and `?` such as
+    /// `'hips/*'`); default: all. Tracks are drawn in document order.
+    #[arg(long, value_name = "NAME")]
+    pub track: Vec<String>,
     /// Print nothing on success.
     #[arg(short, long)]
     pub quiet: bool,
@@ -75,24 +76,57 @@ fn picture_format(path: &Path) -> Result<PictureFormat, CliError> {
     }
 }
 
-/// The tracks to plot: all (at most [`MAX_PLOT_TRACKS`]), or the one called `name` (a usage
-/// error naming the available tracks when there is none).
-fn selected_tracks<'a>(doc: &'a Document, name: Option<&str>) -> Result<Vec<&'a Track>, CliError> {
-    match name {
-        None if doc.tracks().len() > MAX_PLOT_TRACKS => Err(CliError::Usage(format!(
-            "the document has {} tracks, more than plot draws in one picture \
-             ({MAX_PLOT_TRACKS}); pick one with --track NAME",
-            doc.tracks().len()
-        ))),
-        None => Ok(doc.tracks().iter().collect()),
-        Some(name) => doc.track(name).map(|t| vec![t]).ok_or_else(|| {
-            let names: Vec<&str> = doc.tracks().iter().map(Track::name).collect();
-            CliError::Usage(format!(
-                "--track {name:?}: no such track; the document has {}",
-                names.join(", ")
-            ))
-        }),
+/// True when `name` matches `pattern`, in which `*` stands for any run of characters and `?`
+/// for one character.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut i, mut j) = (0, 0);
+    // The last `*` seen and the name position it was tried at, to backtrack to.
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
     }
+    p[i..].iter().all(|c| *c == '*')
+}
+
+/// The tracks to plot, in document order: all (at most [`MAX_PLOT_TRACKS`]), or those named or
+/// matched by `patterns` (a usage error naming the available tracks for a pattern that matches
+/// none).
+fn selected_tracks<'a>(doc: &'a Document, patterns: &[String]) -> Result<Vec<&'a Track>, CliError> {
+    for pattern in patterns {
+        if !doc.tracks().iter().any(|t| glob_match(pattern, t.name())) {
+            let names: Vec<&str> = doc.tracks().iter().map(Track::name).collect();
+            return Err(CliError::Usage(format!(
+                "--track {pattern:?}: no such track; the document has {}",
+                names.join(", ")
+            )));
+        }
+    }
+    let tracks: Vec<&Track> = doc
+        .tracks()
+        .iter()
+        .filter(|t| patterns.is_empty() || patterns.iter().any(|p| glob_match(p, t.name())))
+        .collect();
+    if tracks.len() > MAX_PLOT_TRACKS {
+        return Err(CliError::Usage(format!(
+            "{} tracks are more than plot draws in one picture ({MAX_PLOT_TRACKS}); pick fewer \
+             with --track NAME (repeatable, with * and ? patterns)",
+            tracks.len()
+        )));
+    }
+    Ok(tracks)
 }
 
 /// Refuses a key whose frame or value a plot cannot draw (beyond ±[`model::MAX_DRAWN`]).
@@ -119,9 +153,9 @@ fn check_drawable(source: &Path, tracks: &[&Track]) -> Result<(), CliError> {
 fn track_plots(
     source: &Path,
     doc: &Document,
-    name: Option<&str>,
+    selection: &[String],
 ) -> Result<Vec<TrackPlot>, CliError> {
-    let tracks = selected_tracks(doc, name)?;
+    let tracks = selected_tracks(doc, selection)?;
     check_drawable(source, &tracks)?;
     let axis = model::frame_axis(&tracks);
     let frames = model::integer_frames(&tracks);
@@ -247,15 +281,19 @@ fn drawing_failed(path: &Path, error: &dyn Error) -> CliError {
 
 /// The SVG picture of `doc` (read from `source`; all tracks, or only `track`), as
 /// `plot -o X.svg` writes it.
-pub fn render_svg(source: &Path, doc: &Document, track: Option<&str>) -> Result<String, CliError> {
-    let plots = track_plots(source, doc, track)?;
+pub fn render_svg(source: &Path, doc: &Document, selection: &[String]) -> Result<String, CliError> {
+    let plots = track_plots(source, doc, selection)?;
     svg_of(&plots).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
 }
 
 /// The PNG picture of `doc` (read from `source`; all tracks, or only `track`), as
 /// `plot -o X.png` writes it.
-pub fn render_png(source: &Path, doc: &Document, track: Option<&str>) -> Result<Vec<u8>, CliError> {
-    let plots = track_plots(source, doc, track)?;
+pub fn render_png(
+    source: &Path,
+    doc: &Document,
+    selection: &[String],
+) -> Result<Vec<u8>, CliError> {
+    let plots = track_plots(source, doc, selection)?;
     let (_, (_, height)) = draw::layout(&plots);
     if height > MAX_PNG_HEIGHT {
         return Err(CliError::Usage(format!(
@@ -274,7 +312,7 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
     let format = picture_format(&output)?;
     crate::output::check_output(Some(&output))?;
     let doc = load_document(&args.input)?;
-    let track = args.track.as_deref();
+    let track = &args.track;
     let bytes = match format {
         PictureFormat::Svg => render_svg(&args.input, &doc, track).map(String::into_bytes),
         PictureFormat::Png => render_png(&args.input, &doc, track),
@@ -288,7 +326,7 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
     })?;
     write_atomic(&output, &bytes)?;
     if !args.quiet {
-        let tracks = track.map_or(doc.tracks().len(), |_| 1);
+        let tracks = selected_tracks(&doc, track).map_or(0, |t| t.len());
         let text = format!(
             "plot of {tracks} track{} ({}): {} bytes → {}\n",
             if tracks == 1 { "" } else { "s" },
@@ -332,7 +370,7 @@ mod tests {
             .track(Track::scalar("line").key(0.0, 0.0).key(10.0, 100.0))
             .build()
             .unwrap();
-        let svg = render_svg(Path::new("t.json"), &doc, None).unwrap();
+        let svg = render_svg(Path::new("t.json"), &doc, &[]).unwrap();
         let px = |frame: f64| 74.0 + frame / 10.0 * (1261.0 - 74.0);
         let py = |value: f64| 315.0 - (value + 6.0) / 112.0 * (315.0 - 78.0);
         let all = circles(&svg);
@@ -374,9 +412,36 @@ mod tests {
             )
             .build()
             .unwrap();
-        let err = render_svg(Path::new("t.json"), &doc, Some("gamma")).unwrap_err();
+        let err = render_svg(Path::new("t.json"), &doc, &["gamma".into()]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("alpha, beta"), "{err}");
+    }
+
+    #[test]
+    fn patterns_select_tracks_in_document_order() {
+        assert!(glob_match("hips/*", "hips/rotation"));
+        assert!(glob_match("*/rot*", "spine/rotation"));
+        assert!(glob_match("a?c", "abc"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("hips/*", "spine/rotation"));
+        assert!(!glob_match("a?c", "ac"));
+        assert!(glob_match("*a*b", "xaxxab"));
+        let doc = Document::builder()
+            .track(Track::scalar("a/x").key(0.0, 0.0))
+            .track(Track::scalar("b").key(0.0, 0.0))
+            .track(Track::scalar("a/y").key(0.0, 0.0))
+            .build()
+            .unwrap();
+        let names = |sel: &[&str]| -> Vec<String> {
+            let sel: Vec<String> = sel.iter().map(|s| s.to_string()).collect();
+            selected_tracks(&doc, &sel)
+                .unwrap()
+                .iter()
+                .map(|t| t.name().to_string())
+                .collect()
+        };
+        assert_eq!(names(&["b", "a/*"]), ["a/x", "b", "a/y"]);
+        assert_eq!(names(&["a/y", "a/?"]), ["a/x", "a/y"]);
     }
 
     #[test]

@@ -699,3 +699,52 @@ fn the_demo_tables_keep_their_columns_for_every_track_name() {
     }
     assert!(tables >= 4, "{text}");
 }
+
+// ---------------------------------------------------------------- 5. plot options
+
+#[test]
+fn plot_takes_repeated_tracks_and_patterns_and_says_what_it_drew() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("some.svg");
+    let out = run(&[
+        "plot",
+        s(&showcase()),
+        "--track",
+        "glide*",
+        "--track",
+        "ball",
+        "-o",
+        s(&out_file),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = fs::read_to_string(&out_file).unwrap();
+    let drawn: Vec<&str> = svg
+        .split("data-track=\"")
+        .skip(1)
+        .map(|rest| &rest[..rest.find('"').unwrap()])
+        .collect();
+    let mut names: Vec<&str> = drawn.clone();
+    names.dedup();
+    // Document order, each once (a vec2 track has a curve panel and a path panel).
+    assert_eq!(names, ["ball", "glide_keys", "glide", "glide_eased"]);
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "plot of 4 tracks (SVG): {} bytes → {}\n",
+            svg.len(),
+            out_file.display()
+        )
+    );
+    let none = run(&[
+        "plot",
+        s(&showcase()),
+        "--track",
+        "nothing*",
+        "-o",
+        s(&out_file),
+    ]);
+    assert_eq!(none.status.code(), Some(2));
+    assert!(stderr(&none).starts_with(
+        "error: --track \"nothing*\": no such track; the document has ball, lissajous"
+    ));
+}
