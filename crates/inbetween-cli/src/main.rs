@@ -169,6 +169,9 @@ struct SampleArgs {
     /// Round every value to N decimals (default: the shortest digits that read back exactly).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=17))]
     digits: Option<u8>,
+    /// Print nothing on success (with -o FILE, the rows written are reported otherwise).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Stream precisions.
@@ -243,6 +246,9 @@ struct PlayCmd {
     /// same f64, quaternions not renormalized (for comparing players bit for bit).
     #[arg(long, conflicts_with = "digits")]
     exact: bool,
+    /// Print nothing on success (with -o FILE, the rows written are reported otherwise).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -323,6 +329,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             digits: a.digits.map(usize::from),
             output: a.output.as_deref(),
             format: a.format,
+            quiet: a.quiet,
         }),
         Command::Compile(a) => compile::run(&compile::CompileArgs {
             input: &a.input,
@@ -341,6 +348,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             output: a.output.as_deref(),
             digits: a.digits.map(usize::from),
             exact: a.exact,
+            quiet: a.quiet,
         }),
         Command::Inspect(a) => inspect::run(&a.input, a.pieces),
         Command::Import(a) => import::run(

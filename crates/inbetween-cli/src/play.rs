@@ -65,10 +65,12 @@ pub struct PlayArgs<'a> {
     pub digits: Option<usize>,
     /// The values as played: shortest exact digits, quaternions not renormalized.
     pub exact: bool,
+    /// No report.
+    pub quiet: bool,
 }
 
-/// Plays the stream into CSV text.
-pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliError> {
+/// Plays the stream into CSV text; also returns the number of rows.
+pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<(String, u64), CliError> {
     // A negative rate plays backward: the same as --reverse with |rate| (both: forward).
     let (rate, reverse) = crate::sample::check_rate(args.rate, args.reverse)?;
     crate::sample::check_from_to(args.from, args.to)?;
@@ -92,10 +94,10 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
     let from = args.from.map(f64::ceil).or(default.map(|d| d.0));
     let to = args.to.map(f64::floor).or(default.map(|d| d.1));
     let (Some(from), Some(to)) = (from, to) else {
-        return Ok(text);
+        return Ok((text, 0));
     };
     if from > to {
-        return Ok(text);
+        return Ok((text, 0));
     }
     let rows = (((to - from) / rate).floor() as u64).saturating_add(1);
     crate::sample::check_cells(
@@ -135,7 +137,7 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
         let frame = numbers::frame_label(start, step, row);
         numbers::write_row(&frame, &values, &decimals, &mut text);
     }
-    Ok(text)
+    Ok((text, rows))
 }
 
 /// The decimals of each value column (`digits`, else the track's tolerance's) and the offsets
@@ -160,6 +162,10 @@ pub fn run(args: &PlayArgs<'_>) -> Result<(), CliError> {
         path: args.input.to_path_buf(),
         error,
     })?;
-    let text = render(&stream, args)?;
-    write_output(args.output, text.as_bytes())
+    let (text, rows) = render(&stream, args)?;
+    write_output(args.output, text.as_bytes())?;
+    if !args.quiet {
+        crate::sample::report_rows(args.output, rows, stream.total_components(), text.len());
+    }
+    Ok(())
 }

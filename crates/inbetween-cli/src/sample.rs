@@ -128,6 +128,8 @@ pub struct SampleArgs<'a> {
     pub output: Option<&'a Path>,
     /// CSV or JSON.
     pub format: Format,
+    /// No report.
+    pub quiet: bool,
 }
 
 /// Runs `inbetween sample`.
@@ -136,11 +138,26 @@ pub fn run(args: &SampleArgs<'_>) -> Result<(), CliError> {
     crate::output::check_output(args.output)?;
     let doc = load_document(args.input)?;
     let range = frame_range(args.input, &doc, args.from, args.to)?;
+    let frames = crate::sample_rows::frames(range, rate, reverse, doc.columns())?;
     let text = if rate == 1.0 && !reverse && args.digits.is_none() {
         render(args.input, &doc, range, args.format)?
     } else {
-        let frames = crate::sample_rows::frames(range, rate, reverse, doc.columns())?;
         crate::sample_rows::render(args.input, &doc, &frames, args.digits, args.format)?
     };
-    write_output(args.output, text.as_bytes())
+    write_output(args.output, text.as_bytes())?;
+    if !args.quiet {
+        report_rows(args.output, frames.rows(), doc.columns(), text.len());
+    }
+    Ok(())
+}
+
+/// After writing to a file (`-o FILE`), prints `N rows × M columns, B bytes → FILE`; nothing
+/// when the rows themselves went to standard output.
+pub fn report_rows(output: Option<&Path>, rows: u64, columns: usize, bytes: usize) {
+    if let Some(path) = output.filter(|p| !crate::output::is_stdout(p)) {
+        println!(
+            "{rows} rows × {columns} columns, {bytes} bytes → {}",
+            crate::output::display_name(path)
+        );
+    }
 }

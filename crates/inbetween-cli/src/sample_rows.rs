@@ -17,6 +17,12 @@ pub struct Frames {
 }
 
 impl Frames {
+    /// How many rows.
+    #[must_use]
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
     fn iter(&self) -> impl Iterator<Item = (String, f64)> + '_ {
         (0..self.rows).map(|row| {
             (

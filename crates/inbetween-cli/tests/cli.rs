@@ -142,6 +142,7 @@ fn sample_writes_the_output_file_atomically() {
     inbetween()
         .arg("sample")
         .arg(&input)
+        .arg("-q")
         .arg("-o")
         .arg(&out)
         .assert()

@@ -748,3 +748,28 @@ fn plot_takes_repeated_tracks_and_patterns_and_says_what_it_drew() {
         "error: --track \"nothing*\": no such track; the document has ball, lissajous"
     ));
 }
+
+#[test]
+fn sample_and_play_into_a_file_say_what_they_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let ibs = compiled(dir.path(), &scalar_doc(""));
+    let doc = dir.path().join("doc.json");
+    let csv = dir.path().join("out.csv");
+    for args in [
+        vec!["sample", s(&doc), "-o", s(&csv)],
+        vec!["play", s(&ibs), "-o", s(&csv)],
+    ] {
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let bytes = fs::metadata(&csv).unwrap().len();
+        // Frames 0..=10: 11 rows of one value.
+        assert_eq!(
+            stdout(&out),
+            format!("11 rows × 1 columns, {bytes} bytes → {}\n", csv.display()),
+            "{args:?}"
+        );
+        let mut quiet = args.clone();
+        quiet.push("-q");
+        assert!(run(&quiet).stdout.is_empty(), "{args:?} -q");
+    }
+}
