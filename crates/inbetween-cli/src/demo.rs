@@ -217,7 +217,13 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
     let svg = out_dir.join("showcase.svg");
     write_atomic(
         &svg,
-        crate::plot::render_svg(Path::new(SHOWCASE_NAME), &doc, &[])?.as_bytes(),
+        crate::plot::render_svg(
+            Path::new(SHOWCASE_NAME),
+            &doc,
+            &[],
+            crate::plot::Plane::Auto,
+        )?
+        .as_bytes(),
     )?;
     let html = out_dir.join("showcase.html");
     write_atomic(

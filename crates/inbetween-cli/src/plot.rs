@@ -20,6 +20,7 @@ use crate::input::load_document;
 use crate::output::write_atomic;
 
 use self::draw::{Panel, PanelKind};
+pub use self::model::Plane;
 use self::model::TrackPlot;
 
 /// The bundled font (DejaVu Sans 2.37, licence in assets/DejaVuSans-LICENSE.txt): text in PNG
@@ -46,6 +47,10 @@ pub struct PlotArgs {
     /// `'hips/*'`); default: all. Tracks are drawn in document order.
     #[arg(long, value_name = "NAME")]
     pub track: Vec<String>,
+    /// The plane of a vec3 track's path: `auto` (the two components that vary most), `xy`,
+    /// `xz` or `yz`.
+    #[arg(long, value_enum, default_value_t = Plane::Auto)]
+    pub plane: Plane,
     /// Print nothing on success.
     #[arg(short, long)]
     pub quiet: bool,
@@ -154,6 +159,7 @@ fn track_plots(
     source: &Path,
     doc: &Document,
     selection: &[String],
+    plane: Plane,
 ) -> Result<Vec<TrackPlot>, CliError> {
     let tracks = selected_tracks(doc, selection)?;
     check_drawable(source, &tracks)?;
@@ -161,7 +167,7 @@ fn track_plots(
     let frames = model::integer_frames(&tracks);
     Ok(tracks
         .iter()
-        .map(|t| model::track_plot(t, axis, frames))
+        .map(|t| model::track_plot_in(t, axis, frames, plane))
         .collect())
 }
 
@@ -281,8 +287,13 @@ fn drawing_failed(path: &Path, error: &dyn Error) -> CliError {
 
 /// The SVG picture of `doc` (read from `source`; all tracks, or only `track`), as
 /// `plot -o X.svg` writes it.
-pub fn render_svg(source: &Path, doc: &Document, selection: &[String]) -> Result<String, CliError> {
-    let plots = track_plots(source, doc, selection)?;
+pub fn render_svg(
+    source: &Path,
+    doc: &Document,
+    selection: &[String],
+    plane: Plane,
+) -> Result<String, CliError> {
+    let plots = track_plots(source, doc, selection, plane)?;
     svg_of(&plots).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
 }
 
@@ -292,8 +303,9 @@ pub fn render_png(
     source: &Path,
     doc: &Document,
     selection: &[String],
+    plane: Plane,
 ) -> Result<Vec<u8>, CliError> {
-    let plots = track_plots(source, doc, selection)?;
+    let plots = track_plots(source, doc, selection, plane)?;
     let (_, (_, height)) = draw::layout(&plots);
     if height > MAX_PNG_HEIGHT {
         return Err(CliError::Usage(format!(
@@ -314,8 +326,10 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
     let doc = load_document(&args.input)?;
     let track = &args.track;
     let bytes = match format {
-        PictureFormat::Svg => render_svg(&args.input, &doc, track).map(String::into_bytes),
-        PictureFormat::Png => render_png(&args.input, &doc, track),
+        PictureFormat::Svg => {
+            render_svg(&args.input, &doc, track, args.plane).map(String::into_bytes)
+        }
+        PictureFormat::Png => render_png(&args.input, &doc, track, args.plane),
     }
     .map_err(|e| match e {
         CliError::Write { source, .. } => CliError::Write {
@@ -370,7 +384,7 @@ mod tests {
             .track(Track::scalar("line").key(0.0, 0.0).key(10.0, 100.0))
             .build()
             .unwrap();
-        let svg = render_svg(Path::new("t.json"), &doc, &[]).unwrap();
+        let svg = render_svg(Path::new("t.json"), &doc, &[], Plane::Auto).unwrap();
         let px = |frame: f64| 74.0 + frame / 10.0 * (1261.0 - 74.0);
         let py = |value: f64| 315.0 - (value + 6.0) / 112.0 * (315.0 - 78.0);
         let all = circles(&svg);
@@ -412,7 +426,8 @@ mod tests {
             )
             .build()
             .unwrap();
-        let err = render_svg(Path::new("t.json"), &doc, &["gamma".into()]).unwrap_err();
+        let err =
+            render_svg(Path::new("t.json"), &doc, &["gamma".into()], Plane::Auto).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("alpha, beta"), "{err}");
     }

@@ -425,8 +425,8 @@ where
         .axis_desc_style(text_style(13, MUTED))
         .x_labels(6)
         .y_labels(6)
-        .x_desc("x")
-        .y_desc("y")
+        .x_desc(path.axes[0])
+        .y_desc(path.axes[1])
         .x_label_formatter(&|v| tick_label(*v))
         .y_label_formatter(&|v| tick_label(*v))
         .draw()?;

@@ -55,6 +55,8 @@ pub struct SegmentLabel {
 /// The (x, y) path of a vec2/vec3 track: the curve, a dot at every integer frame, the keys.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathPlot {
+    /// The components drawn across and up (`x`, `y` for vec2; the `--plane` of a vec3).
+    pub axes: [&'static str; 2],
     /// The fine line, split where a value is not finite.
     pub line: Vec<Vec<(f64, f64)>>,
     /// (x, y) at every integer frame of the plotted range (empty when there are too many).
@@ -333,6 +335,45 @@ fn subtitle(track: &Track, frame_count: usize, non_finite: bool) -> String {
     parts.join(" · ")
 }
 
+/// The plane a vec3 path is drawn in: two of its components, across and up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Plane {
+    /// The two components that vary most (by the range of their values); xy for vec2.
+    #[default]
+    Auto,
+    /// x across, y up.
+    Xy,
+    /// x across, z up.
+    Xz,
+    /// y across, z up.
+    Yz,
+}
+
+impl Plane {
+    /// The component indices drawn across and up for a track with `components` components
+    /// whose values span `extents` (one range length per component).
+    fn indices(self, components: usize, extents: &[f64]) -> (usize, usize) {
+        match self {
+            _ if components < 3 => (0, 1),
+            Plane::Xy => (0, 1),
+            Plane::Xz => (0, 2),
+            Plane::Yz => (1, 2),
+            Plane::Auto => {
+                // Leave out the component that varies least (the first of equals kept).
+                let least = (0..3)
+                    .rev()
+                    .min_by(|a, b| extents[*a].total_cmp(&extents[*b]))
+                    .unwrap_or(2);
+                match least {
+                    0 => (1, 2),
+                    1 => (0, 2),
+                    _ => (0, 1),
+                }
+            }
+        }
+    }
+}
+
 /// The name of the one curve a rotation track is drawn as.
 pub const ANGLE_COMPONENT: &str = "angle from key 0 (°)";
 
@@ -374,8 +415,19 @@ impl Shown {
 
 /// Samples `track` exactly (`Track::eval`) over the frame axis `axis` and the integer frames
 /// `frames` (inclusive), and gathers what the panels draw (a rotation as its angle from the
-/// first key, [`ANGLE_COMPONENT`]).
+/// first key, [`ANGLE_COMPONENT`]); a vec3 path in the xy plane.
+#[cfg(test)]
 pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -> TrackPlot {
+    track_plot_in(track, axis, frames, Plane::Xy)
+}
+
+/// Samples `track` as [`track_plot`] does, with a vec3 path drawn in `plane`.
+pub fn track_plot_in(
+    track: &Track,
+    axis: (f64, f64),
+    frames: Option<(i64, i64)>,
+    plane: Plane,
+) -> TrackPlot {
     let shown = Shown::of(track);
     let n = shown.components(track);
     let pass = key_pass_frames(track);
@@ -425,7 +477,14 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
     let y_range = padded(finite_range(all_values).unwrap_or((-1.0, 1.0)), 0.06);
 
     let path = matches!(track.value_type(), ValueType::Vec2 | ValueType::Vec3).then(|| {
-        let xy = |v: &[f64]| (v[0], v[1]);
+        let extents: Vec<f64> = (0..n)
+            .map(|c| {
+                finite_range(line_values.iter().map(|(_, v)| v[c])).map_or(0.0, |(a, b)| b - a)
+            })
+            .collect();
+        let (across, up) = plane.indices(n, &extents);
+        let names = component_names(track.value_type());
+        let xy = |v: &[f64]| (v[across], v[up]);
         // The path is broken at every key, so that a jump there (an expression segment that
         // ends away from the next key, a step) is not drawn as a motion; where the motion is
         // continuous the two pieces meet.
@@ -459,6 +518,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
         let x_range = finite_range(points().map(|p| p.0)).unwrap_or((-1.0, 1.0));
         let y_range = finite_range(points().map(|p| p.1)).unwrap_or((-1.0, 1.0));
         PathPlot {
+            axes: [names[across], names[up]],
             line,
             dots: dots
                 .into_iter()
@@ -595,6 +655,28 @@ mod tests {
             .subtitle
             .contains("values not finite or beyond ±1e300 left out"));
         assert!(plot.y_range.0.is_finite() && plot.y_range.1.is_finite());
+    }
+
+    #[test]
+    fn a_vec3_path_is_drawn_in_the_chosen_or_widest_plane() {
+        // x stays 0; y runs 0 → 10, z 0 → 5: auto leaves x out and draws (y, z).
+        let d = doc(
+            r#"{"inbetween": 1, "tracks": [{"name": "p", "type": "vec3", "keys": [
+            {"frame": 0, "value": [0, 0, 0]}, {"frame": 10, "value": [0, 10, 5]}]}]}"#,
+        );
+        let t = &d.tracks()[0];
+        let path = |plane| {
+            track_plot_in(t, (0.0, 10.0), Some((0, 10)), plane)
+                .path
+                .unwrap()
+        };
+        let auto = path(Plane::Auto);
+        assert_eq!(auto.axes, ["y", "z"]);
+        assert_eq!(auto.dots[4], (4.0, 2.0));
+        let xz = path(Plane::Xz);
+        assert_eq!(xz.axes, ["x", "z"]);
+        assert_eq!(xz.dots[4], (0.0, 2.0));
+        assert_eq!(path(Plane::Xy).dots[10], (0.0, 10.0));
     }
 
     #[test]
