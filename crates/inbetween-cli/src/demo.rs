@@ -220,8 +220,7 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         crate::plot::render_svg(
             Path::new(SHOWCASE_NAME),
             &doc,
-            &[],
-            crate::plot::Plane::Auto,
+            &crate::plot::PlotOptions::default(),
         )?
         .as_bytes(),
     )?;

@@ -19,6 +19,7 @@ use crate::error::{refused, CliError, Refusal};
 use crate::input::load_document;
 use crate::output::write_atomic;
 
+pub use self::draw::PictureSize;
 use self::draw::{Panel, PanelKind};
 pub use self::model::Plane;
 use self::model::TrackPlot;
@@ -51,9 +52,26 @@ pub struct PlotArgs {
     /// `xz` or `yz`.
     #[arg(long, value_enum, default_value_t = Plane::Auto)]
     pub plane: Plane,
+    /// Width of the picture, pixels (400 to 8000).
+    #[arg(long, default_value_t = draw::WIDTH, value_parser = clap::value_parser!(u32).range(400..=8000))]
+    pub width: u32,
+    /// Height of each track's row, pixels (200 to 4000).
+    #[arg(long, default_value_t = draw::ROW_HEIGHT, value_parser = clap::value_parser!(u32).range(200..=4000))]
+    pub height: u32,
     /// Print nothing on success.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// What a picture shows: which tracks (none: all), the plane of vec3 paths, and its size.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlotOptions<'a> {
+    /// `--track` names and patterns.
+    pub selection: &'a [String],
+    /// `--plane`.
+    pub plane: Plane,
+    /// `--width`, `--height`.
+    pub size: PictureSize,
 }
 
 /// The picture formats, chosen by the output's extension.
@@ -219,9 +237,9 @@ fn xml_escape(text: &str) -> String {
 
 /// The SVG picture: each panel drawn by plotters as its own `<svg>`, placed in a
 /// `<g class="panel curves|path" data-track="NAME">` of one outer `<svg>`.
-fn svg_of(plots: &[TrackPlot]) -> Result<String, Box<dyn Error>> {
+fn svg_of(plots: &[TrackPlot], size: PictureSize) -> Result<String, Box<dyn Error>> {
     register_font()?;
-    let (panels, (width, height)) = draw::layout(plots);
+    let (panels, (width, height)) = draw::layout(plots, size);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          viewBox=\"0 0 {width} {height}\">\n<title>inbetween plot</title>\n\
@@ -253,9 +271,9 @@ fn svg_of(plots: &[TrackPlot]) -> Result<String, Box<dyn Error>> {
 }
 
 /// The PNG picture: every panel drawn into one RGB buffer, then encoded.
-fn png_of(plots: &[TrackPlot]) -> Result<Vec<u8>, Box<dyn Error>> {
+fn png_of(plots: &[TrackPlot], size: PictureSize) -> Result<Vec<u8>, Box<dyn Error>> {
     register_font()?;
-    let (panels, (width, height)) = draw::layout(plots);
+    let (panels, (width, height)) = draw::layout(plots, size);
     let mut rgb = vec![255u8; width as usize * height as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
@@ -290,11 +308,10 @@ fn drawing_failed(path: &Path, error: &dyn Error) -> CliError {
 pub fn render_svg(
     source: &Path,
     doc: &Document,
-    selection: &[String],
-    plane: Plane,
+    options: &PlotOptions<'_>,
 ) -> Result<String, CliError> {
-    let plots = track_plots(source, doc, selection, plane)?;
-    svg_of(&plots).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
+    let plots = track_plots(source, doc, options.selection, options.plane)?;
+    svg_of(&plots, options.size).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
 }
 
 /// The PNG picture of `doc` (read from `source`; all tracks, or only `track`), as
@@ -302,11 +319,10 @@ pub fn render_svg(
 pub fn render_png(
     source: &Path,
     doc: &Document,
-    selection: &[String],
-    plane: Plane,
+    options: &PlotOptions<'_>,
 ) -> Result<Vec<u8>, CliError> {
-    let plots = track_plots(source, doc, selection, plane)?;
-    let (_, (_, height)) = draw::layout(&plots);
+    let plots = track_plots(source, doc, options.selection, options.plane)?;
+    let (_, (_, height)) = draw::layout(&plots, options.size);
     if height > MAX_PNG_HEIGHT {
         return Err(CliError::Usage(format!(
             "{} tracks make a PNG {height} pixels tall (at most {MAX_PNG_HEIGHT}); \
@@ -314,7 +330,7 @@ pub fn render_png(
             plots.len()
         )));
     }
-    png_of(&plots).map_err(|e| drawing_failed(Path::new("<PNG picture>"), e.as_ref()))
+    png_of(&plots, options.size).map_err(|e| drawing_failed(Path::new("<PNG picture>"), e.as_ref()))
 }
 
 /// Runs `inbetween plot`: checks the output's extension, reads the document, draws the picture
@@ -325,11 +341,17 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
     crate::output::check_output(Some(&output))?;
     let doc = load_document(&args.input)?;
     let track = &args.track;
+    let options = PlotOptions {
+        selection: track,
+        plane: args.plane,
+        size: PictureSize {
+            width: args.width,
+            row_height: args.height,
+        },
+    };
     let bytes = match format {
-        PictureFormat::Svg => {
-            render_svg(&args.input, &doc, track, args.plane).map(String::into_bytes)
-        }
-        PictureFormat::Png => render_png(&args.input, &doc, track, args.plane),
+        PictureFormat::Svg => render_svg(&args.input, &doc, &options).map(String::into_bytes),
+        PictureFormat::Png => render_png(&args.input, &doc, &options),
     }
     .map_err(|e| match e {
         CliError::Write { source, .. } => CliError::Write {
@@ -384,7 +406,7 @@ mod tests {
             .track(Track::scalar("line").key(0.0, 0.0).key(10.0, 100.0))
             .build()
             .unwrap();
-        let svg = render_svg(Path::new("t.json"), &doc, &[], Plane::Auto).unwrap();
+        let svg = render_svg(Path::new("t.json"), &doc, &PlotOptions::default()).unwrap();
         let px = |frame: f64| 74.0 + frame / 10.0 * (1261.0 - 74.0);
         let py = |value: f64| 315.0 - (value + 6.0) / 112.0 * (315.0 - 78.0);
         let all = circles(&svg);
@@ -426,8 +448,12 @@ mod tests {
             )
             .build()
             .unwrap();
-        let err =
-            render_svg(Path::new("t.json"), &doc, &["gamma".into()], Plane::Auto).unwrap_err();
+        let selection = ["gamma".to_string()];
+        let options = PlotOptions {
+            selection: &selection,
+            ..PlotOptions::default()
+        };
+        let err = render_svg(Path::new("t.json"), &doc, &options).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("alpha, beta"), "{err}");
     }

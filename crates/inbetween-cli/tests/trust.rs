@@ -773,3 +773,38 @@ fn sample_and_play_into_a_file_say_what_they_wrote() {
         assert!(run(&quiet).stdout.is_empty(), "{args:?} -q");
     }
 }
+
+#[test]
+fn plot_width_height_and_plane_shape_the_picture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("w.svg");
+    let out = run(&[
+        "plot",
+        s(&showcase()),
+        "--track",
+        "wobble",
+        "--width",
+        "800",
+        "--height",
+        "300",
+        "--plane",
+        "yz",
+        "-q",
+        "-o",
+        s(&out_file),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = fs::read_to_string(&out_file).unwrap();
+    // One row: the picture is 800 × 300.
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"800\" height=\"300\""),
+        "{}",
+        &svg[..120]
+    );
+    assert!(
+        svg.contains("wobble (y, z)"),
+        "the path panel names its plane"
+    );
+    let small = run(&["plot", s(&showcase()), "--width", "10", "-o", s(&out_file)]);
+    assert_eq!(small.status.code(), Some(2));
+}

@@ -65,14 +65,17 @@ pub struct Panel {
 
 /// One row per track: the curves (full width, or beside the path panel of a vec2/vec3 track).
 /// Returns the panels and the picture's (width, height).
-pub fn layout(plots: &[TrackPlot]) -> (Vec<Panel>, (u32, u32)) {
+pub fn layout(plots: &[TrackPlot], size: PictureSize) -> (Vec<Panel>, (u32, u32)) {
+    let (width, row_height) = (size.width, size.row_height);
+    // The path panel keeps its share of the default picture (470 of 1280 pixels).
+    let path_width = (u64::from(width) * u64::from(PATH_WIDTH) / u64::from(WIDTH)) as u32;
     let mut panels = Vec::new();
     let mut y = 0;
     for (track, plot) in plots.iter().enumerate() {
         let curve_width = if plot.path.is_some() {
-            WIDTH - PATH_WIDTH
+            width - path_width
         } else {
-            WIDTH
+            width
         };
         panels.push(Panel {
             kind: PanelKind::Curves,
@@ -80,7 +83,7 @@ pub fn layout(plots: &[TrackPlot]) -> (Vec<Panel>, (u32, u32)) {
             x: 0,
             y,
             width: curve_width,
-            height: ROW_HEIGHT,
+            height: row_height,
         });
         if plot.path.is_some() {
             panels.push(Panel {
@@ -88,13 +91,31 @@ pub fn layout(plots: &[TrackPlot]) -> (Vec<Panel>, (u32, u32)) {
                 track,
                 x: curve_width,
                 y,
-                width: PATH_WIDTH,
-                height: ROW_HEIGHT,
+                width: path_width,
+                height: row_height,
             });
         }
-        y += ROW_HEIGHT;
+        y += row_height;
     }
-    (panels, (WIDTH, y.max(1)))
+    (panels, (width, y.max(1)))
+}
+
+/// The picture's width and the height of one track's row, pixels (`plot --width/--height`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PictureSize {
+    /// Width of the picture.
+    pub width: u32,
+    /// Height of each track's row.
+    pub row_height: u32,
+}
+
+impl Default for PictureSize {
+    fn default() -> Self {
+        PictureSize {
+            width: WIDTH,
+            row_height: ROW_HEIGHT,
+        }
+    }
 }
 
 /// The colour of component `index`: x/r red, y/g green, z/b blue, w purple (a grey on colour
@@ -396,7 +417,7 @@ where
 {
     draw_title(
         area,
-        &format!("{} (x, y)", plot.name),
+        &format!("{} ({}, {})", plot.name, path.axes[0], path.axes[1]),
         "a dot per frame: spacing = speed",
     )?;
     let builder = || {
