@@ -72,6 +72,9 @@ pub struct PlotOptions<'a> {
     pub plane: Plane,
     /// `--width`, `--height`.
     pub size: PictureSize,
+    /// Draw the tracks of one node (`NODE/translation`, `NODE/rotation`, …) together, nodes in
+    /// the order they first appear: for documents imported from glTF.
+    pub group_by_node: bool,
 }
 
 /// The picture formats, chosen by the output's extension.
@@ -97,6 +100,29 @@ fn picture_format(path: &Path) -> Result<PictureFormat, CliError> {
             path.display()
         )))
     }
+}
+
+/// The node of a glTF channel's track name `NODE/PATH` (the whole name without a `/`).
+fn node_of(name: &str) -> &str {
+    name.rsplit_once('/').map_or(name, |(node, _)| node)
+}
+
+/// Orders `tracks` so that each node's tracks are together, nodes in the order they first
+/// appear and tracks in their order within a node (a stable sort).
+fn group_by_node(tracks: &mut [&Track]) {
+    let mut first_seen: Vec<&str> = Vec::new();
+    for t in tracks.iter() {
+        let node = node_of(t.name());
+        if !first_seen.contains(&node) {
+            first_seen.push(node);
+        }
+    }
+    let rank = |t: &Track| first_seen.iter().position(|n| *n == node_of(t.name()));
+    let ranks: Vec<Option<usize>> = tracks.iter().map(|t| rank(t)).collect();
+    let mut order: Vec<usize> = (0..tracks.len()).collect();
+    order.sort_by_key(|&i| ranks[i]);
+    let sorted: Vec<&Track> = order.iter().map(|&i| tracks[i]).collect();
+    tracks.copy_from_slice(&sorted);
 }
 
 /// True when `name` matches `pattern`, in which `*` stands for any run of characters and `?`
@@ -176,10 +202,13 @@ fn check_drawable(source: &Path, tracks: &[&Track]) -> Result<(), CliError> {
 fn track_plots(
     source: &Path,
     doc: &Document,
-    selection: &[String],
-    plane: Plane,
+    options: &PlotOptions<'_>,
 ) -> Result<Vec<TrackPlot>, CliError> {
-    let tracks = selected_tracks(doc, selection)?;
+    let mut tracks = selected_tracks(doc, options.selection)?;
+    if options.group_by_node {
+        group_by_node(&mut tracks);
+    }
+    let plane = options.plane;
     check_drawable(source, &tracks)?;
     let axis = model::frame_axis(&tracks);
     let frames = model::integer_frames(&tracks);
@@ -310,7 +339,7 @@ pub fn render_svg(
     doc: &Document,
     options: &PlotOptions<'_>,
 ) -> Result<String, CliError> {
-    let plots = track_plots(source, doc, options.selection, options.plane)?;
+    let plots = track_plots(source, doc, options)?;
     svg_of(&plots, options.size).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
 }
 
@@ -321,7 +350,7 @@ pub fn render_png(
     doc: &Document,
     options: &PlotOptions<'_>,
 ) -> Result<Vec<u8>, CliError> {
-    let plots = track_plots(source, doc, options.selection, options.plane)?;
+    let plots = track_plots(source, doc, options)?;
     let (_, (_, height)) = draw::layout(&plots, options.size);
     if height > MAX_PNG_HEIGHT {
         return Err(CliError::Usage(format!(
@@ -348,6 +377,7 @@ pub fn run(args: &PlotArgs) -> Result<(), CliError> {
             width: args.width,
             row_height: args.height,
         },
+        group_by_node: crate::input::is_gltf(&args.input),
     };
     let bytes = match format {
         PictureFormat::Svg => render_svg(&args.input, &doc, &options).map(String::into_bytes),
@@ -483,6 +513,10 @@ mod tests {
         };
         assert_eq!(names(&["b", "a/*"]), ["a/x", "b", "a/y"]);
         assert_eq!(names(&["a/y", "a/?"]), ["a/x", "a/y"]);
+        let mut all: Vec<&Track> = doc.tracks().iter().collect();
+        group_by_node(&mut all);
+        let grouped: Vec<&str> = all.iter().map(|t| t.name()).collect();
+        assert_eq!(grouped, ["a/x", "a/y", "b"]);
     }
 
     #[test]
