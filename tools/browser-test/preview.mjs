@@ -65,6 +65,35 @@ function parseCsv(text) {
 
 class CheckFailed extends Error {}
 
+/** Hovering over a curve names the segment under the pointer in full (a label cut with "…" to
+ *  fit, or left out, still reads whole): a sweep across every curve meets every segment's
+ *  title, "segment K: KIND · EASE". */
+async function checkSegmentTitles(page) {
+  const missing = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('preview-data').textContent);
+    const out = [];
+    [...document.querySelectorAll('canvas[data-ticks]')].forEach((canvas, i) => {
+      const t = data.tracks[i];
+      if (t.path === 'arclength') return;
+      const r = canvas.getBoundingClientRect();
+      const seen = new Set();
+      for (let x = 0; x < r.width; x += 0.5) {
+        canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + x, clientY: r.top + 8, bubbles: true }));
+        if (canvas.title) seen.add(canvas.title);
+      }
+      t.keys.forEach((k, n) => {
+        if (n + 1 >= t.keys.length || !k.kind) return;
+        if (t.keys[n + 1].frame <= data.from || k.frame >= data.to) return;
+        const want = `segment ${n}: ${k.kind}${k.ease && k.ease !== 'linear' ? ' · ' + k.ease : ''}`;
+        if (!seen.has(want)) out.push(`${t.name}: "${want}" (seen ${[...seen].join(' | ')})`);
+      });
+    });
+    return out;
+  });
+  if (missing.length) fail(`hover titles missing: ${missing.join('; ')}`);
+  log('ok: hovering names every segment in full');
+}
+
 /** Every curve's value axis: round ticks (equal steps of 1, 2 or 5 × 10^k, each tick a multiple
  *  of the step, no more decimals than the step needs), labels inside the canvas (a minus sign or
  *  leading digit is never clipped), and a range of at least 100 × the track's tolerance. */
@@ -162,6 +191,7 @@ async function main() {
     }
     log(`ok: ${columns.length} value cells, one per CSV column`);
     await checkAxes(page);
+    await checkSegmentTitles(page);
     const frames = [...expected.keys()].sort((a, b) => a - b);
     const [first, last] = [frames[0], frames[frames.length - 1]];
     const frameShown = async () => Number(await page.textContent('#frame'));
