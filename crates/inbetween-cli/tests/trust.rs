@@ -808,3 +808,35 @@ fn plot_width_height_and_plane_shape_the_picture() {
     let small = run(&["plot", s(&showcase()), "--width", "10", "-o", s(&out_file)]);
     assert_eq!(small.status.code(), Some(2));
 }
+
+#[test]
+fn a_colour_track_gets_a_strip_of_its_colours() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("fade.svg");
+    let out = run(&[
+        "plot",
+        s(&showcase()),
+        "--track",
+        "fade",
+        "-q",
+        "-o",
+        s(&out_file),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = fs::read_to_string(&out_file).unwrap();
+    // Key 1 of `fade` (frame 45) is [1, 0.8, 0.1, 1]: (255, 204, 26) opaque. Key 3 (frame 120)
+    // is [0.1, 0.4, 1, 0]: fully transparent, so white.
+    let cells = |fill: &str| {
+        svg.matches(&format!("fill=\"{fill}\" stroke=\"none\"/>"))
+            .count()
+    };
+    assert!(cells("#FFCC1A") >= 1, "frame 45's colour");
+    assert!(cells("#FFFFFF") >= 1, "frame 120, transparent");
+    // One cell per integer frame 0..=120.
+    let strip = svg
+        .split("<rect")
+        .skip(1)
+        .filter(|r| r.contains("height=\"10\"") && r.contains("stroke=\"none\""))
+        .count();
+    assert_eq!(strip, 121);
+}
