@@ -22,27 +22,24 @@ fn suffixes(value_type: StreamValueType) -> &'static [&'static str] {
     }
 }
 
-/// Reads and validates a stream file.
+/// Reads a stream file's bytes (validated once, by [`parse_stream`]).
 pub fn read_stream(path: &Path) -> Result<Vec<u8>, CliError> {
-    let bytes = crate::input::read_input(path)?;
-    crate::sniff::refuse_document(path, &bytes)?;
-    Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
+    crate::input::read_input(path)
+}
+
+/// Validates a stream's bytes (the one validation: after it nothing can fail); a JSON document
+/// is refused saying to compile it first.
+pub fn parse_stream<'b>(path: &Path, bytes: &'b [u8]) -> Result<Stream<'b>, CliError> {
+    crate::sniff::refuse_document(path, bytes)?;
+    Stream::from_bytes(bytes).map_err(|error| CliError::Stream {
         path: path.to_path_buf(),
         error,
-    })?;
-    Ok(bytes)
+    })
 }
 
 /// The default frames of a stream: ⌈earliest first frame⌉ ..= ⌊latest last frame⌋.
 fn default_range(stream: &Stream<'_>) -> Option<(f64, f64)> {
-    let first = stream
-        .tracks()
-        .map(|t| t.first_frame())
-        .fold(f64::INFINITY, f64::min);
-    let last = stream
-        .tracks()
-        .map(|t| t.last_frame())
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (first, last) = stream.frame_range()?;
     let (a, b) = (first.ceil(), last.floor());
     (a <= b).then_some((a, b))
 }
@@ -158,10 +155,7 @@ fn columns(stream: &Stream<'_>, digits: Option<usize>) -> (Vec<Option<usize>>, V
 /// Runs `inbetween play`.
 pub fn run(args: &PlayArgs<'_>) -> Result<(), CliError> {
     let bytes = read_stream(args.input)?;
-    let stream = Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
-        path: args.input.to_path_buf(),
-        error,
-    })?;
+    let stream = parse_stream(args.input, &bytes)?;
     let (text, rows) = render(&stream, args)?;
     write_output(args.output, text.as_bytes())?;
     if !args.quiet {

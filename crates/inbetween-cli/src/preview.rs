@@ -154,7 +154,7 @@ fn preview_range(
 /// Plays `track` at every integer frame `from..=to` (seek to `from`, then one `advance` per
 /// frame); the values by component: `result[c][frame − from]`.
 fn play_track(
-    track: inbetween::stream::Track<'_>,
+    track: inbetween::stream::StreamTrack<'_>,
     components: usize,
     from: i64,
     to: i64,

@@ -4,13 +4,15 @@
 //! ([`Document::from_json_str`]) or build tracks in code ([`Track::vec2`] and friends), validate
 //! once, then evaluate any track at any fractional frame ([`Track::eval`]) with no failure path
 //! left.
+#![forbid(unsafe_code)]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
 extern crate alloc;
 
+pub use inbetween_runtime::{batch, math, player, stream};
+
 pub mod arclength;
-pub mod batch;
 pub mod compile;
 pub mod curve;
 pub mod document;
@@ -26,14 +28,11 @@ pub mod gltf_import;
 pub mod json;
 #[cfg(feature = "json")]
 pub mod lint;
-pub mod math;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;
-pub mod player;
 pub mod quat;
 pub mod rotation;
 pub mod sample;
-pub mod stream;
 pub mod track;
 mod track_source;
 mod validate;

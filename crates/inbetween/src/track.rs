@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 
 use crate::arclength::{ArcLengthTable, ParamCurve};
 use crate::ease::Ease;
-use crate::error::{DocumentError, EvalError, Location};
+use crate::error::EvalError;
 use crate::expr::{Expr, ExprVars};
 use crate::math;
 use crate::quat;
@@ -1037,20 +1037,6 @@ impl TrackBuilder {
     pub fn fps(mut self, fps: f64) -> Self {
         self.fps = fps;
         self
-    }
-
-    /// Validates the track (strictly increasing finite frames, values of the right length,
-    /// finite numbers, kinds allowed for the type, enough keys) and precomputes its segments.
-    pub fn build(self) -> Result<Track, DocumentError> {
-        let loc = Location {
-            track_name: Some(self.name.clone()),
-            ..Location::default()
-        };
-        self.build_at(&loc)
-    }
-
-    pub(crate) fn build_at(self, loc: &Location) -> Result<Track, DocumentError> {
-        crate::validate::validate_track(self, loc)
     }
 }
 

@@ -3,8 +3,9 @@
 use core::fmt;
 use core::ops::Deref;
 
-/// The largest number of components a value has.
-pub const MAX_COMPONENTS: usize = 4;
+/// The largest number of components a value has (vec4, colour and quat have 4); defined once, by the
+/// stream format.
+pub use crate::stream::layout::MAX_COMPONENTS;
 
 /// What a track animates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

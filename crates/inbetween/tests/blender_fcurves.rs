@@ -288,7 +288,10 @@ fn fresh_blender_curves_match_blenders_values() {
 }
 
 /// The exported document imported back into Blender (integrations/blender/import_inbetween.py)
-/// draws the curves Blender drew before export, within float32 rounding.
+/// draws the curves Blender drew before export, within the bound Blender is held to everywhere
+/// (2e-5 × max(1, |value|)): Blender re-solves each segment's time in float32 after the import,
+/// and on steep segments that alone moves a value by a few 1e-6 (seed 1796143789:
+/// -1.81675434 before, -1.81675053 after).
 fn reimport_matches(root: &Path, case: &str, doc: &str) {
     let import = root.join("integrations/blender/import_inbetween.py");
     let evaluate = root.join("tests/blender/evaluate.py");
@@ -318,7 +321,7 @@ fn reimport_matches(root: &Path, case: &str, doc: &str) {
         {
             let (a, b) = (a.as_f64().expect("number"), b.as_f64().expect("number"));
             assert!(
-                (a - b).abs() <= 1e-6 * a.abs().max(1.0),
+                (a - b).abs() <= 2e-5 * a.abs().max(1.0),
                 "{name}: {a} before export, {b} after the round trip"
             );
             compared += 1;

@@ -19,7 +19,7 @@ fn assert_send<T: Send>() {}
 const _: fn() = || {
     // Immutable data: shareable by reference between threads.
     assert_send_sync::<Stream<'static>>();
-    assert_send_sync::<inbetween::stream::Track<'static>>();
+    assert_send_sync::<inbetween::stream::StreamTrack<'static>>();
     assert_send_sync::<Document>();
     assert_send_sync::<Track>();
     assert_send_sync::<CompiledStream>();

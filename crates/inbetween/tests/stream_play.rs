@@ -48,7 +48,12 @@ fn mixed() -> PolySource {
 }
 
 /// Values at frames `from, from + 1, …` (`count` of them), played from `from`.
-fn play(track: inbetween::stream::Track<'_>, from: f64, step: f64, count: usize) -> Vec<[f64; 4]> {
+fn play(
+    track: inbetween::stream::StreamTrack<'_>,
+    from: f64,
+    step: f64,
+    count: usize,
+) -> Vec<[f64; 4]> {
     let mut player = TrackPlayer::new(track);
     player.seek(from).unwrap();
     player.set_step(step).unwrap();

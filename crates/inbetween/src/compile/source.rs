@@ -2,8 +2,7 @@
 
 use alloc::vec::Vec;
 
-/// The largest number of components a track value has (vec4, color and quat have 4).
-pub const MAX_COMPONENTS: usize = 4;
+pub use crate::stream::layout::MAX_COMPONENTS;
 
 /// A curve the compiler can turn into a forward-difference stream.
 ///

@@ -134,7 +134,7 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
         // `t < track_count <= u32::MAX`.
         let track = u32::try_from(t).unwrap_or(u32::MAX);
         let names = (names_offset, names_length);
-        cursor = validate_track(bytes, track, names, cursor, body, &mut replayed)?;
+        cursor = validate_track_entry(bytes, track, names, cursor, body, &mut replayed)?;
     }
     layout(None, None, "end of data (checksum offset)", body, cursor)?;
 
@@ -153,7 +153,7 @@ fn to_usize_u64(value: u64) -> usize {
 
 /// Validates track `track` whose piece table must start at `cursor`; returns the offset after
 /// its numbers.
-fn validate_track(
+fn validate_track_entry(
     bytes: &[u8],
     track: u32,
     (names_offset, names_length): (u64, u32),

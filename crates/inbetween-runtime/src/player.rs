@@ -31,7 +31,7 @@
 //! normalized curve, so every component is within the tolerance of the exact unit quaternion.
 
 use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
-use crate::stream::{Piece, Precision, Stream, StreamWrap, Track};
+use crate::stream::{Piece, Precision, Stream, StreamTrack, StreamWrap};
 
 /// Size of a cursor's state: (degree 8 + 1) numbers × 4 components.
 pub const STATE_SIZE: usize = MAX_TERMS * MAX_COMPONENTS;
@@ -91,7 +91,7 @@ enum Region {
 
 /// A frame after wrapping: where it lands and on which fold of the wrap.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Place {
+struct WrappedFrame {
     region: Region,
     /// Which fold of the wrap (loop cycle, ping-pong half-period, clamp side), a whole number;
     /// NaN beyond `math::EXACT_FOLDS` cycles, where folds are not told apart (never the same
@@ -103,8 +103,8 @@ struct Place {
     w: f64,
 }
 
-impl Place {
-    fn same_run(&self, other: &Place) -> bool {
+impl WrappedFrame {
+    fn same_run(&self, other: &WrappedFrame) -> bool {
         self.region == other.region && self.fold == other.fold && self.mirrored == other.mirrored
     }
 }
@@ -124,7 +124,7 @@ const MAX_RUN: f64 = 4_503_599_627_370_496.0;
 /// Starts at the track's first frame with a step of one frame.
 #[derive(Debug, Clone, Copy)]
 pub struct TrackPlayer<'s> {
-    track: Track<'s>,
+    track: StreamTrack<'s>,
     step: f64,
     /// Position at `steps == 0` (the last seek or step change).
     base_frame: f64,
@@ -142,21 +142,21 @@ pub struct TrackPlayer<'s> {
 
 impl Default for TrackPlayer<'_> {
     fn default() -> Self {
-        Self::new(Track::EMPTY)
+        Self::new(StreamTrack::EMPTY)
     }
 }
 
 impl<'s> TrackPlayer<'s> {
     /// A cursor at the track's first frame, step 1.
     #[must_use]
-    pub fn new(track: Track<'s>) -> Self {
+    pub fn new(track: StreamTrack<'s>) -> Self {
         Self::at(track, track.first_frame(), 0, 1.0)
     }
 
     /// A cursor at `base_frame + steps · step` whose positions are computed exactly as those of
     /// a cursor seeked to `base_frame`, stepped with `step` and advanced `steps` times (for the
     /// batch player's reloads). `step` must be finite and non-zero (the caller checked it).
-    pub(crate) fn at(track: Track<'s>, base_frame: f64, steps: u64, step: f64) -> Self {
+    pub(crate) fn at(track: StreamTrack<'s>, base_frame: f64, steps: u64, step: f64) -> Self {
         let mut player = Self {
             track,
             step,
@@ -195,7 +195,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// The track played.
     #[must_use]
-    pub fn track(&self) -> Track<'s> {
+    pub fn track(&self) -> StreamTrack<'s> {
         self.track
     }
 
@@ -334,11 +334,11 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// Maps a frame through the track's wrap.
-    fn place(&self, f: f64) -> Place {
+    fn place(&self, f: f64) -> WrappedFrame {
         let track = &self.track;
         let (first, last) = (track.first_frame(), track.last_frame());
         let span = last - first;
-        let end = |fold: f64| Place {
+        let end = |fold: f64| WrappedFrame {
             region: Region::End,
             fold,
             mirrored: false,
@@ -353,7 +353,7 @@ impl<'s> TrackPlayer<'s> {
                 end(fold)
             } else {
                 let index = track.piece_at(w).map_or(0, |p| p.index as usize);
-                Place {
+                WrappedFrame {
                     region: Region::Piece(index),
                     fold,
                     mirrored,
@@ -371,7 +371,7 @@ impl<'s> TrackPlayer<'s> {
         match track.wrap() {
             StreamWrap::Clamp => {
                 if f < first {
-                    Place {
+                    WrappedFrame {
                         region: Region::Start,
                         fold: -1.0,
                         mirrored: false,
@@ -491,7 +491,7 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// Steps, including the current one, for which the state just loaded stays valid.
-    fn run_length(&self, place: &Place, local_step: f64) -> u64 {
+    fn run_length(&self, place: &WrappedFrame, local_step: f64) -> u64 {
         if place.fold.is_nan() {
             // Folds this far out are not told apart (adjacent ones may round to the same
             // number): re-enter every step rather than add across an unseen wrap.
@@ -550,7 +550,7 @@ impl<'s> TrackPlayer<'s> {
 }
 
 /// Value of component `c` of `piece` at offset `t` from its origin: `Σ_k C(t, k) · D_k`.
-fn newton_value(track: &Track<'_>, piece: &Piece, c: usize, t: f64) -> f64 {
+fn newton_value(track: &StreamTrack<'_>, piece: &Piece, c: usize, t: f64) -> f64 {
     let n = usize::from(piece.degree).min(MAX_DEGREE);
     let mut binomial = 1.0;
     let mut sum = 0.0;

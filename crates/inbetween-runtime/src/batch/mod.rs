@@ -64,7 +64,7 @@ use horner::HornerGroup;
 
 use crate::player::{PlayerError, RawState, TrackPlayer};
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
-use crate::stream::{Precision, Stream, StreamWrap, Track};
+use crate::stream::{Precision, Stream, StreamTrack, StreamWrap};
 
 /// No side-list entry.
 const NONE: u32 = u32::MAX;
@@ -253,7 +253,7 @@ fn advance_orders<T: Lane + Send + Sync>(mut orders: [&mut [T]; MAX_TERMS], degr
 /// Where a track's channels live.
 #[derive(Debug, Clone, Copy)]
 struct TrackInfo<'s> {
-    track: Track<'s>,
+    track: StreamTrack<'s>,
     first_channel: u32,
     components: u8,
     fixed: bool,
@@ -430,14 +430,14 @@ struct Entry {
     track: u32,
     /// Where the track's channels live (so that playing an entry reads only the script and the
     /// lanes).
-    place: Place,
+    place: LaneSlot,
     /// The piece degree (Horner entries: the group degree), or `SLOW`.
     kind: u8,
 }
 
 /// Where a track's channels live, copied into each script entry.
 #[derive(Debug, Clone, Copy)]
-struct Place {
+struct LaneSlot {
     slot: u32,
     group: u8,
     components: u8,
@@ -1074,7 +1074,7 @@ impl<'s> Bank<'s> {
             self.reload_track(t, true);
             return;
         }
-        let Place {
+        let LaneSlot {
             slot,
             group,
             components,
@@ -1476,7 +1476,7 @@ fn build_script(
                 script.floats.len()
             } as u64,
             track: entry.track,
-            place: Place {
+            place: LaneSlot {
                 slot: if info.fast { info.lane } else { info.slot },
                 group: info.group,
                 components: info.components,

@@ -10,9 +10,11 @@
 
 mod error;
 pub mod layout;
+#[cfg(feature = "write")]
 mod write;
 
 pub use error::StreamError;
+#[cfg(feature = "write")]
 pub use write::{fix_checksum, write_stream, PieceData, PieceNumbers, TrackData};
 
 use layout::*;
@@ -168,7 +170,7 @@ pub struct Stream<'s> {
 
 /// One track of a validated stream (a cheap handle into the bytes).
 #[derive(Debug, Clone, Copy)]
-pub struct Track<'s> {
+pub struct StreamTrack<'s> {
     bytes: &'s [u8],
     entry: usize,
     index: u32,
@@ -249,24 +251,24 @@ impl<'s> Stream<'s> {
     }
     /// Track `index`, or `None` past the end.
     #[must_use]
-    pub fn track(&self, index: usize) -> Option<Track<'s>> {
+    pub fn track(&self, index: usize) -> Option<StreamTrack<'s>> {
         let index32 = u32::try_from(index).ok()?;
         if index32 >= self.track_count {
             return None;
         }
-        Some(Track {
+        Some(StreamTrack {
             bytes: self.bytes,
             entry: HEADER_SIZE + index * TRACK_ENTRY_SIZE,
             index: index32,
         })
     }
     /// All tracks in order.
-    pub fn tracks(&self) -> impl Iterator<Item = Track<'s>> + '_ {
+    pub fn tracks(&self) -> impl Iterator<Item = StreamTrack<'s>> + '_ {
         (0..self.track_count()).filter_map(move |i| self.track(i))
     }
     /// The track named `name`, if any.
     #[must_use]
-    pub fn track_by_name(&self, name: &str) -> Option<Track<'s>> {
+    pub fn track_by_name(&self, name: &str) -> Option<StreamTrack<'s>> {
         self.tracks().find(|t| t.name() == name)
     }
     /// Total components over all tracks (the width of `Player::write`).
@@ -274,11 +276,25 @@ impl<'s> Stream<'s> {
     pub fn total_components(&self) -> usize {
         self.tracks().map(|t| t.components()).sum()
     }
+    /// The earliest first key frame and the latest last key frame over all tracks, or `None`
+    /// for a stream without tracks.
+    #[must_use]
+    pub fn frame_range(&self) -> Option<(f64, f64)> {
+        let first = self
+            .tracks()
+            .map(|t| t.first_frame())
+            .fold(f64::INFINITY, f64::min);
+        let last = self
+            .tracks()
+            .map(|t| t.last_frame())
+            .fold(f64::NEG_INFINITY, f64::max);
+        (first <= last).then_some((first, last))
+    }
 }
 
-impl<'s> Track<'s> {
+impl<'s> StreamTrack<'s> {
     /// An empty placeholder (no bytes): a constant scalar 0 with no pieces.
-    pub(crate) const EMPTY: Track<'static> = Track {
+    pub(crate) const EMPTY: StreamTrack<'static> = StreamTrack {
         bytes: &[],
         entry: 0,
         index: 0,
@@ -550,11 +566,13 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "write")]
     fn an_empty_track_list_writes_a_valid_stream() {
         let bytes = write_stream(24.0, &[]).unwrap_or_default();
         let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stream.track_count(), 0);
         assert_eq!(stream.fps(), 24.0);
+        assert_eq!(stream.frame_range(), None);
         assert!(matches!(
             Stream::from_bytes(&bytes[..bytes.len() - 1]),
             Err(StreamError::Truncated { .. } | StreamError::LengthMismatch { .. })
