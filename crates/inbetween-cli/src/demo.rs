@@ -94,6 +94,7 @@ fn print_spacing(doc: &Document) {
         let timing = match t.path() {
             inbetween::PathMode::Keys => "keys".to_string(),
             inbetween::PathMode::Arclength { ease } => format!("arclength, {}", ease.name()),
+            inbetween::PathMode::SegmentArclength => "segment_arclength".to_string(),
         };
         println!(
             "{:<12} {:<22} {:>10.4} {:>10.4} {:>10.3}",
@@ -234,7 +235,8 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         svg.display(),
         html.display()
     );
-    walk_cycle(out_dir)
+    walk_cycle(out_dir)?;
+    crate::demo_lottie::run(out_dir)
 }
 
 /// Imports the bundled glTF walk cycle, compiles it and prints one row per channel kind.

@@ -52,6 +52,10 @@ pub enum CliError {
         /// What is wrong with it (boxed: the import error is large).
         error: Box<inbetween::gltf_import::GltfImportError>,
     },
+    /// A Lottie file could not be imported (the message names the file, layer, property and
+    /// keyframe).
+    #[error("{0}")]
+    Lottie(Box<inbetween::lottie_import::LottieError>),
     /// An ozz-animation archive could not be imported.
     #[error("{path}: {error}")]
     Ozz {
@@ -171,6 +175,7 @@ impl CliError {
             | CliError::Refused { .. }
             | CliError::Gltf { .. }
             | CliError::Ozz { .. }
+            | CliError::Lottie(_)
             | CliError::Stream { .. }
             | CliError::Strict { .. }
             | CliError::WrongKind { .. }

@@ -3,6 +3,7 @@
 
 mod compile;
 mod demo;
+mod demo_lottie;
 mod error;
 mod export;
 mod import;

@@ -245,6 +245,7 @@ fn preview_json(
                 out.push_str(",\"pathEase\":");
                 push_string(&mut out, &ease.name());
             }
+            PathMode::SegmentArclength => push_string(&mut out, "segment_arclength"),
         }
         out.push_str(",\"components\":");
         push_strings(&mut out, component_names(track.value_type()));

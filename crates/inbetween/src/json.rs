@@ -257,7 +257,7 @@ pub(crate) fn invalid(loc: Location, expected: impl Into<String>, found: &Json) 
 /// The allowed names of the string-valued fields, for suggestions ([`bad_name`]).
 const TYPE_NAMES: &[&str] = &["scalar", "vec2", "vec3", "vec4", "color", "quat"];
 const WRAP_NAMES: &[&str] = &["clamp", "loop", "ping_pong"];
-const PATH_NAMES: &[&str] = &["keys", "arclength"];
+const PATH_NAMES: &[&str] = &["keys", "arclength", "segment_arclength"];
 const INTERP_NAMES: &[&str] = &["step", "linear", "slerp", "catmull_rom", "tcb"];
 const INTERP_OBJECTS: &[&str] = &["hermite", "bezier", "polynomial", "expr"];
 const EASE_OBJECTS: &[&str] = &["cubic_bezier", "steps"];
@@ -445,15 +445,16 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
             )
         })?);
     }
-    let arclength = match obj.get("path") {
-        None => false,
+    let (arclength, segment_arclength) = match obj.get("path") {
+        None => (false, false),
         Some(v) => match v.as_str() {
-            Some("keys") => false,
-            Some("arclength") => true,
+            Some("keys") => (false, false),
+            Some("arclength") => (true, false),
+            Some("segment_arclength") => (false, true),
             _ => {
                 return Err(bad_name(
                     loc.with_field("path"),
-                    "\"keys\" or \"arclength\"",
+                    "\"keys\", \"arclength\" or \"segment_arclength\"",
                     v,
                     PATH_NAMES,
                 ))
@@ -461,6 +462,7 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
         },
     };
     builder.arclength = arclength;
+    builder.segment_arclength = segment_arclength;
     if let Some(v) = obj.get("ease") {
         builder.track_ease = Some(ease_from_json(v, &loc.with_field("ease"))?);
     }
@@ -1063,6 +1065,9 @@ fn track_to_json(track: &crate::track::Track) -> Json {
         if ease != Ease::Linear {
             obj.insert("ease".into(), ease_to_json(&ease));
         }
+    }
+    if track.path() == crate::track::PathMode::SegmentArclength {
+        obj.insert("path".into(), Json::String("segment_arclength".into()));
     }
     let keys: Vec<Json> = track
         .keys()

@@ -149,10 +149,11 @@ fn check_fps(fps: f64) -> Result<(), DocumentError> {
     }
 }
 
-/// Keys timing (`"path": "keys"`) or arc-length timing with its optional track ease (spatial
-/// tracks only).
+/// Keys timing (`"path": "keys"`), arc-length timing with its optional track ease, or
+/// per-segment arc-length timing (each key's ease times its segment); arc length on spatial
+/// tracks only.
 fn path_mode(raw: &TrackBuilder, loc: &Location) -> Result<PathMode, DocumentError> {
-    if raw.arclength {
+    if raw.arclength || raw.segment_arclength {
         if !raw.value_type.is_spatial() {
             return Err(DocumentError::new(
                 loc.with_field("path"),
@@ -161,9 +162,19 @@ fn path_mode(raw: &TrackBuilder, loc: &Location) -> Result<PathMode, DocumentErr
                 },
             ));
         }
-        return Ok(PathMode::Arclength {
-            ease: raw.track_ease.unwrap_or(Ease::Linear),
-        });
+        if !raw.segment_arclength {
+            return Ok(PathMode::Arclength {
+                ease: raw.track_ease.unwrap_or(Ease::Linear),
+            });
+        }
+        if let Some(ease) = raw.track_ease {
+            return Err(invalid(
+                loc.with_field("ease"),
+                "no track ease with path \"segment_arclength\" (each key's ease times its segment)",
+                ease.name(),
+            ));
+        }
+        return Ok(PathMode::SegmentArclength);
     }
     if raw.track_ease.is_some() {
         return Err(DocumentError::new(

@@ -10,6 +10,7 @@
 
 mod error;
 pub mod layout;
+pub mod outside;
 #[cfg(feature = "write")]
 mod write;
 
@@ -337,6 +338,26 @@ impl<'s> StreamTrack<'s> {
     pub fn precision(&self) -> Precision {
         Precision::from_code(read_u8(self.bytes, self.entry + T_PRECISION)).unwrap_or_default()
     }
+    /// What each side plays when the track has an outside record (format version 2; its
+    /// `wrap()` is then `Clamp`), else `None`.
+    #[must_use]
+    pub fn outside(&self) -> Option<outside::Outside> {
+        if read_u8(self.bytes, self.entry + T_OUTSIDE) != 1 {
+            return None;
+        }
+        let at = to_usize(self.field_u32(T_DATA_OFFSET))
+            .saturating_add(to_usize(self.field_u32(T_DATA_LENGTH)));
+        Some(outside::Outside::read(self.bytes, at))
+    }
+    /// Whether frames before the first frame hold its value (`clamp`, or an outside record's
+    /// `Hold` before).
+    #[must_use]
+    pub fn holds_before(&self) -> bool {
+        self.wrap() == StreamWrap::Clamp
+            && self
+                .outside()
+                .map_or(true, |o| o.before == outside::Beyond::Hold)
+    }
     /// Wrap mode.
     #[must_use]
     pub fn wrap(&self) -> StreamWrap {
@@ -472,10 +493,15 @@ impl<'s> StreamTrack<'s> {
             piece.data_offset + 8 * (component * terms + order),
         )
     }
-    /// Bytes of the piece table and numbers.
+    /// Bytes of the piece table, numbers and outside record.
     #[must_use]
     pub fn byte_size(&self) -> usize {
-        self.piece_count() * PIECE_ENTRY_SIZE + to_usize(self.field_u32(T_DATA_LENGTH))
+        let record = if self.outside().is_some() {
+            outside::OUTSIDE_RECORD_SIZE
+        } else {
+            0
+        };
+        self.piece_count() * PIECE_ENTRY_SIZE + to_usize(self.field_u32(T_DATA_LENGTH)) + record
     }
     /// Pieces, degrees, bytes, measured error and additions per frame.
     #[must_use]

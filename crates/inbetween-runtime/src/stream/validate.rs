@@ -81,10 +81,10 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
         return Err(StreamError::ByteOrder { found: bom });
     }
     let version = read_u16(bytes, H_VERSION);
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_OUTSIDE {
         return Err(StreamError::UnsupportedVersion {
             found: version,
-            supported: FORMAT_VERSION,
+            supported: FORMAT_VERSION_OUTSIDE,
         });
     }
     let declared = read_u64(bytes, H_TOTAL_LENGTH);
@@ -225,7 +225,10 @@ fn validate_track_entry(
             max: MAX_DEGREE as u8,
         });
     }
-    for r in 0..3 {
+    // Version 2: the first reserved byte says whether an outside record follows (0 or 1).
+    let version2 = read_u16(bytes, H_VERSION) == FORMAT_VERSION_OUTSIDE;
+    let has_outside = version2 && read_u8(bytes, entry + T_OUTSIDE) == 1;
+    for r in usize::from(has_outside)..3 {
         let found = read_u8(bytes, entry + T_RESERVED + r);
         if found != 0 {
             return Err(StreamError::ReservedNotZero {
@@ -437,7 +440,29 @@ fn validate_track_entry(
         expected_data += size;
     }
     layout(t, None, "data length", expected_data, data_length)?;
-    Ok(data + data_length)
+    let end = data + data_length;
+    if !has_outside {
+        return Ok(end);
+    }
+    if wrap_code != StreamWrap::Clamp.code() {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "wrap (with an outside record)",
+            found: wrap_code,
+            expected: "0 clamp",
+        });
+    }
+    let size = super::outside::OUTSIDE_RECORD_SIZE as u64;
+    need("outside record", end, size, body)?;
+    let range = (first, last);
+    super::outside::check(
+        bytes,
+        to_usize_u64(end),
+        track,
+        range,
+        usize::from(components),
+    )?;
+    Ok(end + size)
 }
 
 /// The stored numbers of one piece, read in place.

@@ -23,6 +23,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod convert;
+pub(crate) mod outside;
 pub mod source;
 mod verify;
 
@@ -450,7 +451,8 @@ fn check_frame_limits(tracks: &[TrackInput<'_>]) -> Result<(), CompileError> {
                 });
             }
         }
-        let window = if input.wrap == StreamWrap::Clamp || last <= first {
+        let outside = input.source.outside();
+        let window = if !outside::moves(input.wrap, outside.as_ref()) || last <= first {
             0
         } else {
             2 * WRAP_WINDOW as u64
@@ -479,8 +481,8 @@ fn check_frame_limits(tracks: &[TrackInput<'_>]) -> Result<(), CompileError> {
 /// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
 /// and re-enters pieces) and by one frame for `clamp` (the held values). Frames beyond
 /// ±[`MAX_COMPILE_FRAME`] + the window are never reached: `check_frame_limits` ran first.
-fn measured_frames(wrap: StreamWrap, first: f64, last: f64) -> (f64, u64) {
-    let margin = if wrap == StreamWrap::Clamp || last <= first {
+fn measured_frames(moves: bool, first: f64, last: f64) -> (f64, u64) {
+    let margin = if !moves || last <= first {
         1.0
     } else {
         WRAP_WINDOW
@@ -503,8 +505,9 @@ fn measure_stream(
     let mut out = Vec::with_capacity(tracks.len());
     for (track, input) in stream.tracks().zip(tracks) {
         let (first, last) = (track.first_frame(), track.last_frame());
-        let wrap = crate::track_source::track_wrap(input.wrap);
-        let (from, count) = measured_frames(input.wrap, first, last);
+        let outside = track.outside();
+        let moves = outside::moves(input.wrap, outside.as_ref());
+        let (from, count) = measured_frames(moves, first, last);
         let mut worst = (0.0f64, first);
         let mut player = TrackPlayer::new(track);
         let mut exact = [0.0; MAX_COMPONENTS];
@@ -513,9 +516,8 @@ fn measure_stream(
         let _ = player.seek(from);
         for m in 0..count {
             let frame = from + m as f64;
-            input
-                .source
-                .eval(wrap.apply(frame, first, last - first), &mut exact)
+            let played = outside::played(input.wrap, outside.as_ref(), frame, first, last);
+            outside::exact(input.source, played, &mut exact)
                 .map_err(|e| non_finite(input.name, e))?;
             for c in 0..components {
                 let e = crate::math::abs(player.component(c) - exact[c]);
@@ -598,9 +600,14 @@ struct TrackCompiler<'a> {
 
 /// Frames a played integer frame within `WRAP_WINDOW` frames outside `[first, last]` wraps to,
 /// where they are not whole frames (those are checked anyway), sorted. Empty for clamp.
-fn wrapped_frames(wrap: StreamWrap, first: f64, last: f64) -> Vec<f64> {
+fn wrapped_frames(
+    wrap: StreamWrap,
+    outside: Option<&crate::stream::outside::Outside>,
+    first: f64,
+    last: f64,
+) -> Vec<f64> {
     let span = last - first;
-    if wrap == StreamWrap::Clamp || span <= 0.0 {
+    if !outside::moves(wrap, outside) || span <= 0.0 {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -609,7 +616,11 @@ fn wrapped_frames(wrap: StreamWrap, first: f64, last: f64) -> Vec<f64> {
     let mut k = before;
     while k <= after {
         if k < first || k > last {
-            let w = crate::track_source::track_wrap(wrap).apply(k, first, span);
+            let played = outside::played(wrap, outside, k, first, last);
+            let w = match played {
+                outside::Played::At(w, _) => w,
+                outside::Played::Value(_) => first,
+            };
             if crate::math::floor(w) != w && w < last {
                 out.push(w);
             }
@@ -656,7 +667,12 @@ fn compile_track(
         pieces: Vec::new(),
         pieces_before,
         max_error: (0.0, source.first_frame()),
-        wrapped_frames: wrapped_frames(input.wrap, source.first_frame(), source.last_frame()),
+        wrapped_frames: wrapped_frames(
+            input.wrap,
+            source.outside().as_ref(),
+            source.first_frame(),
+            source.last_frame(),
+        ),
     };
     for span in &spans {
         compiler.compile_span(span)?;
@@ -674,6 +690,7 @@ fn compile_track(
             max_error_frame: compiler.max_error.1,
             end_value: end,
             pieces: compiler.pieces,
+            outside: source.outside(),
         },
         spans.len(),
     ))

@@ -33,6 +33,12 @@ pub trait CurveSource {
         frame: f64,
         out: &mut [f64],
     ) -> Result<(), NonFiniteValue>;
+    /// What a stream plays outside `[first_frame, last_frame]` when that is not the track's
+    /// wrap on both sides (the stream's outside record, format version 2); `None` (the
+    /// default) plays the wrap.
+    fn outside(&self) -> Option<crate::stream::outside::Outside> {
+        None
+    }
     /// The track's scale (the spec's: the largest absolute component of its keys' values, at
     /// least 1), which sets the default tolerance `1e-6 × scale`. The default evaluates the
     /// curve at every span start and at the last frame; a document track should return the
