@@ -8,7 +8,7 @@ use inbetween::Document;
 
 use crate::error::{refused, CliError};
 use crate::input::load_document;
-use crate::output::{is_stdout, print_report, write_atomic, STDOUT_PATH};
+use crate::output::{print_report, write_atomic};
 use crate::progress::Progress;
 
 /// Options of `compile` as given on the command line.
@@ -118,11 +118,7 @@ pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
         max_degree: args.max_degree,
     };
     let compiled = compile_with_bar(args.input, &doc, &options, args.quiet)?;
-    let out: PathBuf = match args.output {
-        Some(p) => p.to_path_buf(),
-        None if is_stdout(args.input) => PathBuf::from(STDOUT_PATH),
-        None => args.input.with_extension("ibs"),
-    };
+    let out: PathBuf = crate::output::default_output(args.input, args.output, "ibs");
     write_atomic(&out, &compiled.bytes)?;
     if !args.quiet {
         let text = format!(

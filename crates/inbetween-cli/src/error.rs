@@ -72,6 +72,23 @@ pub enum CliError {
         /// What is wrong with it.
         error: StreamError,
     },
+    /// A file of the other kind: a stream given to a command that reads documents, or the
+    /// reverse; the message says which command takes it.
+    #[error("{}: {message}", path.display())]
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// What it is and what to do.
+        message: String,
+    },
+    /// `--strict` and the document has warnings (printed before).
+    #[error("{file}: {count} warning{}, refused by --strict", if *count == 1 { "" } else { "s" })]
+    Strict {
+        /// The document's file.
+        file: String,
+        /// How many warnings.
+        count: usize,
+    },
     /// A benchmarked method failed its check against exact evaluation (the message says which).
     #[error("bench stopped: {0}")]
     Bench(String),
@@ -160,6 +177,8 @@ impl CliError {
             | CliError::Ozz { .. }
             | CliError::Lottie(_)
             | CliError::Stream { .. }
+            | CliError::Strict { .. }
+            | CliError::WrongKind { .. }
             | CliError::Bench(_) => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,

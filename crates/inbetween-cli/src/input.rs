@@ -138,13 +138,18 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         return import_gltf(path, &GltfChoice::default());
     }
     let bytes = read_input(path)?;
+    crate::sniff::refuse_stream(path, &bytes)?;
     if inbetween::lottie_import::is_lottie(&bytes) {
         return import_lottie(&bytes, path);
     }
-    Document::from_json_slice(&bytes, &display_name(path)).map_err(|error| CliError::Load {
-        snippet: snippet(&bytes, &error),
-        error: Box::new(error),
-    })
+    let name = display_name(path);
+    let (doc, warnings) =
+        Document::from_json_slice_with_warnings(&bytes, &name).map_err(|error| CliError::Load {
+            snippet: snippet(&bytes, &error),
+            error: Box::new(error),
+        })?;
+    crate::warnings::report(&name, &warnings)?;
+    Ok(doc)
 }
 
 /// Imports a Lottie file's bytes (see docs/lottie.md); what is not imported is listed on

@@ -26,11 +26,14 @@ pub mod gltf_export;
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "json")]
+pub mod lint;
 #[cfg(feature = "lottie")]
 pub mod lottie_import;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;
 pub mod quat;
+pub mod rotation;
 pub mod sample;
 mod segment_arclength;
 pub mod track;
