@@ -197,7 +197,56 @@ fn column_names(track: &Track) -> Vec<String> {
     }
 }
 
-/// The page's data as JSON safe inside a script element (see the module docs).
+/// The page's data (`window`'s JSON), fields in the order the page reads them.
+#[derive(serde::Serialize)]
+struct PreviewData<'a> {
+    title: &'a str,
+    generator: &'a str,
+    fps: f64,
+    from: i64,
+    to: i64,
+    precision: &'a str,
+    bytes: usize,
+    tracks: Vec<PreviewTrack<'a>>,
+}
+
+/// One track of [`PreviewData`].
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PreviewTrack<'a> {
+    name: &'a str,
+    #[serde(rename = "type")]
+    value_type: &'a str,
+    wrap: &'a str,
+    /// Under arc-length timing keys are not reached at their frames: the page then marks them
+    /// on the path only.
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_ease: Option<String>,
+    components: &'a [&'a str],
+    columns: Vec<String>,
+    tolerance: f64,
+    max_error: f64,
+    pieces: usize,
+    max_degree: u8,
+    track_bytes: usize,
+    keys: Vec<PreviewKey<'a>>,
+    values: Vec<Vec<f64>>,
+}
+
+/// One key of [`PreviewTrack`]; the last key starts no segment, so it has no kind or ease.
+#[derive(serde::Serialize)]
+struct PreviewKey<'a> {
+    frame: f64,
+    value: &'a [f64],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ease: Option<String>,
+}
+
+/// The page's data as JSON safe inside a script element (see the module docs), written by
+/// serde_json (NaN and infinities as `null`) and then made inert by [`script_safe`].
 fn preview_json(
     doc: &Document,
     (compiled, stream): (&CompiledStream, &Stream<'_>),
@@ -206,153 +255,77 @@ fn preview_json(
     to: i64,
 ) -> Result<String, CliError> {
     let precision: Precision = options.compile.precision;
-    let mut out = String::with_capacity(64 * 1024);
-    out.push_str("{\"title\":");
-    push_string(&mut out, &options.title);
-    out.push_str(",\"generator\":");
-    push_string(&mut out, concat!("inbetween ", env!("CARGO_PKG_VERSION")));
-    out.push_str(",\"fps\":");
-    push_number(&mut out, doc.fps());
-    let _ = write!(out, ",\"from\":{from},\"to\":{to},\"precision\":");
-    push_string(&mut out, precision.name());
-    out.push_str(",\"bytes\":");
-    push_number(&mut out, compiled.bytes.len() as f64);
-    out.push_str(",\"tracks\":[");
-    for (index, ((track, played), report)) in doc
+    let mut tracks = Vec::with_capacity(doc.tracks().len());
+    for ((track, played), report) in doc
         .tracks()
         .iter()
         .zip(stream.tracks())
         .zip(&compiled.reports)
-        .enumerate()
     {
-        if index > 0 {
-            out.push(',');
-        }
         let summary = &report.summary;
-        out.push_str("{\"name\":");
-        push_string(&mut out, track.name());
-        out.push_str(",\"type\":");
-        push_string(&mut out, track.value_type().name());
-        out.push_str(",\"wrap\":");
-        push_string(&mut out, track.wrap().name());
-        // Under arc-length timing keys are not reached at their frames: the page then marks
-        // them on the path only.
-        out.push_str(",\"path\":");
-        match track.path() {
-            PathMode::Keys => push_string(&mut out, "keys"),
-            PathMode::Arclength { ease } => {
-                push_string(&mut out, "arclength");
-                out.push_str(",\"pathEase\":");
-                push_string(&mut out, &ease.name());
-            }
-            PathMode::SegmentArclength => push_string(&mut out, "segment_arclength"),
-        }
-        out.push_str(",\"components\":");
-        push_strings(&mut out, component_names(track.value_type()));
-        out.push_str(",\"columns\":");
-        push_strings(&mut out, &column_names(track));
-        out.push_str(",\"tolerance\":");
-        push_number(&mut out, summary.tolerance);
-        out.push_str(",\"maxError\":");
-        push_number(&mut out, summary.max_error);
-        let _ = write!(
-            out,
-            ",\"pieces\":{},\"maxDegree\":{},\"trackBytes\":{}",
-            summary.pieces, summary.max_degree, summary.bytes
-        );
-        out.push_str(",\"keys\":[");
-        for (k, key) in track.keys().iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            out.push_str("{\"frame\":");
-            push_number(&mut out, key.frame);
-            out.push_str(",\"value\":");
-            push_numbers(&mut out, key.value.as_slice());
-            // The last key starts no segment.
-            if k + 1 < track.keys().len() {
-                out.push_str(",\"kind\":");
-                push_string(&mut out, key.interp.name());
-                out.push_str(",\"ease\":");
-                push_string(&mut out, &key.ease.name());
-            }
-            out.push('}');
-        }
-        out.push_str("],\"values\":[");
-        for (c, column) in play_track(played, track.components(), from, to)?
+        let (path, path_ease) = match track.path() {
+            PathMode::Keys => ("keys", None),
+            PathMode::Arclength { ease } => ("arclength", Some(ease.name())),
+            PathMode::SegmentArclength => ("segment_arclength", None),
+        };
+        let last = track.keys().len().saturating_sub(1);
+        let keys = track
+            .keys()
             .iter()
             .enumerate()
-        {
-            if c > 0 {
-                out.push(',');
-            }
-            push_numbers(&mut out, column);
-        }
-        out.push_str("]}");
+            .map(|(k, key)| PreviewKey {
+                frame: key.frame,
+                value: key.value.as_slice(),
+                kind: (k < last).then(|| key.interp.name()),
+                ease: (k < last).then(|| key.ease.name()),
+            })
+            .collect();
+        tracks.push(PreviewTrack {
+            name: track.name(),
+            value_type: track.value_type().name(),
+            wrap: track.wrap().name(),
+            path,
+            path_ease,
+            components: component_names(track.value_type()),
+            columns: column_names(track),
+            tolerance: summary.tolerance,
+            max_error: summary.max_error,
+            pieces: summary.pieces,
+            max_degree: summary.max_degree,
+            track_bytes: summary.bytes,
+            keys,
+            values: play_track(played, track.components(), from, to)?,
+        });
     }
-    out.push_str("]}");
-    Ok(out)
+    let data = PreviewData {
+        title: &options.title,
+        generator: concat!("inbetween ", env!("CARGO_PKG_VERSION")),
+        fps: doc.fps(),
+        from,
+        to,
+        precision: precision.name(),
+        bytes: compiled.bytes.len(),
+        tracks,
+    };
+    // Serializing plain structs into a String cannot fail.
+    let json = serde_json::to_string(&data).unwrap_or_default();
+    Ok(script_safe(&json))
 }
 
-/// Appends `v` as a JSON number in the shortest form that reads back to the same f64
-/// (`null` for NaN and infinities, which JSON cannot hold).
-fn push_number(out: &mut String, v: f64) {
-    if v.is_finite() {
-        // `{:?}` gives the shortest round-trip digits and switches to an exponent for very
-        // large or small magnitudes (`{}` would print 1e-300 with 300 zeros). Writing to a
-        // String cannot fail.
-        let _ = write!(out, "{v:?}");
-    } else {
-        out.push_str("null");
-    }
-}
-
-/// Appends a JSON array of numbers.
-fn push_numbers(out: &mut String, values: &[f64]) {
-    out.push('[');
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_number(out, *v);
-    }
-    out.push(']');
-}
-
-/// Appends a JSON array of strings.
-fn push_strings<S: AsRef<str>>(out: &mut String, values: &[S]) {
-    out.push('[');
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_string(out, v.as_ref());
-    }
-    out.push(']');
-}
-
-/// Appends `text` as a JSON string that is also inert inside an HTML script element: quotes,
-/// backslashes and control characters escaped as JSON requires, and `<`, `>`, `&`, U+2028,
-/// U+2029 as `\uXXXX` so no `</script>` or `<!--` can appear.
-fn push_string(out: &mut String, text: &str) {
-    out.push('"');
-    for ch in text.chars() {
+/// JSON text made inert inside an HTML script element: `<`, `>`, `&`, U+2028 and U+2029 (which
+/// JSON text holds only inside strings) written as `\uXXXX` escapes, so no `</script>` or
+/// `<!--` can appear.
+fn script_safe(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for ch in json.chars() {
         match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
             '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
                 let _ = write!(out, "\\u{:04x}", u32::from(ch));
-            }
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
             }
             c => out.push(c),
         }
     }
-    out.push('"');
+    out
 }
 
 /// The page title for a document file: its file name.
@@ -406,18 +379,17 @@ mod tests {
 
     #[test]
     fn strings_cannot_close_the_script_element() {
-        let mut out = String::new();
-        push_string(&mut out, "a</script><!--\"\\\n\u{1}\u{2028}&");
+        let json = serde_json::to_string("a</script><!--\"\\\n\u{1}\u{2028}&").unwrap_or_default();
         assert_eq!(
-            out,
+            script_safe(&json),
             "\"a\\u003c/script\\u003e\\u003c!--\\\"\\\\\\n\\u0001\\u2028\\u0026\""
         );
     }
 
     #[test]
     fn numbers_are_json() {
-        let mut out = String::new();
-        push_numbers(&mut out, &[1.0, -0.5, 1e-300, 1e300, f64::NAN, 0.1 + 0.2]);
-        assert_eq!(out, "[1.0,-0.5,1e-300,1e300,null,0.30000000000000004]");
+        let json = serde_json::to_string(&[1.0, -0.5, 1e-300, 1e300, f64::NAN, 0.1 + 0.2])
+            .unwrap_or_default();
+        assert_eq!(json, "[1.0,-0.5,1e-300,1e+300,null,0.30000000000000004]");
     }
 }
