@@ -18,6 +18,23 @@ fn type_name(t: StreamValueType) -> &'static str {
     }
 }
 
+/// The wrap column: the track's wrap, or for a track with an outside record what each side
+/// plays, `before|after` (`hold`, `line`, `loop`, `loop+offset`, `ping_pong`).
+fn wrap_column(track: &inbetween::stream::StreamTrack<'_>) -> String {
+    use inbetween::stream::outside::Beyond;
+    let side = |b: &Beyond| match b {
+        Beyond::Hold => "hold",
+        Beyond::Line { .. } => "line",
+        Beyond::Loop { offset, .. } if offset.iter().any(|x| *x != 0.0) => "loop+offset",
+        Beyond::Loop { .. } => "loop",
+        Beyond::PingPong { .. } => "ping_pong",
+    };
+    match track.outside() {
+        Some(o) => format!("{}|{}", side(&o.before), side(&o.after)),
+        None => wrap_name(track.wrap()).to_string(),
+    }
+}
+
 fn wrap_name(w: StreamWrap) -> &'static str {
     match w {
         StreamWrap::Clamp => "clamp",
@@ -58,7 +75,7 @@ pub fn render(stream: &Stream<'_>, pieces: bool) -> String {
             track.name(),
             type_name(track.value_type()),
             track.precision().name(),
-            wrap_name(track.wrap()),
+            wrap_column(&track),
             format!("{}..{}", track.first_frame(), track.last_frame()),
             s.pieces,
             hist.join(" "),

@@ -102,3 +102,34 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `inspect` names what each side of a track with an outside record plays, not a wrap the
+/// stream does not use: the showcase's `blender` track holds before its keys and, past its two
+/// counted cycles, plays the keys' extrapolation (a line).
+#[test]
+fn inspect_names_each_side_of_an_outside_record() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let showcase = root.join("examples/showcase.json");
+    let out = Command::cargo_bin("inbetween")
+        .expect("the binary is built")
+        .arg("inspect")
+        .arg(&showcase)
+        .output()
+        .expect("inspect runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("blender "))
+        .expect("a blender row");
+    assert!(row.contains(" hold|line "), "{row}");
+    let ball = text
+        .lines()
+        .find(|l| l.starts_with("ball "))
+        .expect("a ball row");
+    assert!(!ball.contains('|'), "{ball}");
+}
