@@ -60,7 +60,7 @@ use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use horner::HornerGroup;
+use horner::{HornerGroup, HotScript, WideLane};
 
 use crate::player::{PlayerError, RawState, TrackPlayer};
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
@@ -284,16 +284,19 @@ struct Side {
 struct Script {
     /// Distinct integer frames, increasing.
     frames: Vec<f64>,
-    /// Entries of `frames[i]` are `frame_start[i]..frame_start[i + 1]`.
+    /// Entries of `frames[i]` played through [`Bank::apply_entry`] (every entry but the
+    /// Horner records) are `others[frame_start[i]..frame_start[i + 1]]`.
     frame_start: Vec<u32>,
+    others: Vec<u32>,
+    /// Every entry (seeks find a track's entry here, through `by_track`).
     entries: Vec<Entry>,
     /// Numbers, entry after entry, each component-major (`components × (degree + 1)`), in
     /// `floats` for float tracks and `ints` for fixed tracks.
     floats: Vec<f64>,
     ints: Vec<i64>,
-    /// Beside `floats`: for Horner entries (whose numbers are power coefficients padded to the
-    /// group degree), the f32 coefficients about the centre of the entry's frame.
-    hot: Vec<f32>,
+    /// Forward play's Horner piece changes, one record per lane, by group degree (the
+    /// numbers of Horner entries in `floats` are power coefficients padded to the group degree).
+    hot: Vec<HotScript>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
     /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
@@ -321,9 +324,17 @@ struct EpochBlocks {
 impl EpochBlocks {
     fn build(tracks: &[TrackInfo<'_>], script: &Script, groups: &[HornerGroup]) -> Self {
         let len: usize = groups.iter().map(|g| g.hot_bytes() / 4).sum();
-        let fast = |e: &&Entry| e.place.fast && e.kind != SLOW;
-        let frames = script.entries.iter().filter(fast).map(|e| e.frame as i64);
-        let (Some(lo), Some(hi)) = (frames.clone().min(), frames.max()) else {
+        // From the first Horner entry to the last frame any of them plays: the end of its
+        // chain (the entry after it, a `SLOW` one at the latest).
+        let fast = |e: &&Entry| e.place.fast && !e.place.fixed;
+        let frames = script.entries.iter().filter(fast);
+        let lo = frames
+            .clone()
+            .filter(|e| e.kind != SLOW)
+            .map(|e| e.frame as i64)
+            .min();
+        let hi = frames.map(|e| e.frame as i64).max();
+        let (Some(lo), Some(hi)) = (lo, hi) else {
             return Self::default();
         };
         let first = lo.div_euclid(horner::EPOCH);
@@ -531,7 +542,7 @@ impl<'s> Bank<'s> {
         let mut horner: Vec<HornerGroup> = (0..MAX_TERMS)
             .map(|d| HornerGroup::new(d, lanes[d]))
             .collect();
-        for info in &tracks {
+        for (t, info) in tracks.iter().enumerate() {
             for c in 0..u32::from(info.components) {
                 let slot = (info.slot + c) as usize;
                 let channel = info.first_channel + c;
@@ -549,7 +560,11 @@ impl<'s> Bank<'s> {
                         *x = channel;
                     }
                     if info.fast && !info.strict {
-                        g.wide.push(info.lane + c);
+                        g.wide.push(WideLane {
+                            slot: info.lane + c,
+                            track: t as u32,
+                            component: c as u8,
+                        });
                     }
                 }
             }
@@ -646,7 +661,8 @@ impl<'s> Bank<'s> {
         let script = s.frames.len() * 12
             + s.entries.len() * (core::mem::size_of::<Entry>() + 4)
             + s.floats.len() * 8
-            + s.hot.len() * 4
+            + s.hot.iter().map(HotScript::bytes).sum::<usize>()
+            + s.others.len() * 4
             + s.blocks.values.len() * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
@@ -731,7 +747,6 @@ impl<'s> Bank<'s> {
         let frame = self.frame() as i64;
         if frame.rem_euclid(horner::EPOCH) == 0 {
             self.centre = horner::centre(frame);
-            let centre = self.centre as f64;
             match self.script.blocks.block(frame) {
                 Some(mut block) => {
                     for g in &mut self.horner {
@@ -740,11 +755,9 @@ impl<'s> Bank<'s> {
                         block = block.get(n..).unwrap_or(&[]);
                     }
                 }
-                None => {
-                    for g in &mut self.horner {
-                        g.recentre(centre, &self.script.floats);
-                    }
-                }
+                // No block: no lane holds a piece in this epoch (blocks cover every epoch
+                // of every Horner entry, `EpochBlocks::build`).
+                None => self.horner.iter_mut().for_each(HornerGroup::zero),
             }
         }
     }
@@ -796,9 +809,7 @@ impl<'s> Bank<'s> {
         self.fits(out.len())?;
         self.write_horner(out, f64::from);
         if self.scripted {
-            for g in &self.horner {
-                g.write_wide(self.frame(), &self.script.floats, out);
-            }
+            self.write_wide(out);
         }
         self.write_with(out, |x| x, |i, s| i as f64 * s)
     }
@@ -1037,7 +1048,8 @@ impl<'s> Bank<'s> {
         }
     }
 
-    /// Applies the script entries of the current frame (and any frames skipped, none in play).
+    /// Applies the script entries of the current frame (and any frames skipped, none in play):
+    /// the Horner records group by group, then the other entries.
     fn play_script(&mut self) {
         let frame = self.frame();
         while let Some(&f) = self.script.frames.get(self.cursor) {
@@ -1049,12 +1061,38 @@ impl<'s> Bank<'s> {
             if f < frame {
                 continue;
             }
+            self.play_hot(i);
             let start = self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
             let end = self.script.frame_start.get(i + 1).copied().unwrap_or(0) as usize;
-            for e in start..end {
-                if !self.play_horner_entry(e) {
-                    self.apply_entry(e);
+            for o in start..end {
+                if let Some(&e) = self.script.others.get(o) {
+                    self.apply_entry(e as usize);
                 }
+            }
+        }
+    }
+
+    /// Forward play's common case, kept lean: the Horner records of script frame `i` (a few
+    /// f32 stores per lane; a channel on the side list leaves it).
+    #[inline]
+    fn play_hot(&mut self, i: usize) {
+        let Self {
+            horner,
+            script,
+            on_script,
+            side,
+            side_of,
+            ..
+        } = self;
+        for (g, hot) in horner.iter_mut().zip(&script.hot) {
+            let range = hot.range(i);
+            if range.0 == range.1 {
+                continue;
+            }
+            if side.is_empty() {
+                g.play(hot, range, on_script, |_| {});
+            } else {
+                g.play(hot, range, on_script, |c| leave_side(side, side_of, c));
             }
         }
     }
@@ -1115,50 +1153,11 @@ impl<'s> Bank<'s> {
         }
     }
 
-    /// Forward play's common case, kept lean: a Horner entry of a track on its script, played at
-    /// its own frame (so its f32 coefficients are for the current centre). Returns false (and
-    /// does nothing) for any other entry.
-    #[inline]
-    fn play_horner_entry(&mut self, e: usize) -> bool {
-        let Some(entry) = self.script.entries.get(e) else {
-            return false;
-        };
-        let place = entry.place;
-        if !place.fast || entry.kind == SLOW {
-            return false;
-        }
-        let t = entry.track as usize;
-        if !self.on_script.get(t).copied().unwrap_or(false) {
-            return true;
-        }
-        if !self.side.is_empty() {
-            let first = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
-            for c in 0..usize::from(place.components) {
-                self.leave_side(first + c);
-            }
-        }
-        let Some(entry) = self.script.entries.get(e) else {
-            return false;
-        };
-        let terms = usize::from(entry.kind) + 1;
-        let Some(g) = self.horner.get_mut(usize::from(entry.kind)) else {
-            return false;
-        };
-        let at = entry.offset as usize;
-        for c in 0..usize::from(place.components) {
-            let at = at + c * terms;
-            let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
-            g.set(place.slot as usize + c, hot, at, entry.frame);
-        }
-        true
-    }
-
-    /// Loads a Horner entry into its track's lanes: forward play applies an entry at its own
-    /// frame, whose centre its f32 coefficients were computed for (a copy); a seek into the
-    /// piece computes them for the current centre.
+    /// Loads a Horner entry into its track's lanes at the current centre (a seek into the
+    /// piece: the same `horner::centred` of the same power coefficients forward play holds
+    /// there).
     fn apply_horner(&mut self, entry: &Entry) {
         let terms = usize::from(entry.kind) + 1;
-        let due = horner::centre(entry.frame as i64) == self.centre;
         let Some(g) = self
             .horner
             .get_mut(usize::from(entry.place.group) % MAX_TERMS)
@@ -1168,20 +1167,15 @@ impl<'s> Bank<'s> {
         for c in 0..usize::from(entry.place.components) {
             let at = entry.offset as usize + c * terms;
             let slot = entry.place.slot as usize + c;
-            if due {
-                let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
-                g.set(slot, hot, at, entry.frame);
-            } else {
-                let mut a = [0.0; MAX_TERMS];
-                for (x, y) in a
-                    .iter_mut()
-                    .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
-                {
-                    *x = *y;
-                }
-                let hot = horner::centred(&a, terms - 1, self.centre as f64 - entry.frame);
-                g.set(slot, &hot, at, entry.frame);
+            let mut a = [0.0; MAX_TERMS];
+            for (x, y) in a
+                .iter_mut()
+                .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
+            {
+                *x = *y;
             }
+            let hot = horner::centred(&a, terms - 1, self.centre as f64 - entry.frame);
+            g.set(slot, &hot);
         }
         if !self.side.is_empty() {
             let first = self
@@ -1194,18 +1188,62 @@ impl<'s> Bank<'s> {
         }
     }
 
+    /// `write_f64` of the Horner lanes whose f32 values hold the budget only as f32 outputs:
+    /// [`horner::horner_f64`] of their piece's power coefficients at the current frame (the
+    /// track's script entry covering it). Channels off their lanes are overwritten later from
+    /// the side list.
+    fn write_wide(&self, out: &mut [f64]) {
+        let frame = self.frame();
+        let s = &self.script;
+        for g in &self.horner {
+            let terms = g.degree + 1;
+            for w in &g.wide {
+                let t = w.track as usize;
+                let from = s.track_start.get(t).copied().unwrap_or(0) as usize;
+                let to = s.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+                let entries = s.by_track.get(from..to).unwrap_or(&[]);
+                let i = entries.partition_point(|&e| {
+                    s.entries.get(e as usize).is_some_and(|x| x.frame <= frame)
+                });
+                let Some(entry) = i
+                    .checked_sub(1)
+                    .and_then(|i| entries.get(i))
+                    .and_then(|&e| s.entries.get(e as usize))
+                    .filter(|e| e.kind != SLOW)
+                else {
+                    continue;
+                };
+                let at = entry.offset as usize + usize::from(w.component) * terms;
+                let (Some(a), Some(o)) = (
+                    s.floats.get(at..at + terms),
+                    g.channel
+                        .get(w.slot as usize)
+                        .and_then(|&c| out.get_mut(c as usize)),
+                ) else {
+                    continue;
+                };
+                *o = horner::horner_f64(a, frame - entry.frame);
+            }
+        }
+    }
+
     /// Takes `channel` off the side list, if it is there.
     fn leave_side(&mut self, channel: usize) {
-        if let Some(i) = self.side_of.get(channel).copied().filter(|&i| i != NONE) {
-            self.side.swap_remove(i as usize);
-            if let Some(moved) = self.side.get(i as usize).map(|s| s.channel as usize) {
-                if let Some(x) = self.side_of.get_mut(moved) {
-                    *x = i;
-                }
+        leave_side(&mut self.side, &mut self.side_of, channel);
+    }
+}
+
+/// Takes `channel` off the side list `side` (positions in `side_of`), if it is there.
+fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
+    if let Some(i) = side_of.get(channel).copied().filter(|&i| i != NONE) {
+        side.swap_remove(i as usize);
+        if let Some(moved) = side.get(i as usize).map(|s| s.channel as usize) {
+            if let Some(x) = side_of.get_mut(moved) {
+                *x = i;
             }
-            if let Some(x) = self.side_of.get_mut(channel) {
-                *x = NONE;
-            }
+        }
+        if let Some(x) = side_of.get_mut(channel) {
+            *x = NONE;
         }
     }
 }
@@ -1459,14 +1497,19 @@ fn build_script(
     };
     pending.sort_by(|a, b| a.frame.total_cmp(&b.frame).then(a.track.cmp(&b.track)));
     script.entries.reserve_exact(pending.len());
+    script.hot = (0..MAX_TERMS).map(|_| HotScript::default()).collect();
     for entry in &pending {
         let Some(info) = tracks.get(entry.track as usize) else {
             continue;
         };
         if script.frames.last() != Some(&entry.frame) {
             script.frames.push(entry.frame);
-            script.frame_start.push(script.entries.len() as u32);
+            script.frame_start.push(script.others.len() as u32);
+            for h in &mut script.hot {
+                h.start.push(h.slot.len() as u32);
+            }
         }
+        let e = script.entries.len() as u32;
         script.entries.push(Entry {
             frame: entry.frame,
             scale: entry.scale,
@@ -1485,15 +1528,31 @@ fn build_script(
             },
             kind: entry.kind,
         });
+        let hot = script.hot.get_mut(usize::from(entry.kind) % MAX_TERMS);
+        match hot.filter(|_| info.fast && !info.fixed && entry.kind != SLOW) {
+            Some(hot) => {
+                let terms = usize::from(entry.kind) + 1;
+                for c in 0..u32::from(info.components) {
+                    hot.slot.push(info.lane + c);
+                    hot.track.push(entry.track);
+                    let from = c as usize * terms;
+                    let coef = entry.hot.get(from..from + terms).unwrap_or(&[]);
+                    let coef = coef.iter().copied().chain(core::iter::repeat(0.0));
+                    hot.coef.extend(coef.take(terms));
+                }
+            }
+            None => script.others.push(e),
+        }
         if info.fixed {
             script.ints.extend_from_slice(&entry.ints);
         } else {
             script.floats.extend_from_slice(&entry.floats);
-            let hot = entry.hot.iter().copied().chain(core::iter::repeat(0.0));
-            script.hot.extend(hot.take(entry.floats.len()));
         }
     }
-    script.frame_start.push(script.entries.len() as u32);
+    script.frame_start.push(script.others.len() as u32);
+    for h in &mut script.hot {
+        h.start.push(h.slot.len() as u32);
+    }
     index_by_track(&mut script, tracks.len());
     script
 }
