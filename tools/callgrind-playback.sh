@@ -11,7 +11,7 @@ scalars=${1:-1000}
 quats=${2:-300}
 frames1=100
 frames2=400
-cargo build --release -q -p inbetween --example playback_instructions
+cargo build --release -q -p inbetween-bench --example playback_instructions
 bin=${CARGO_TARGET_DIR:-target}/release/examples/playback_instructions
 
 count() { # method workload channels frames → instructions

@@ -1,6 +1,5 @@
 //! The `inbetween` command: sample, compile, play and inspect keyframe animations.
 
-mod bench;
 mod compile;
 mod demo;
 mod error;
@@ -88,7 +87,7 @@ enum Command {
     /// evaluation, a cached Hermite baseline and a memory-bandwidth ceiling (ns per channel-frame).
     ///
     /// The peer crates (splines, keyframe, enterpolation) are measured by
-    /// `cargo bench -p inbetween --bench playback`.
+    /// `cargo bench -p inbetween-bench --features peers --bench playback`.
     ///
     /// Example: inbetween bench --quick --json
     Bench {
@@ -324,18 +323,22 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Demo(a) => demo::run(&a.out_dir),
         Command::Bench { quick, smoke, json } => {
             let size = match (smoke, quick) {
-                (true, _) => bench::BenchSize::Smoke,
-                (false, true) => bench::BenchSize::Quick,
-                (false, false) => bench::BenchSize::Full,
+                (true, _) => inbetween_bench::BenchSize::Smoke,
+                (false, true) => inbetween_bench::BenchSize::Quick,
+                (false, false) => inbetween_bench::BenchSize::Full,
             };
             let spinner = progress::Progress::spinner("benchmarking", false);
-            let report = bench::run_bench_with_status(size, &mut |what| spinner.label(what));
+            let report =
+                inbetween_bench::run_bench_with_status(size, &mut |what| spinner.label(what));
             spinner.finish();
             let report = report.map_err(CliError::Bench)?;
             if json {
-                println!("{}", bench::to_json(&bench::machine(), &report));
+                println!(
+                    "{}",
+                    inbetween_bench::to_json(&inbetween_bench::machine(), &report)
+                );
             } else {
-                print!("{}", bench::to_table(&report));
+                print!("{}", inbetween_bench::to_table(&report));
             }
             Ok(())
         }

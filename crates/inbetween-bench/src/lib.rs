@@ -1,4 +1,4 @@
-//! `inbetween bench`: playback speed of the batch player, the single-track player, exact evaluation and hand-written baselines on one workload, timed in one run (medians).
+//! The benchmarks (`inbetween bench`, the criterion benches and the speed examples): playback speed of the batch player, the single-track player, exact evaluation and hand-written baselines on one workload, timed in one run (medians).
 //!
 //! Workload (issue 5): `channels` scalar tracks of 32 keys 8..64 frames apart (integer frames),
 //! kinds drawn per key from catmull_rom, tcb, bezier and linear, values in ±100; frames
@@ -9,10 +9,10 @@
 //!
 //! Quaternion workload: `channels` rotation tracks of 32 `slerp` keys 8..64 frames apart, each
 //! key turned 10°..120° from the previous one about a random axis; there a channel is one
-//! quaternion (four f32 values per channel-frame). Ozz workload (`bench_ozz.rs`): N characters
+//! quaternion (four f32 values per channel-frame). Ozz workload (`ozz.rs`): N characters
 //! playing an ozz-animation clip imported from its `.ozz` archive; a channel is one joint (ten
 //! f32 values). The hand-written baselines (`hermite-soa-script`, `slerp-soa-script`,
-//! `streaming-ceiling`) are in `bench_soa.rs`. The figures of the compiler (keys per second,
+//! `streaming-ceiling`) are in `soa.rs`. The figures of the compiler (keys per second,
 //! stream bytes per key against raw f32 keys and the JSON document) come from the same runs.
 
 use std::hint::black_box;
@@ -24,9 +24,7 @@ use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, Interp, Track};
 
-#[path = "bench_ozz.rs"]
 mod ozz;
-#[path = "bench_soa.rs"]
 mod soa;
 pub use ozz::bench_ozz;
 pub use soa::{HermiteSoaScript, SlerpSoaScript, StreamingCeiling};
@@ -696,76 +694,83 @@ pub fn run_bench_with_status(
     Ok(report)
 }
 
-/// Escapes a string for JSON.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// One `results[]` entry of [`to_json`], fields in the order written.
+#[derive(serde::Serialize)]
+struct ResultJson<'a> {
+    method: &'a str,
+    workload: &'a str,
+    channels: usize,
+    ns_per_channel_frame: f64,
+    channel_frames_per_s: f64,
+    max_error: f64,
 }
 
-/// A finite number, or `null`.
-fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".into()
-    }
+/// One `compile[]` entry of [`to_json`], fields in the order written.
+#[derive(serde::Serialize)]
+struct CompileJson<'a> {
+    workload: &'a str,
+    precision: &'a str,
+    keys: usize,
+    seconds: f64,
+    keys_per_s: f64,
+    stream_bytes: usize,
+    stream_bytes_per_key: f64,
+    raw_f32_bytes_per_key: f64,
+    json_bytes_per_key: f64,
+}
+
+/// The whole of [`to_json`].
+#[derive(serde::Serialize)]
+struct ReportJson<'a> {
+    machine: &'a str,
+    results: Vec<ResultJson<'a>>,
+    compile: Vec<CompileJson<'a>>,
 }
 
 /// `{"machine": ..., "results": [{"method", "workload", "channels", "ns_per_channel_frame",
 /// "channel_frames_per_s", "max_error"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
 /// "keys_per_s", "stream_bytes", "stream_bytes_per_key", "raw_f32_bytes_per_key",
-/// "json_bytes_per_key"}, ...]}` (times that could not be measured are `null`).
+/// "json_bytes_per_key"}, ...]}`, written by serde_json (times that could not be measured, and
+/// unchecked errors, are NaN and written as `null`).
 #[must_use]
 pub fn to_json(machine: &str, report: &BenchReport) -> String {
-    let rows: Vec<String> = report
+    let results = report
         .results
         .iter()
-        .map(|r| {
-            format!(
-                "{{\"method\": {}, \"workload\": {}, \"channels\": {}, \"ns_per_channel_frame\": {}, \"channel_frames_per_s\": {}, \"max_error\": {}}}",
-                json_string(&r.method),
-                json_string(r.workload),
-                r.channels,
-                json_number(r.ns_per_channel_frame),
-                json_number(r.channel_frames_per_s),
-                json_number(r.max_error)
-            )
+        .map(|r| ResultJson {
+            method: &r.method,
+            workload: r.workload,
+            channels: r.channels,
+            ns_per_channel_frame: r.ns_per_channel_frame,
+            channel_frames_per_s: r.channel_frames_per_s,
+            max_error: r.max_error,
         })
         .collect();
-    let compile: Vec<String> = report
+    let compile = report
         .compile
         .iter()
         .map(|c| {
-            let per_key = |b: usize| json_number(b as f64 / c.keys.max(1) as f64);
-            format!(
-                "{{\"workload\": {}, \"precision\": {}, \"keys\": {}, \"seconds\": {}, \"keys_per_s\": {}, \"stream_bytes\": {}, \"stream_bytes_per_key\": {}, \"raw_f32_bytes_per_key\": {}, \"json_bytes_per_key\": {}}}",
-                json_string(c.workload),
-                json_string(c.precision.name()),
-                c.keys,
-                json_number(c.seconds),
-                json_number(c.keys as f64 / c.seconds),
-                c.stream_bytes,
-                per_key(c.stream_bytes),
-                per_key(c.raw_f32_bytes),
-                per_key(c.json_bytes)
-            )
+            let per_key = |b: usize| b as f64 / c.keys.max(1) as f64;
+            CompileJson {
+                workload: c.workload,
+                precision: c.precision.name(),
+                keys: c.keys,
+                seconds: c.seconds,
+                keys_per_s: c.keys as f64 / c.seconds,
+                stream_bytes: c.stream_bytes,
+                stream_bytes_per_key: per_key(c.stream_bytes),
+                raw_f32_bytes_per_key: per_key(c.raw_f32_bytes),
+                json_bytes_per_key: per_key(c.json_bytes),
+            }
         })
         .collect();
-    format!(
-        "{{\"machine\": {}, \"results\": [{}], \"compile\": [{}]}}",
-        json_string(machine),
-        rows.join(", "),
-        compile.join(", ")
-    )
+    let json = ReportJson {
+        machine,
+        results,
+        compile,
+    };
+    // Serializing these plain structs cannot fail (no maps with non-string keys, no I/O).
+    serde_json::to_string(&json).unwrap_or_default()
 }
 
 /// A one-line description of this machine: the CPU model (from `/proc/cpuinfo` where it exists)

@@ -1,7 +1,7 @@
 //! Plays one method of the playback benchmark for a given number of frames, for counting instructions with `valgrind --tool=callgrind` (run twice with different frame counts and subtract: setup cancels out).
 //!
 //! ```sh
-//! cargo build --release -p inbetween --example playback_instructions
+//! cargo build --release -p inbetween-bench --example playback_instructions
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
 //!     target/release/examples/playback_instructions inbetween-batch-f32 scalar 10000 100
 //! ```
@@ -14,11 +14,7 @@ use std::process::ExitCode;
 
 use inbetween::stream::{Precision, Stream};
 
-#[allow(dead_code)]
-#[path = "../../inbetween-cli/src/bench.rs"]
-mod cli_bench;
-
-use cli_bench::{
+use inbetween_bench::{
     compile_with_degree, quat_workload_document, workload_document, workload_keys, BatchMethod,
     ExactMethod, HermiteSoaScript, Method, PlayerMethod, SlerpSoaScript, StreamingCeiling,
 };
@@ -66,7 +62,7 @@ fn main() -> ExitCode {
         eprintln!("the compiled stream does not load");
         return ExitCode::FAILURE;
     };
-    let width = cli_bench::width(&doc);
+    let width = inbetween_bench::width(&doc);
     let mut m: Box<dyn Method + '_> = match method.as_str() {
         "inbetween-batch-f32"
         | "inbetween-batch-f64"

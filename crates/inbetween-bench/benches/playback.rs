@@ -1,10 +1,10 @@
 //! Playback at scale: the batch player against the single-track player, exact evaluation, the peers (splines, keyframe, enterpolation, bevy_math) and hand-written baselines, on one workload in one run.
 //!
-//! Run: `cargo bench -p inbetween --bench playback` (1 000 and 100 000 scalar channels, then
+//! Run: `cargo bench -p inbetween-bench --features peers --bench playback` (1 000 and 100 000 scalar channels, then
 //! 1 000 and 10 000 rotations). `INBETWEEN_BENCH_MILLION=1` adds 1 000 000 scalar channels
 //! (compiled in f32 only); with `INBETWEEN_BENCH_ONLY_MILLION=1` as well, only that size runs.
 //! The workload, our methods, the hand-written baselines and the checks are
-//! `inbetween-cli/src/bench.rs` (what `inbetween bench` runs), included here so both time the
+//! `crates/inbetween-bench/src` (what `inbetween bench` runs), shared so both time the
 //! same code. Every method is checked against exact evaluation before it is timed, within
 //! `CHECK_TOLERANCE` (2e-4 on values of ±100: compile tolerance plus f32 output); peers that
 //! play another kind of curve are checked against exact evaluation of the same keys with their
@@ -22,11 +22,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
 
-#[allow(dead_code)]
-#[path = "../../inbetween-cli/src/bench.rs"]
-mod cli_bench;
-
-use cli_bench::{
+use inbetween_bench::{
     compile, max_error, workload_document, workload_keys, BatchMethod, ExactMethod,
     HermiteSoaScript, Method, PlainKey, PlayerMethod, StreamingCeiling, CHECK_TOLERANCE,
     START_FRAME, UNCHECKED,
@@ -302,12 +298,12 @@ fn bench_playback(c: &mut Criterion) {
     // `INBETWEEN_BENCH_CLI=smoke|quick|full`: run the CLI's `run_bench` instead (checks its code).
     if let Some(mode) = std::env::var_os("INBETWEEN_BENCH_CLI") {
         let size = match mode.to_str() {
-            Some("smoke") => cli_bench::BenchSize::Smoke,
-            Some("quick") => cli_bench::BenchSize::Quick,
-            _ => cli_bench::BenchSize::Full,
+            Some("smoke") => inbetween_bench::BenchSize::Smoke,
+            Some("quick") => inbetween_bench::BenchSize::Quick,
+            _ => inbetween_bench::BenchSize::Full,
         };
-        match cli_bench::run_bench_with_status(size, &mut |_| {}) {
-            Ok(report) => println!("{}", cli_bench::to_json("bench harness", &report)),
+        match inbetween_bench::run_bench_with_status(size, &mut |_| {}) {
+            Ok(report) => println!("{}", inbetween_bench::to_json("bench harness", &report)),
             Err(e) => panic!("bench stopped: {e}"),
         }
         return;
@@ -413,7 +409,7 @@ fn time_methods(
     channels: usize,
 ) {
     group.throughput(Throughput::Elements(channels as u64));
-    let mut out = vec![0.0f32; cli_bench::width(doc)];
+    let mut out = vec![0.0f32; inbetween_bench::width(doc)];
     for (method, reference) in methods {
         let name = method.name();
         if name != UNCHECKED {
@@ -450,7 +446,7 @@ fn time_methods(
 fn bench_quaternions(c: &mut Criterion) {
     let mut group = c.benchmark_group("playback-quaternion");
     for channels in [1_000, 10_000] {
-        let Ok(doc) = cli_bench::quat_workload_document(channels, 9) else {
+        let Ok(doc) = inbetween_bench::quat_workload_document(channels, 9) else {
             continue;
         };
         let bytes: Vec<(String, Vec<u8>)> = [
@@ -461,7 +457,7 @@ fn bench_quaternions(c: &mut Criterion) {
         ]
         .into_iter()
         .filter_map(|(name, p, d)| {
-            cli_bench::compile_with_degree(&doc, p, d)
+            inbetween_bench::compile_with_degree(&doc, p, d)
                 .ok()
                 .map(|b| (name.to_string(), b))
         })
@@ -479,7 +475,7 @@ fn bench_quaternions(c: &mut Criterion) {
             }
         }
         methods.push((Box::new(ExactMethod::new(&doc)), None));
-        methods.push((Box::new(cli_bench::SlerpSoaScript::new(&doc)), None));
+        methods.push((Box::new(inbetween_bench::SlerpSoaScript::new(&doc)), None));
         methods.push((Box::new(StreamingCeiling::new(4 * channels)), None));
         time_methods(&mut group, &mut methods, &doc, channels);
     }

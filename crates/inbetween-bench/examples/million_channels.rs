@@ -1,17 +1,13 @@
 //! The batch player at 1 000 000 scalar channels (the playback benchmark's workload): batch f32 against hermite-soa-script and streaming-ceiling, with the bench's own methods and checks; prints ns per channel-frame.
 //!
-//! `cargo run --release -p inbetween --example million_channels [CHANNELS]` — needs ~14 GB of
+//! `cargo run --release -p inbetween-bench --example million_channels [CHANNELS]` — needs ~14 GB of
 //! memory (the validated document of 10^6 tracks) and ~6 minutes of compiling on one core.
 
-#[allow(dead_code)]
-#[path = "../../inbetween-cli/src/bench.rs"]
-mod cli_bench;
-
-use cli_bench::{
+use inbetween::stream::{Precision, Stream};
+use inbetween_bench::{
     compile, max_error, time, workload_document, workload_keys, BatchMethod, HermiteSoaScript,
     StreamingCeiling, CHECK_TOLERANCE,
 };
-use inbetween::stream::{Precision, Stream};
 
 fn main() -> Result<(), String> {
     let channels = match std::env::args().nth(1) {

@@ -1,6 +1,6 @@
 //! Playback speed of the batch player (Horner lanes and the exact bank) against a local SoA f32 Horner + time-ordered script baseline and a streaming ceiling, on the benchmark's scalar workload; prints ns per channel-frame, `Bank::new` time and memory.
 //!
-//! `cargo run --release -p inbetween --example bank_speed [CHANNELS… | qROTATIONS…]` (default
+//! `cargo run --release -p inbetween-bench --example bank_speed [CHANNELS… | qROTATIONS…]` (default
 //! `1000 100000 q300`; `q300`: the quaternion workload, 300 rotations = 1 200 channels).
 //! Each size: compile in f32, f64 and fixed; check every method against exact evaluation;
 //! then time each method (median of 5 runs of 300 frames from `START_FRAME`), all in one run so
@@ -8,17 +8,13 @@
 
 use std::time::Instant;
 
-#[allow(dead_code)]
-#[path = "../../inbetween-cli/src/bench.rs"]
-mod cli_bench;
-
-use cli_bench::{
-    compile, max_error, quat_workload_document, time, workload_document, workload_keys,
-    BatchMethod, Method, CHECK_TOLERANCE, KEYS, START_FRAME,
-};
 use inbetween::batch::Bank;
 use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
+use inbetween_bench::{
+    compile, max_error, quat_workload_document, time, workload_document, workload_keys,
+    BatchMethod, Method, CHECK_TOLERANCE, KEYS, START_FRAME,
+};
 
 /// SoA f32 Horner lanes (c0..c3 and the segment's start frame per channel: 20 B read and 4 B
 /// written per channel-frame) with every segment change in one time-ordered script built up
@@ -169,7 +165,7 @@ fn main() -> Result<(), String> {
         } else {
             workload_document(&workload_keys(n, 5), None)?
         };
-        let channels = cli_bench::width(&doc);
+        let channels = inbetween_bench::width(&doc);
         let mut streams = Vec::new();
         for p in [Precision::F32, Precision::F64, Precision::Fixed] {
             streams.push((p, compile(&doc, p)?));

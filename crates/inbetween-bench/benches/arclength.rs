@@ -1,6 +1,6 @@
 //! Arc length, its inverse and table lookup, against kurbo's `ParamCurveArclen` on the same cubic Beziers.
 //!
-//! Run: `cargo bench -p inbetween --bench arclength`. Our accuracy is relative to the length and
+//! Run: `cargo bench -p inbetween-bench --features peers --bench arclength`. Our accuracy is relative to the length and
 //! kurbo's is absolute, so kurbo is given `accuracy · L` for each curve: both aim at the same
 //! error. Each measurement covers all the curves of [`curves`] (one call per curve).
 
