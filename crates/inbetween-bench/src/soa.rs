@@ -154,11 +154,33 @@ impl Method for HermiteSoaScript {
             &c3[..n],
             &s[..n],
         );
-        for i in 0..n {
-            let t = f - s[i];
-            out[i] = ((c3[i] * t + c2[i]) * t + c1[i]) * t + c0[i];
-        }
+        simd(|| {
+            for i in 0..n {
+                let t = f - s[i];
+                out[i] = ((c3[i] * t + c2[i]) * t + c1[i]) * t + c0[i];
+            }
+        });
     }
+}
+
+/// Runs `body` compiled for AVX2 when the CPU has it, else for the build's target (SSE2 on
+/// x86-64): the bank's own run-time choice (`batch::horner`), given to every baseline so that
+/// the comparison is at equal SIMD.
+#[inline(always)]
+fn simd<R>(body: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("avx2") {
+        /// `body` inlined into a function compiled with AVX2 enabled.
+        #[target_feature(enable = "avx2")]
+        unsafe fn avx2<R>(body: impl FnOnce() -> R) -> R {
+            body()
+        }
+        // SAFETY: `avx2` only requires the CPU to support AVX2, which was just detected at run
+        // time; `body` is safe Rust, so enabling a wider instruction set cannot change what it
+        // computes (no FMA is enabled: the same IEEE operations; `simd_runs_the_body_once`).
+        return unsafe { avx2(body) };
+    }
+    body()
 }
 
 /// sin x for x in [0, π]: reflected to [0, π/2], then the Taylor series to x¹³ (error below
@@ -234,15 +256,17 @@ impl Method for SlerpSoaScript {
         let f = self.script.step();
         let [ax, ay, az, aw, bx, by, bz, bw, theta, inv_sin, start, inv_len] = &self.script.lanes;
         let n = (out.len() / 4).min(start.len());
-        for (i, o) in out.chunks_exact_mut(4).take(n).enumerate() {
-            let u = (f - start[i]) * inv_len[i];
-            let w0 = sin_0_pi((1.0 - u) * theta[i]) * inv_sin[i];
-            let w1 = sin_0_pi(u * theta[i]) * inv_sin[i];
-            o[0] = w0 * ax[i] + w1 * bx[i];
-            o[1] = w0 * ay[i] + w1 * by[i];
-            o[2] = w0 * az[i] + w1 * bz[i];
-            o[3] = w0 * aw[i] + w1 * bw[i];
-        }
+        simd(|| {
+            for (i, o) in out.chunks_exact_mut(4).take(n).enumerate() {
+                let u = (f - start[i]) * inv_len[i];
+                let w0 = sin_0_pi((1.0 - u) * theta[i]) * inv_sin[i];
+                let w1 = sin_0_pi(u * theta[i]) * inv_sin[i];
+                o[0] = w0 * ax[i] + w1 * bx[i];
+                o[1] = w0 * ay[i] + w1 * by[i];
+                o[2] = w0 * az[i] + w1 * bz[i];
+                o[3] = w0 * aw[i] + w1 * bw[i];
+            }
+        });
     }
 }
 
@@ -278,9 +302,11 @@ impl Method for StreamingCeiling {
         let [a, b, c, d] = &self.c;
         let n = out.len().min(a.len());
         let (out, a, b, c, d) = (&mut out[..n], &a[..n], &b[..n], &c[..n], &d[..n]);
-        for i in 0..n {
-            out[i] = ((a[i] * t + b[i]) * t + c[i]) * t + d[i];
-        }
+        simd(|| {
+            for i in 0..n {
+                out[i] = ((a[i] * t + b[i]) * t + c[i]) * t + d[i];
+            }
+        });
     }
 }
 
@@ -288,6 +314,24 @@ impl Method for StreamingCeiling {
 mod tests {
     // Paths spelled out: the criterion bench includes this file with `cfg(test)` set but
     // without the test harness, where `use` lines would be unused.
+
+    #[test]
+    fn simd_runs_the_body_once_with_the_same_arithmetic() {
+        let x: Vec<f32> = (0..1000).map(|i| i as f32 * 0.37 - 100.0).collect();
+        let mut calls = 0;
+        let fast = super::simd(|| {
+            calls += 1;
+            x.iter()
+                .map(|v| (v * 1.5 + 0.25) * v - 3.0)
+                .collect::<Vec<f32>>()
+        });
+        let plain: Vec<f32> = x.iter().map(|v| (v * 1.5 + 0.25) * v - 3.0).collect();
+        assert_eq!(calls, 1);
+        assert!(fast
+            .iter()
+            .zip(&plain)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
 
     #[test]
     fn polynomial_sine_matches_the_library_sine_on_zero_to_pi() {
