@@ -356,22 +356,28 @@ fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
     let mut start = 0;
     let mut chunks = out.chunks_exact_mut(CHUNK);
     for dst in &mut chunks {
-        let mut v = [0i32; CHUNK];
-        if let Some(top) = orders[N - 1].get(start..start + CHUNK) {
-            v.copy_from_slice(top);
-        }
+        let chunk = |x: &[i32]| {
+            x.get(start..start + CHUNK)
+                .and_then(|c| <&[i32; CHUNK]>::try_from(c).ok())
+                .copied()
+        };
+        let mut v = chunk(orders[N - 1]).unwrap_or([0; CHUNK]);
         for k in (0..N - 1).rev() {
-            if let Some(c) = orders[k].get(start..start + CHUNK) {
-                for (x, y) in v.iter_mut().zip(c) {
-                    *x = x.wrapping_mul(u).wrapping_add(*y);
-                }
+            let c = chunk(orders[k]).unwrap_or([0; CHUNK]);
+            for j in 0..CHUNK {
+                v[j] = v[j].wrapping_mul(u).wrapping_add(c[j]);
             }
         }
-        if let Some(s) = scale.get(start..start + CHUNK) {
-            for ((o, x), s) in dst.iter_mut().zip(&v).zip(s) {
-                *o = *x as f32 * *s;
-            }
+        let s = scale
+            .get(start..start + CHUNK)
+            .and_then(|c| <&[f32; CHUNK]>::try_from(c).ok())
+            .copied()
+            .unwrap_or([0.0; CHUNK]);
+        let mut o = [0.0f32; CHUNK];
+        for j in 0..CHUNK {
+            o[j] = v[j] as f32 * s[j];
         }
+        dst.copy_from_slice(&o);
         start += CHUNK;
     }
     for (i, dst) in chunks.into_remainder().iter_mut().enumerate() {

@@ -272,8 +272,8 @@ struct TrackInfo<'s> {
     slot: u32,
     /// Float tracks: slot of component 0 in the Horner group of its maximum degree (every float
     /// track has lanes there, in channel order, so that group's output is contiguous; the lanes
-    /// of tracks played exactly stay 0 and are overwritten). Fixed tracks with i32 lanes: slot in
-    /// the i32 group of its maximum degree.
+    /// of tracks played exactly stay 0 and are overwritten). Fixed tracks: the same in
+    /// the i32 group of their maximum degree.
     lane: u32,
 }
 
@@ -625,13 +625,15 @@ impl<'s> Bank<'s> {
                 }
                 if let Some(g) = fixed32
                     .get_mut(group % MAX_TERMS)
-                    .filter(|_| info.fixed && info.fast)
+                    .filter(|_| info.fixed)
                 {
                     let lane = (info.lane + c) as usize;
                     if let Some(x) = g.channel.get_mut(lane) {
                         *x = channel;
                     }
-                    if let Some(x) = g.scale.get_mut(lane) {
+                    // Lanes of fixed tracks played exactly keep scale 0: they write 0, then
+                    // the exact groups overwrite their channels (contiguous output).
+                    if let Some(x) = g.scale.get_mut(lane).filter(|_| info.fast) {
                         *x = fixed32::pow2(-info.exponent) as f32;
                     }
                 }
@@ -1441,7 +1443,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
 }
 
 /// Gives each track its group, first slot and first lane (float tracks: in the Horner group of
-/// their degree; fixed tracks with i32 lanes: in the i32 group); returns the lane count of every
+/// their degree; fixed tracks: in the i32 group); returns the lane count of every
 /// group (`[float groups, fixed groups]`, each `MAX_TERMS` exact then `MAX_TERMS` for tracks
 /// with fast lanes), of every Horner group and of every i32 group.
 #[allow(clippy::type_complexity)]
@@ -1473,8 +1475,7 @@ fn assign_slots(
         *count += usize::from(info.components);
         let lane_count = match (info.fixed, info.fast) {
             (false, _) => &mut lanes[degree],
-            (true, true) => &mut lanes32[degree],
-            (true, false) => continue,
+            (true, _) => &mut lanes32[degree],
         };
         info.lane = index(*lane_count)?;
         *lane_count += usize::from(info.components);
