@@ -1,4 +1,4 @@
-//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
+//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 (float tracks) and i32 (fixed tracks) Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
 //!
 //! # Two ways of playing
 //!
@@ -10,6 +10,9 @@
 //!   straight into the caller's row in `write_f32`; `advance` only plays the script (and copies
 //!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
 //!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
+//!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
+//!   coefficients in units of `2^-E` per track, wrapping i32 Horner steps, one exact conversion
+//!   to the output — integer arithmetic only, checked the same way.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
@@ -20,12 +23,15 @@
 //!
 //! # What is guaranteed
 //!
-//! - Exact lanes equal `TrackPlayer::value` (float channels exactly, fixed channels bit for bit).
+//! - Exact lanes equal `TrackPlayer::value` bit for bit (`write_f64`; `write_f32` gives it
+//!   rounded to f32), float and fixed channels alike.
 //! - Horner lanes, at every integer frame of forward play from any integer seek: `write_f64`
 //!   gives a value within `tolerance − max_error` of `TrackPlayer`'s, hence within the stream's
 //!   tolerance of exact evaluation (the compiler measured `max_error` for `TrackPlayer`); the
 //!   f32 values of `write_f32` are within that plus half an ulp of the value written (what
-//!   rounding any within-tolerance value to f32 gives). This is *checked in `Bank::new` in the
+//!   rounding any within-tolerance value to f32 gives). i32 lanes (fixed tracks) promise the
+//!   same: their `write_f64` is the exact value `v · 2^-E` the check measured, their
+//!   `write_f32` that value rounded once. This is *checked in `Bank::new` in the
 //!   arithmetic that plays it*: for every piece of every component, at every integer frame of
 //!   its forward run, the f32 Horner value (the very coefficients forward play loads there, which
 //!   depend only on the piece and the frame) against `TrackPlayer`'s f64 additions; a track with
@@ -623,10 +629,7 @@ impl<'s> Bank<'s> {
                 if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
                     *x = channel;
                 }
-                if let Some(g) = fixed32
-                    .get_mut(group % MAX_TERMS)
-                    .filter(|_| info.fixed)
-                {
+                if let Some(g) = fixed32.get_mut(group % MAX_TERMS).filter(|_| info.fixed) {
                     let lane = (info.lane + c) as usize;
                     if let Some(x) = g.channel.get_mut(lane) {
                         *x = channel;
