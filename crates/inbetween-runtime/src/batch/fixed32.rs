@@ -145,7 +145,9 @@ pub(crate) fn verify_piece(
         let epoch_end = (c + EPOCH / 2).min(end);
         while frame < epoch_end {
             let played = f64::from(horner_i32(coef, (frame - c) as i32)) * unit;
-            if !((played - state[0] as f64 * scale).abs() <= budget) {
+            let error = (played - state[0] as f64 * scale).abs();
+            // NaN (a non-finite reference) fails too.
+            if error.is_nan() || error > budget {
                 return false;
             }
             for k in 0..terms.saturating_sub(1) {

@@ -1771,7 +1771,11 @@ fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pen
 /// max_error` of `TrackPlayer`'s value.
 fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> {
     let budget = info.track.tolerance() - info.track.max_error();
-    if info.track.wrap() != StreamWrap::Clamp || chain.is_empty() || !(budget > 0.0) {
+    if info.track.wrap() != StreamWrap::Clamp
+        || chain.is_empty()
+        || budget.is_nan()
+        || budget <= 0.0
+    {
         return None;
     }
     let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
