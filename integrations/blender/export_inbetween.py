@@ -9,10 +9,11 @@ or install this file as an add-on (Edit > Preferences > Add-ons > Install) for
 File > Export > inbetween animation (.json). Tracks are named {object}/{data_path}[{array_index}];
 frames are Blender's frame numbers and fps is the scene's fps / fps_base. F-curve data the
 format cannot carry (modifiers other than one Cycles modifier, restricted ranges, influence,
-continuous-acceleration smoothing, drivers) is listed on stderr and the F-curve is skipped,
-never changed. With --freeze-smoothed, continuous-acceleration F-curves are written instead with
-all their handles as free handles at Blender's positions (the same curve; each one is listed on
-stderr). See docs/blender.md.
+drivers) is listed on stderr and the F-curve is skipped, never changed. Auto handle smoothing
+("Continuous Acceleration") is carried as `auto_smoothing: cont_accel` with the handle types;
+with --freeze-smoothed such F-curves are written instead with all their handles as free handles
+at Blender's positions (the same curve, without the smoothing; each one is listed on stderr).
+See docs/blender.md.
 """
 
 bl_info = {
@@ -40,6 +41,7 @@ HANDLE_TYPES = {
 EASINGS = {"SINE", "QUAD", "CUBIC", "QUART", "QUINT", "EXPO", "CIRC", "BACK", "BOUNCE", "ELASTIC"}
 EASING_MODES = {"AUTO": "auto", "EASE_IN": "in", "EASE_OUT": "out", "EASE_IN_OUT": "in_out"}
 CYCLE_MODES = {"NONE": "none", "REPEAT": "repeat", "REPEAT_OFFSET": "repeat_offset", "MIRROR": "mirror"}
+SMOOTHING = {"CONT_ACCEL": "cont_accel"}
 
 
 def track_name(obj, fcurve):
@@ -105,19 +107,16 @@ def fcurve_track(obj, fcurve, problems, freeze_smoothed):
     if len(fcurve.keyframe_points) == 0:
         problems.append("skipped %s: no keys (modifier-only F-curve)" % name)
         return None
-    freeze = fcurve.auto_smoothing != "NONE"
-    if freeze and not freeze_smoothed:
-        problems.append(
-            "skipped %s: auto smoothing %s is not supported (--freeze-smoothed writes its "
-            "handles as free ones)" % (name, fcurve.auto_smoothing)
-        )
-        return None
+    smoothed = fcurve.auto_smoothing != "NONE"
+    freeze = smoothed and freeze_smoothed
     cycles, ok = cycles_json(fcurve, name, problems)
     if not ok:
         return None
     if freeze:
         problems.append("froze %s: auto smoothing %s, handles written as free" % (name, fcurve.auto_smoothing))
     spec = {"extrapolation": fcurve.extrapolation.lower()}
+    if smoothed and not freeze:
+        spec["auto_smoothing"] = SMOOTHING[fcurve.auto_smoothing]
     if cycles is not None:
         spec["cycles"] = cycles
     return {

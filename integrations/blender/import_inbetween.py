@@ -79,7 +79,8 @@ def add_track(track, problems):
     if old is not None:
         action.fcurves.remove(old)
     fcurve = action.fcurves.new(path, index=index)
-    fcurve.auto_smoothing = "NONE"
+    smoothing = spec.get("auto_smoothing", "none")
+    fcurve.auto_smoothing = "CONT_ACCEL" if smoothing == "cont_accel" else "NONE"
     extrapolation = spec.get("extrapolation", "constant")
     if isinstance(extrapolation, list):
         if extrapolation[0] != extrapolation[1]:

@@ -60,9 +60,9 @@ def random_keys(rng, fcurve, bezier_weight):
 
 def random_fcurve(rng, action, path, index):
     fcurve = action.fcurves.new(path, index=index)
-    # Blender 3.4 makes new F-curves "continuous acceleration"; a fifth keep it (exported with
-    # --freeze-smoothed), the rest get none.
-    if rng.random() < 0.8:
+    # Blender 3.4 makes new F-curves "continuous acceleration"; two fifths keep it (exported
+    # as `auto_smoothing: cont_accel`), the rest get none.
+    if rng.random() < 0.6:
         fcurve.auto_smoothing = "NONE"
     random_keys(rng, fcurve, rng.choice([0.3, 0.7, 1.0]))
     fcurve.extrapolation = rng.choice(["CONSTANT", "LINEAR"])

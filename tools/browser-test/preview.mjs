@@ -64,6 +64,84 @@ function parseCsv(text) {
 }
 
 class CheckFailed extends Error {}
+
+/** Hovering over a curve names the segment under the pointer in full (a label cut with "…" to
+ *  fit, or left out, still reads whole): a sweep across every curve meets every segment's
+ *  title, "segment K: KIND · EASE". */
+async function checkSegmentTitles(page) {
+  const missing = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('preview-data').textContent);
+    const out = [];
+    [...document.querySelectorAll('canvas[data-ticks]')].forEach((canvas, i) => {
+      const t = data.tracks[i];
+      if (t.path === 'arclength') return;
+      const r = canvas.getBoundingClientRect();
+      const seen = new Set();
+      for (let x = 0; x < r.width; x += 0.5) {
+        canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + x, clientY: r.top + 8, bubbles: true }));
+        if (canvas.title) seen.add(canvas.title);
+      }
+      t.keys.forEach((k, n) => {
+        if (n + 1 >= t.keys.length || !k.kind) return;
+        if (t.keys[n + 1].frame <= data.from || k.frame >= data.to) return;
+        const want = `segment ${n}: ${k.kind}${k.ease && k.ease !== 'linear' ? ' · ' + k.ease : ''}`;
+        if (!seen.has(want)) out.push(`${t.name}: "${want}" (seen ${[...seen].join(' | ')})`);
+      });
+    });
+    return out;
+  });
+  if (missing.length) fail(`hover titles missing: ${missing.join('; ')}`);
+  log('ok: hovering names every segment in full');
+}
+
+/** Every curve's value axis: round ticks (equal steps of 1, 2 or 5 × 10^k, each tick a multiple
+ *  of the step, no more decimals than the step needs), labels inside the canvas (a minus sign or
+ *  leading digit is never clipped), and a range of at least 100 × the track's tolerance. */
+async function checkAxes(page) {
+  const axes = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('preview-data').textContent);
+    return [...document.querySelectorAll('canvas[data-ticks]')].map((c, i) => ({
+      track: data.tracks[i].name,
+      tolerance: data.tracks[i].tolerance,
+      ticks: JSON.parse(c.dataset.ticks),
+      range: JSON.parse(c.dataset.range),
+      labelsLeft: Number(c.dataset.labelsLeft),
+    }));
+  });
+  if (!axes.length) fail('no curve axes found');
+  for (const { track, tolerance, ticks, range, labelsLeft } of axes) {
+    const where = `curve of ${track}`;
+    if (ticks.length < 2) fail(`${where}: ${ticks.length} tick labels`);
+    const values = ticks.map(Number);
+    const step = values[1] - values[0];
+    const exponent = Math.floor(Math.log10(step) + 1e-9);
+    const mantissa = step / Math.pow(10, exponent);
+    if (![1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6)) fail(`${where}: tick step ${step} is not 1, 2 or 5 × 10^k (${ticks})`);
+    const decimals = Math.max(0, -exponent);
+    ticks.forEach((text, k) => {
+      if (!/^-?\d+(\.\d+)?$/.test(text)) fail(`${where}: tick "${text}" is not plain digits`);
+      if ((text.split('.')[1] || '').length !== decimals) fail(`${where}: tick "${text}" should have ${decimals} decimals`);
+      if (Math.abs(values[k] / step - Math.round(values[k] / step)) > 1e-6) fail(`${where}: tick ${text} is not a multiple of ${step}`);
+      if (k > 0 && Math.abs(values[k] - values[k - 1] - step) > step * 1e-6) fail(`${where}: ticks ${ticks} are not evenly spaced`);
+    });
+    if (!(labelsLeft >= 0)) fail(`${where}: tick labels start at x = ${labelsLeft}, outside the canvas`);
+    if (!(range[1] - range[0] >= 100 * tolerance * (1 - 1e-9))) fail(`${where}: range ${range} spans less than 100 × tolerance ${tolerance}`);
+  }
+  log(`ok: ${axes.length} curve axes with round ticks, labels inside, range ≥ 100 × tolerance`);
+}
+
+/** A value as the page must show it: plain decimal digits (no exponent, no ellipsis, no "-0")
+ *  with at most ⌈−log10 tolerance⌉ + 2 decimals, so float noise such as -4.98212582e-15 on a
+ *  value that is 0 cannot show. */
+function checkNumberText(text, tolerance, where) {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) fail(`${where}: "${text}" is not plain decimal digits`);
+  if (text === '-0') fail(`${where}: shows -0`);
+  const decimals = (text.split('.')[1] || '').length;
+  const allowed = Math.ceil(-Math.log10(tolerance)) + 2;
+  if (tolerance > 0 && decimals > Math.max(0, allowed)) {
+    fail(`${where}: "${text}" has ${decimals} decimals, more than the ${allowed} its tolerance ${tolerance} needs`);
+  }
+}
 const fail = (message) => { throw new CheckFailed(message); };
 const log = (message) => console.log(message);
 
@@ -112,19 +190,28 @@ async function main() {
       fail(`value cells ${JSON.stringify(shownColumns)} are not the CSV columns ${JSON.stringify(columns)}`);
     }
     log(`ok: ${columns.length} value cells, one per CSV column`);
+    await checkAxes(page);
+    await checkSegmentTitles(page);
     const frames = [...expected.keys()].sort((a, b) => a - b);
     const [first, last] = [frames[0], frames[frames.length - 1]];
     const frameShown = async () => Number(await page.textContent('#frame'));
 
     /** The values on the page equal the CSV's at the frame the page says it shows. */
     async function checkValues(context) {
-      const { frame, cells } = await page.evaluate(() => ({
-        frame: Number(document.getElementById('frame').textContent),
-        cells: [...document.querySelectorAll('#values td[data-column]')].map((td) => td.textContent),
-      }));
+      const { frame, cells, cut } = await page.evaluate(() => {
+        const tds = [...document.querySelectorAll('#values td[data-column]')];
+        return {
+          frame: Number(document.getElementById('frame').textContent),
+          cells: tds.map((td) => td.textContent),
+          // A cell whose text is wider than the cell is cut (or spills): never.
+          cut: tds.filter((td) => td.scrollWidth > td.clientWidth).map((td) => td.dataset.column),
+        };
+      });
       const row = expected.get(frame);
       if (!row) fail(`${context}: frame ${frame} shown, not in the CSV`);
+      if (cut.length) fail(`${context}: frame ${frame}, cells wider than their column: ${cut.join(', ')}`);
       cells.forEach((text, c) => {
+        checkNumberText(text, tolerance[c], `${context}: frame ${frame}, ${columns[c]}`);
         const shown = Number(text);
         const err = Math.abs(shown - row[c]);
         const limit = tolerance[c] + Math.abs(row[c]) * 1e-8;

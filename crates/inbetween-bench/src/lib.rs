@@ -14,6 +14,7 @@
 //! f32 values). The hand-written baselines (`hermite-soa-script`, `slerp-soa-script`,
 //! `streaming-ceiling`) are in `soa.rs`. The figures of the compiler (keys per second,
 //! stream bytes per key against raw f32 keys and the JSON document) come from the same runs.
+#![forbid(unsafe_code)]
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -438,6 +439,10 @@ pub struct CompileFigure {
     pub keys: usize,
     /// Wall time of `Document::compile` (fitting and verification at every frame included).
     pub seconds: f64,
+    /// CPU time of the process (all threads) over the same compile, where the system says it
+    /// ([`process_cpu_seconds`]); on a machine shared with other work it is the time the
+    /// compile actually ran.
+    pub cpu_seconds: Option<f64>,
     /// Bytes of the `.ibs` stream.
     pub stream_bytes: usize,
     /// Bytes of the raw keys as f32 (a frame and the components of a value per key).
@@ -472,7 +477,7 @@ fn compile_all(
     let json_bytes = doc.to_json_string().len();
     let mut out = Vec::new();
     for &precision in precisions {
-        let start = Instant::now();
+        let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
         let options = CompileOptions {
             precision,
             tolerance,
@@ -486,6 +491,9 @@ fn compile_all(
             precision,
             keys,
             seconds: start.elapsed().as_secs_f64(),
+            cpu_seconds: cpu_start
+                .zip(process_cpu_seconds())
+                .map(|(from, to)| to - from),
             stream_bytes: bytes.len(),
             raw_f32_bytes,
             json_bytes,
@@ -493,6 +501,17 @@ fn compile_all(
         out.push((precision, bytes));
     }
     out
+}
+
+/// User and system CPU time of this process so far, in seconds, from `/proc/self/stat`
+/// (fields 14 and 15, in clock ticks of 1/100 s, the value on Linux's supported
+/// architectures); `None` where that file does not exist or does not parse.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces: count after it.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
 }
 
 /// The method that plays no curve and so is not checked.
@@ -694,6 +713,39 @@ pub fn run_bench_with_status(
     Ok(report)
 }
 
+/// The compile figures of [`run_bench_with_status`] alone (`inbetween bench --compile-only`):
+/// the same workloads at the same sizes compiled in the same precisions, nothing played.
+///
+/// # Errors
+/// A workload that cannot be built.
+pub fn run_compile_bench(
+    size: BenchSize,
+    status: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
+    let mut report = BenchReport::default();
+    let all = [Precision::F32, Precision::F64, Precision::Fixed];
+    for &channels in size.scalar() {
+        status(&format!("compiling {channels} scalar channels"));
+        let doc = workload_document(&workload_keys(channels, 5), None)?;
+        let precisions = if channels >= 1_000_000 {
+            &all[..1]
+        } else {
+            &all[..]
+        };
+        compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
+    }
+    for &channels in size.quaternion() {
+        status(&format!("compiling {channels} rotations"));
+        let doc = quat_workload_document(channels, 9)?;
+        compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
+    }
+    status("compiling the ozz clip");
+    let at = ("ozz", Some(ozz::OZZ_TOLERANCE));
+    let clip = ozz::ozz_clip()?;
+    compile_all(&clip, at, &all[..1], &mut report.compile);
+    Ok(report)
+}
+
 /// One `results[]` entry of [`to_json`], fields in the order written.
 #[derive(serde::Serialize)]
 struct ResultJson<'a> {
@@ -713,6 +765,8 @@ struct CompileJson<'a> {
     keys: usize,
     seconds: f64,
     keys_per_s: f64,
+    cpu_seconds: f64,
+    keys_per_cpu_s: f64,
     stream_bytes: usize,
     stream_bytes_per_key: f64,
     raw_f32_bytes_per_key: f64,
@@ -729,9 +783,9 @@ struct ReportJson<'a> {
 
 /// `{"machine": ..., "results": [{"method", "workload", "channels", "ns_per_channel_frame",
 /// "channel_frames_per_s", "max_error"}, ...], "compile": [{"workload", "precision", "keys", "seconds",
-/// "keys_per_s", "stream_bytes", "stream_bytes_per_key", "raw_f32_bytes_per_key",
-/// "json_bytes_per_key"}, ...]}`, written by serde_json (times that could not be measured, and
-/// unchecked errors, are NaN and written as `null`).
+/// "keys_per_s", "cpu_seconds", "keys_per_cpu_s", "stream_bytes", "stream_bytes_per_key",
+/// "raw_f32_bytes_per_key", "json_bytes_per_key"}, ...]}`, written by serde_json (times that
+/// could not be measured, and unchecked errors, are NaN and written as `null`).
 #[must_use]
 pub fn to_json(machine: &str, report: &BenchReport) -> String {
     let results = report
@@ -757,6 +811,8 @@ pub fn to_json(machine: &str, report: &BenchReport) -> String {
                 keys: c.keys,
                 seconds: c.seconds,
                 keys_per_s: c.keys as f64 / c.seconds,
+                cpu_seconds: c.cpu_seconds.unwrap_or(f64::NAN),
+                keys_per_cpu_s: c.cpu_seconds.map_or(f64::NAN, |s| c.keys as f64 / s),
                 stream_bytes: c.stream_bytes,
                 stream_bytes_per_key: per_key(c.stream_bytes),
                 raw_f32_bytes_per_key: per_key(c.raw_f32_bytes),

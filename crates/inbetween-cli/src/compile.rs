@@ -8,7 +8,7 @@ use inbetween::Document;
 
 use crate::error::{refused, CliError};
 use crate::input::load_document;
-use crate::output::{is_stdout, print_report, write_atomic, STDOUT_PATH};
+use crate::output::{print_report, write_atomic};
 use crate::progress::Progress;
 
 /// Options of `compile` as given on the command line.
@@ -81,7 +81,10 @@ pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -
             out,
             "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10.2e} {:>10.2e} {:>7} {:>8.2}",
             track.name(),
-            precision.name(),
+            report
+                .kept_in_f64
+                .map_or(precision, |_| Precision::F64)
+                .name(),
             track.kinds_used().join(","),
             s.pieces,
             s.max_degree,
@@ -91,6 +94,16 @@ pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -
             s.max_error_frame,
             s.additions_per_frame
         );
+    }
+    for report in &compiled.reports {
+        if let Some(reach) = report.kept_in_f64 {
+            let _ = writeln!(
+                out,
+                "note: track {:?} is kept in f64: f32 cannot hold its tolerance {:.2e} without \
+                 pieces shorter than a frame (with pieces of a frame or more it reaches {:.2e})",
+                report.name, report.summary.tolerance, reach
+            );
+        }
     }
     out
 }
@@ -105,11 +118,7 @@ pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
         max_degree: args.max_degree,
     };
     let compiled = compile_with_bar(args.input, &doc, &options, args.quiet)?;
-    let out: PathBuf = match args.output {
-        Some(p) => p.to_path_buf(),
-        None if is_stdout(args.input) => PathBuf::from(STDOUT_PATH),
-        None => args.input.with_extension("ibs"),
-    };
+    let out: PathBuf = crate::output::default_output(args.input, args.output, "ibs");
     write_atomic(&out, &compiled.bytes)?;
     if !args.quiet {
         let text = format!(

@@ -94,6 +94,7 @@ fn print_spacing(doc: &Document) {
         let timing = match t.path() {
             inbetween::PathMode::Keys => "keys".to_string(),
             inbetween::PathMode::Arclength { ease } => format!("arclength, {}", ease.name()),
+            inbetween::PathMode::SegmentArclength => "segment_arclength".to_string(),
         };
         println!(
             "{:<12} {:<22} {:>10.4} {:>10.4} {:>10.3}",
@@ -104,6 +105,23 @@ fn print_spacing(doc: &Document) {
             max / min
         );
     }
+}
+
+/// The widths of the track-name and segment-kinds columns: their longest entries (in
+/// characters), at least the headers'.
+fn column_widths(doc: &Document) -> (usize, usize) {
+    let widest = |f: &dyn Fn(&inbetween::Track) -> String, header: &str| {
+        doc.tracks()
+            .iter()
+            .map(|t| f(t).chars().count())
+            .chain(std::iter::once(header.len()))
+            .max()
+            .unwrap_or(0)
+    };
+    (
+        widest(&|t| t.name().to_string(), "track"),
+        widest(&|t| t.kinds_used().join(", "), "kinds"),
+    )
 }
 
 /// Runs the demo, writing into `out_dir`.
@@ -117,13 +135,15 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         doc.tracks().len(),
         doc.fps()
     );
+    // Columns as wide as their longest entry, so long track names keep the table aligned.
+    let (name_w, kinds_w) = column_widths(&doc);
     println!(
-        "{:<10} {:<7} {:<5} {:<10} {:<36} eases",
+        "{:<name_w$} {:<7} {:<5} {:<10} {:<kinds_w$} eases",
         "track", "type", "keys", "frames", "kinds"
     );
     for t in doc.tracks() {
         println!(
-            "{:<10} {:<7} {:<5} {:<10} {:<36} {}",
+            "{:<name_w$} {:<7} {:<5} {:<10} {:<kinds_w$} {}",
             t.name(),
             t.value_type().name(),
             t.keys().len(),
@@ -164,7 +184,7 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
             compiled.bytes.len()
         );
         println!(
-            "{:<10} {:<32} {:>6} {:>4} {:>7} {:>10} {:>11} {:>7} {:>8}",
+            "{:<name_w$} {:<kinds_w$} {:>6} {:>4} {:>7} {:>10} {:>11} {:>7} {:>8}",
             "track",
             "kinds",
             "pieces",
@@ -179,9 +199,9 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
             let s = &report.summary;
             let (error, at) = measure_playback(&doc, &stream, i);
             println!(
-                "{:<10} {:<32} {:>6} {:>4} {:>7} {:>10.1e} {:>11.2e} {:>7} {:>8.2}",
+                "{:<name_w$} {:<kinds_w$} {:>6} {:>4} {:>7} {:>10.1e} {:>11.2e} {:>7} {:>8.2}",
                 track.name(),
-                track.kinds_used().join(","),
+                track.kinds_used().join(", "),
                 s.pieces,
                 s.max_degree,
                 s.bytes,
@@ -198,7 +218,12 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
     let svg = out_dir.join("showcase.svg");
     write_atomic(
         &svg,
-        crate::plot::render_svg(Path::new(SHOWCASE_NAME), &doc, None)?.as_bytes(),
+        crate::plot::render_svg(
+            Path::new(SHOWCASE_NAME),
+            &doc,
+            &crate::plot::PlotOptions::default(),
+        )?
+        .as_bytes(),
     )?;
     let html = out_dir.join("showcase.html");
     write_atomic(
@@ -210,7 +235,8 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         svg.display(),
         html.display()
     );
-    walk_cycle(out_dir)
+    walk_cycle(out_dir)?;
+    crate::demo_lottie::run(out_dir)
 }
 
 /// Imports the bundled glTF walk cycle, compiles it and prints one row per channel kind.

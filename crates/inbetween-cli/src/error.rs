@@ -52,6 +52,10 @@ pub enum CliError {
         /// What is wrong with it (boxed: the import error is large).
         error: Box<inbetween::gltf_import::GltfImportError>,
     },
+    /// A Lottie file could not be imported (the message names the file, layer, property and
+    /// keyframe).
+    #[error("{0}")]
+    Lottie(Box<inbetween::lottie_import::LottieError>),
     /// An ozz-animation archive could not be imported.
     #[error("{path}: {error}")]
     Ozz {
@@ -67,6 +71,23 @@ pub enum CliError {
         path: PathBuf,
         /// What is wrong with it.
         error: StreamError,
+    },
+    /// A file of the other kind: a stream given to a command that reads documents, or the
+    /// reverse; the message says which command takes it.
+    #[error("{}: {message}", path.display())]
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// What it is and what to do.
+        message: String,
+    },
+    /// `--strict` and the document has warnings (printed before).
+    #[error("{file}: {count} warning{}, refused by --strict", if *count == 1 { "" } else { "s" })]
+    Strict {
+        /// The document's file.
+        file: String,
+        /// How many warnings.
+        count: usize,
     },
     /// A benchmarked method failed its check against exact evaluation (the message says which).
     #[error("bench stopped: {0}")]
@@ -154,7 +175,10 @@ impl CliError {
             | CliError::Refused { .. }
             | CliError::Gltf { .. }
             | CliError::Ozz { .. }
+            | CliError::Lottie(_)
             | CliError::Stream { .. }
+            | CliError::Strict { .. }
+            | CliError::WrongKind { .. }
             | CliError::Bench(_) => 1,
             CliError::Usage(_) => 2,
             CliError::Write { .. } => 3,

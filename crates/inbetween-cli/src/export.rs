@@ -9,13 +9,31 @@ use crate::error::{refused, CliError};
 use crate::input::load_document;
 use crate::output::{print_report, write_atomic};
 
-/// Runs `inbetween export`; `.glb` output selects the binary container.
-pub fn run(input: &Path, output: &Path, quiet: bool) -> Result<(), CliError> {
+/// `.glb` (true) or `.gltf` (false), case-insensitive; `.gltf` JSON for `-` and for a name
+/// without an extension. Any other extension (`.fbx`) is a usage error, as `plot` refuses a
+/// picture format it cannot tell.
+fn is_glb(output: &Path) -> Result<bool, CliError> {
+    if crate::output::is_stdout(output) {
+        return Ok(false);
+    }
+    match output.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("glb") => Ok(true),
+        None => Ok(false),
+        Some(e) if e.eq_ignore_ascii_case("gltf") => Ok(false),
+        _ => Err(CliError::Usage(format!(
+            "cannot tell the glTF container of {}: the output must end in .gltf or .glb",
+            output.display()
+        ))),
+    }
+}
+
+/// Runs `inbetween export`; `.glb` output selects the binary container, and without `-o` the
+/// output is the input's name with `.glb`.
+pub fn run(input: &Path, output: Option<&Path>, quiet: bool) -> Result<(), CliError> {
+    let output = &crate::output::default_output(input, output, "glb");
+    let glb = is_glb(output)?;
+    crate::output::check_output(Some(output))?;
     let doc = load_document(input)?;
-    let glb = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
     let (bytes, report) = export_gltf(&doc, glb).map_err(refused(input))?;
     write_atomic(output, &bytes)?;
     if !quiet {

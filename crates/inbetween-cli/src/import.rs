@@ -24,6 +24,15 @@ pub fn run(
     let spinner = Progress::spinner(&format!("importing {}", input.display()), quiet);
     let doc = if is_ozz(input) {
         import_ozz_file(input, skeleton, fps)
+    } else if !crate::input::is_gltf(input) {
+        // Not glTF by name: a Lottie file (its own fps), else refused as glTF would be.
+        crate::input::read_input(input).and_then(|bytes| {
+            if inbetween::lottie_import::is_lottie(&bytes) {
+                crate::input::import_lottie(&bytes, input)
+            } else {
+                import_gltf(input, choice)
+            }
+        })
     } else {
         import_gltf(input, choice)
     };
@@ -34,8 +43,9 @@ pub fn run(
     if let (Some(out), false) = (output.filter(|o| !crate::output::is_stdout(o)), quiet) {
         let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
         println!(
-            "{} tracks, {keys} keys at {fps} fps → {}",
+            "{} tracks, {keys} keys at {} fps → {}",
             doc.tracks().len(),
+            doc.fps(),
             PathBuf::from(out).display()
         );
     }

@@ -138,8 +138,32 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         return import_gltf(path, &GltfChoice::default());
     }
     let bytes = read_input(path)?;
-    Document::from_json_slice(&bytes, &display_name(path)).map_err(|error| CliError::Load {
-        snippet: snippet(&bytes, &error),
-        error: Box::new(error),
-    })
+    crate::sniff::refuse_stream(path, &bytes)?;
+    if inbetween::lottie_import::is_lottie(&bytes) {
+        return import_lottie(&bytes, path);
+    }
+    let name = display_name(path);
+    let (doc, warnings) =
+        Document::from_json_slice_with_warnings(&bytes, &name).map_err(|error| CliError::Load {
+            snippet: snippet(&bytes, &error),
+            error: Box::new(error),
+        })?;
+    crate::warnings::report(&name, &warnings)?;
+    Ok(doc)
+}
+
+/// Imports a Lottie file's bytes (see docs/lottie.md); what is not imported is listed on
+/// standard error, one line each.
+pub fn import_lottie(bytes: &[u8], path: &Path) -> Result<Document, CliError> {
+    let import = inbetween::lottie_import::import_lottie(bytes, &display_name(path))
+        .map_err(|error| CliError::Lottie(Box::new(error)))?;
+    for skipped in &import.skipped {
+        eprintln!(
+            "{}: skipped {}: {}",
+            display_name(path),
+            skipped.path,
+            skipped.reason
+        );
+    }
+    Ok(import.document)
 }

@@ -108,10 +108,7 @@ pub fn run(input: &Path, pieces: bool) -> Result<(), CliError> {
     } else {
         read_stream(input)?
     };
-    let stream = Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
-        path: input.to_path_buf(),
-        error,
-    })?;
+    let stream = crate::play::parse_stream(input, &bytes)?;
     print!("{}", render(&stream, pieces));
     Ok(())
 }

@@ -1,18 +1,25 @@
 //! The `inbetween` command: sample, compile, play and inspect keyframe animations.
+#![forbid(unsafe_code)]
 
 mod compile;
 mod demo;
+mod demo_lottie;
 mod error;
 mod export;
 mod import;
 mod input;
 mod inspect;
+mod numbers;
 mod output;
+mod pipe;
 mod play;
 mod plot;
 mod preview;
 mod progress;
 mod sample;
+mod sample_rows;
+mod sniff;
+mod warnings;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -43,6 +50,10 @@ struct Cli {
     /// not end, such as /dev/zero, is refused). Default 268435456 (256 MiB).
     #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
     max_input_bytes: u64,
+    /// Refuse a document with warnings (unknown fields, near-miss names, quaternions far from
+    /// unit length, expressions ending away from their next key) instead of using it: for CI.
+    #[arg(long, global = true)]
+    strict: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -102,6 +113,9 @@ enum Command {
         /// Print one JSON object {"machine", "results": [...]} instead of a table.
         #[arg(long)]
         json: bool,
+        /// Only compile the workloads (the `compile` figures; no playback is timed).
+        #[arg(long)]
+        compile_only: bool,
     },
     /// Print a shell completion script.
     ///
@@ -152,6 +166,16 @@ struct SampleArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     format: Format,
+    /// Frames advanced per row (0.5 = every half frame), as `play --rate`; rows then carry the
+    /// fractional frame. A negative rate goes backward.
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true, value_parser = numbers::parse_rate)]
+    rate: f64,
+    /// Round every value to N decimals (default: the shortest digits that read back exactly).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=17))]
+    digits: Option<u8>,
+    /// Print nothing on success (with -o FILE, the rows written are reported otherwise).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Stream precisions.
@@ -210,7 +234,7 @@ struct PlayCmd {
     to: Option<f64>,
     /// Frames advanced per row (0.5 = half speed; 60/144 shows a 60 fps stream at 144 Hz). Rows
     /// then carry the fractional frame. A negative rate plays backward, as --reverse.
-    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true, value_parser = numbers::parse_rate)]
     rate: f64,
     /// Play from the last frame down to the first.
     #[arg(long)]
@@ -218,6 +242,17 @@ struct PlayCmd {
     /// Write to this file (atomically) instead of standard output (`-`: standard output).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Round every value to N decimals (default: two decimals beyond each track's tolerance,
+    /// so a value that is 0 within the tolerance prints 0). Quaternions are renormalized.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=17))]
+    digits: Option<u8>,
+    /// Print the player's values exactly as played: the shortest digits that read back to the
+    /// same f64, quaternions not renormalized (for comparing players bit for bit).
+    #[arg(long, conflicts_with = "digits")]
+    exact: bool,
+    /// Print nothing on success (with -o FILE, the rows written are reported otherwise).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -260,9 +295,10 @@ struct ExportCmd {
     /// The animation document (JSON, or glTF to re-export; `-` reads JSON from standard input).
     input: PathBuf,
     /// The glTF file to write: .gltf (JSON with an embedded buffer) or .glb (binary); `-`
-    /// writes .gltf JSON to standard output (the report goes to standard error).
+    /// writes .gltf JSON to standard output (the report goes to standard error). Default: the
+    /// input's name with .glb (standard output for `-` input).
     #[arg(short, long)]
-    output: PathBuf,
+    output: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -287,8 +323,18 @@ pub fn check_tolerance(tolerance: Option<f64>) -> Result<(), CliError> {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     input::set_max_input_bytes(cli.max_input_bytes);
+    warnings::set_strict(cli.strict);
     match cli.command {
-        Command::Sample(a) => sample::run(&a.input, a.from, a.to, a.output.as_deref(), a.format),
+        Command::Sample(a) => sample::run(&sample::SampleArgs {
+            input: &a.input,
+            from: a.from,
+            to: a.to,
+            rate: a.rate,
+            digits: a.digits.map(usize::from),
+            output: a.output.as_deref(),
+            format: a.format,
+            quiet: a.quiet,
+        }),
         Command::Compile(a) => compile::run(&compile::CompileArgs {
             input: &a.input,
             output: a.output.as_deref(),
@@ -304,6 +350,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             rate: a.rate,
             reverse: a.reverse,
             output: a.output.as_deref(),
+            digits: a.digits.map(usize::from),
+            exact: a.exact,
+            quiet: a.quiet,
         }),
         Command::Inspect(a) => inspect::run(&a.input, a.pieces),
         Command::Import(a) => import::run(
@@ -317,19 +366,28 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.skeleton.as_deref(),
             a.quiet,
         ),
-        Command::Export(a) => export::run(&a.input, &a.output, a.quiet),
+        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.quiet),
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),
-        Command::Bench { quick, smoke, json } => {
+        Command::Bench {
+            quick,
+            smoke,
+            json,
+            compile_only,
+        } => {
             let size = match (smoke, quick) {
                 (true, _) => inbetween_bench::BenchSize::Smoke,
                 (false, true) => inbetween_bench::BenchSize::Quick,
                 (false, false) => inbetween_bench::BenchSize::Full,
             };
             let spinner = progress::Progress::spinner("benchmarking", false);
-            let report =
-                inbetween_bench::run_bench_with_status(size, &mut |what| spinner.label(what));
+            let mut status = |what: &str| spinner.label(what);
+            let report = if compile_only {
+                inbetween_bench::run_compile_bench(size, &mut status)
+            } else {
+                inbetween_bench::run_bench_with_status(size, &mut status)
+            };
             spinner.finish();
             let report = report.map_err(CliError::Bench)?;
             if json {
@@ -356,6 +414,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
 }
 
 fn main() -> ExitCode {
+    pipe::exit_quietly_on_closed_pipe();
     let cli = Cli::parse();
     input::set_allowed_dirs(cli.allow_path.clone());
     match run(cli) {

@@ -86,6 +86,33 @@ fn refuse_non_regular(path: &Path) -> Result<(), CliError> {
     }
 }
 
+/// Refuses an output whose folder does not exist (or is not a folder), naming the folder, before
+/// any work is done; `None` and `-` (standard output) always pass.
+pub fn check_output(path: Option<&Path>) -> Result<(), CliError> {
+    let Some(path) = path.filter(|p| !is_stdout(p)) else {
+        return Ok(());
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => return Ok(()),
+    };
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let what = if dir.exists() {
+        "is not a folder"
+    } else {
+        "does not exist"
+    };
+    Err(CliError::Write {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(format!(
+            "the folder {} {what}; create it first",
+            dir.display()
+        )),
+    })
+}
+
 /// Writes `contents` to `path`: to standard output when `path` is `-`, else atomically — the
 /// data goes to a new temporary file beside `path`, is flushed to disk, and is renamed over
 /// `path`. A `path` that exists and is not a regular file is refused. A failure leaves any
@@ -95,6 +122,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), CliError> {
         return write_stdout(contents);
     }
     refuse_non_regular(path)?;
+    check_output(Some(path))?;
     let err = |source| CliError::Write {
         path: path.to_path_buf(),
         source,
@@ -128,12 +156,15 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<(), CliError> {
 fn write_stdout(contents: &[u8]) -> Result<(), CliError> {
     let stdout = std::io::stdout();
     let mut lock = stdout.lock();
-    lock.write_all(contents)
-        .and_then(|()| lock.flush())
-        .map_err(|source| CliError::Write {
+    match lock.write_all(contents).and_then(|()| lock.flush()) {
+        // The reader went away (`| head`): what it wanted, it has; end quietly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(source) => Err(CliError::Write {
             path: "<standard output>".into(),
             source,
-        })
+        }),
+        Ok(()) => Ok(()),
+    }
 }
 
 /// Prints a command's report: on standard output, or on standard error when the output itself
@@ -143,6 +174,18 @@ pub fn print_report(output: &Path, report: &str) {
         eprint!("{report}");
     } else {
         print!("{report}");
+    }
+}
+
+/// Where a command that writes one file puts it: `given`, or standard output when the input
+/// is standard input, or else the input's name with `extension` (`walk.json` → `walk.svg`).
+/// `compile`, `plot`, `preview` and `export` share this rule.
+#[must_use]
+pub fn default_output(input: &Path, given: Option<&Path>, extension: &str) -> std::path::PathBuf {
+    match given {
+        Some(p) => p.to_path_buf(),
+        None if input.as_os_str() == crate::input::STDIN_PATH => STDOUT_PATH.into(),
+        None => input.with_extension(extension),
     }
 }
 

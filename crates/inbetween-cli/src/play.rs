@@ -4,10 +4,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use inbetween::player::TrackPlayer;
-use inbetween::sample::{csv_field, write_csv_row};
+use inbetween::sample::csv_field;
 use inbetween::stream::{Stream, StreamValueType};
 
 use crate::error::CliError;
+use crate::numbers;
 use crate::output::write_output;
 
 /// Column suffixes of a stream value type, as `sample` names them.
@@ -21,26 +22,24 @@ fn suffixes(value_type: StreamValueType) -> &'static [&'static str] {
     }
 }
 
-/// Reads and validates a stream file.
+/// Reads a stream file's bytes (validated once, by [`parse_stream`]).
 pub fn read_stream(path: &Path) -> Result<Vec<u8>, CliError> {
-    let bytes = crate::input::read_input(path)?;
-    Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
+    crate::input::read_input(path)
+}
+
+/// Validates a stream's bytes (the one validation: after it nothing can fail); a JSON document
+/// is refused saying to compile it first.
+pub fn parse_stream<'b>(path: &Path, bytes: &'b [u8]) -> Result<Stream<'b>, CliError> {
+    crate::sniff::refuse_document(path, bytes)?;
+    Stream::from_bytes(bytes).map_err(|error| CliError::Stream {
         path: path.to_path_buf(),
         error,
-    })?;
-    Ok(bytes)
+    })
 }
 
 /// The default frames of a stream: ⌈earliest first frame⌉ ..= ⌊latest last frame⌋.
 fn default_range(stream: &Stream<'_>) -> Option<(f64, f64)> {
-    let first = stream
-        .tracks()
-        .map(|t| t.first_frame())
-        .fold(f64::INFINITY, f64::min);
-    let last = stream
-        .tracks()
-        .map(|t| t.last_frame())
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (first, last) = stream.frame_range()?;
     let (a, b) = (first.ceil(), last.floor());
     (a <= b).then_some((a, b))
 }
@@ -59,27 +58,19 @@ pub struct PlayArgs<'a> {
     pub reverse: bool,
     /// Output file (default standard output).
     pub output: Option<&'a Path>,
+    /// Decimals of every value (default: each track's tolerance's, [`crate::numbers`]).
+    pub digits: Option<usize>,
+    /// The values as played: shortest exact digits, quaternions not renormalized.
+    pub exact: bool,
+    /// No report.
+    pub quiet: bool,
 }
 
-/// Plays the stream into CSV text.
-pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliError> {
-    if !(args.rate.is_finite() && args.rate != 0.0) {
-        return Err(CliError::Usage(format!(
-            "--rate must be a finite non-zero number (negative plays backward), found {}",
-            args.rate
-        )));
-    }
+/// Plays the stream into CSV text; also returns the number of rows.
+pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<(String, u64), CliError> {
     // A negative rate plays backward: the same as --reverse with |rate| (both: forward).
-    let (rate, reverse) = (args.rate.abs(), args.reverse != (args.rate < 0.0));
-    for (name, v) in [("--from", args.from), ("--to", args.to)] {
-        if let Some(x) = v {
-            if !x.is_finite() || x.abs() > 1e15 {
-                return Err(CliError::Usage(format!(
-                    "{name} must be a finite frame within ±1e15, found {x}"
-                )));
-            }
-        }
-    }
+    let (rate, reverse) = crate::sample::check_rate(args.rate, args.reverse)?;
+    crate::sample::check_from_to(args.from, args.to)?;
     let mut text = String::from("frame");
     for track in stream.tracks() {
         let s = suffixes(track.value_type());
@@ -100,10 +91,10 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
     let from = args.from.map(f64::ceil).or(default.map(|d| d.0));
     let to = args.to.map(f64::floor).or(default.map(|d| d.1));
     let (Some(from), Some(to)) = (from, to) else {
-        return Ok(text);
+        return Ok((text, 0));
     };
     if from > to {
-        return Ok(text);
+        return Ok((text, 0));
     }
     let rows = (((to - from) / rate).floor() as u64).saturating_add(1);
     crate::sample::check_cells(
@@ -124,7 +115,11 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
             .map_err(|e| CliError::Usage(e.to_string()))?;
     }
     let mut values = vec![0.0; stream.total_components()];
-    let integral = rate == 1.0;
+    let (decimals, quats) = if args.exact {
+        (vec![None; stream.total_components()], Vec::new())
+    } else {
+        columns(stream, args.digits)
+    };
     for row in 0..rows {
         if row > 0 {
             for p in &mut players {
@@ -135,27 +130,36 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<String, CliErr
         for p in &players {
             at += p.write(&mut values[at..]);
         }
-        let frame = start + row as f64 * step;
-        if integral {
-            let _ = write_csv_row(frame as i64, &values, &mut text);
-        } else {
-            let _ = write!(text, "{frame}");
-            for v in &values {
-                let _ = write!(text, ",{v}");
-            }
-            text.push('\n');
-        }
+        numbers::renormalize_quats(&mut values, &quats);
+        let frame = numbers::frame_label(start, step, row);
+        numbers::write_row(&frame, &values, &decimals, &mut text);
     }
-    Ok(text)
+    Ok((text, rows))
+}
+
+/// The decimals of each value column (`digits`, else the track's tolerance's) and the offsets
+/// of the quaternion columns.
+fn columns(stream: &Stream<'_>, digits: Option<usize>) -> (Vec<Option<usize>>, Vec<usize>) {
+    let mut tolerances = Vec::with_capacity(stream.total_components());
+    let mut quats = Vec::new();
+    for track in stream.tracks() {
+        if track.value_type() == StreamValueType::Quat {
+            quats.push(tolerances.len());
+        }
+        let n = suffixes(track.value_type()).len().max(1);
+        tolerances.extend(std::iter::repeat(track.tolerance()).take(n));
+    }
+    (numbers::column_decimals(digits, &tolerances), quats)
 }
 
 /// Runs `inbetween play`.
 pub fn run(args: &PlayArgs<'_>) -> Result<(), CliError> {
     let bytes = read_stream(args.input)?;
-    let stream = Stream::from_bytes(&bytes).map_err(|error| CliError::Stream {
-        path: args.input.to_path_buf(),
-        error,
-    })?;
-    let text = render(&stream, args)?;
-    write_output(args.output, text.as_bytes())
+    let stream = parse_stream(args.input, &bytes)?;
+    let (text, rows) = render(&stream, args)?;
+    write_output(args.output, text.as_bytes())?;
+    if !args.quiet {
+        crate::sample::report_rows(args.output, rows, stream.total_components(), text.len());
+    }
+    Ok(())
 }

@@ -19,7 +19,9 @@ use crate::error::{refused, CliError, Refusal};
 use crate::input::load_document;
 use crate::output::write_atomic;
 
+pub use self::draw::PictureSize;
 use self::draw::{Panel, PanelKind};
+pub use self::model::Plane;
 use self::model::TrackPlot;
 
 /// The bundled font (DejaVu Sans 2.37, licence in assets/DejaVuSans-LICENSE.txt): text in PNG
@@ -38,12 +40,41 @@ pub const MAX_PLOT_TRACKS: usize = 100;
 pub struct PlotArgs {
     /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
-    /// The picture to write: .svg or .png (`-`: SVG on standard output).
+    /// The picture to write: .svg or .png (`-`: SVG on standard output). Default: the input's
+    /// name with .svg (standard output for `-` input).
     #[arg(short, long)]
-    pub output: PathBuf,
-    /// Plot only this track (default: all).
-    #[arg(long)]
-    pub track: Option<String>,
+    pub output: Option<PathBuf>,
+    /// Plot only these tracks (repeatable; a name, or a pattern with `*` and `?` such as
+    /// `'hips/*'`); default: all. Tracks are drawn in document order.
+    #[arg(long, value_name = "NAME")]
+    pub track: Vec<String>,
+    /// The plane of a vec3 track's path: `auto` (the two components that vary most), `xy`,
+    /// `xz` or `yz`.
+    #[arg(long, value_enum, default_value_t = Plane::Auto)]
+    pub plane: Plane,
+    /// Width of the picture, pixels (400 to 8000).
+    #[arg(long, default_value_t = draw::WIDTH, value_parser = clap::value_parser!(u32).range(400..=8000))]
+    pub width: u32,
+    /// Height of each track's row, pixels (200 to 4000).
+    #[arg(long, default_value_t = draw::ROW_HEIGHT, value_parser = clap::value_parser!(u32).range(200..=4000))]
+    pub height: u32,
+    /// Print nothing on success.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// What a picture shows: which tracks (none: all), the plane of vec3 paths, and its size.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlotOptions<'a> {
+    /// `--track` names and patterns.
+    pub selection: &'a [String],
+    /// `--plane`.
+    pub plane: Plane,
+    /// `--width`, `--height`.
+    pub size: PictureSize,
+    /// Draw the tracks of one node (`NODE/translation`, `NODE/rotation`, …) together, nodes in
+    /// the order they first appear: for documents imported from glTF.
+    pub group_by_node: bool,
 }
 
 /// The picture formats, chosen by the output's extension.
@@ -71,24 +102,80 @@ fn picture_format(path: &Path) -> Result<PictureFormat, CliError> {
     }
 }
 
-/// The tracks to plot: all (at most [`MAX_PLOT_TRACKS`]), or the one called `name` (a usage
-/// error naming the available tracks when there is none).
-fn selected_tracks<'a>(doc: &'a Document, name: Option<&str>) -> Result<Vec<&'a Track>, CliError> {
-    match name {
-        None if doc.tracks().len() > MAX_PLOT_TRACKS => Err(CliError::Usage(format!(
-            "the document has {} tracks, more than plot draws in one picture \
-             ({MAX_PLOT_TRACKS}); pick one with --track NAME",
-            doc.tracks().len()
-        ))),
-        None => Ok(doc.tracks().iter().collect()),
-        Some(name) => doc.track(name).map(|t| vec![t]).ok_or_else(|| {
-            let names: Vec<&str> = doc.tracks().iter().map(Track::name).collect();
-            CliError::Usage(format!(
-                "--track {name:?}: no such track; the document has {}",
-                names.join(", ")
-            ))
-        }),
+/// The node of a glTF channel's track name `NODE/PATH` (the whole name without a `/`).
+fn node_of(name: &str) -> &str {
+    name.rsplit_once('/').map_or(name, |(node, _)| node)
+}
+
+/// Orders `tracks` so that each node's tracks are together, nodes in the order they first
+/// appear and tracks in their order within a node (a stable sort).
+fn group_by_node(tracks: &mut [&Track]) {
+    let mut first_seen: Vec<&str> = Vec::new();
+    for t in tracks.iter() {
+        let node = node_of(t.name());
+        if !first_seen.contains(&node) {
+            first_seen.push(node);
+        }
     }
+    let rank = |t: &Track| first_seen.iter().position(|n| *n == node_of(t.name()));
+    let ranks: Vec<Option<usize>> = tracks.iter().map(|t| rank(t)).collect();
+    let mut order: Vec<usize> = (0..tracks.len()).collect();
+    order.sort_by_key(|&i| ranks[i]);
+    let sorted: Vec<&Track> = order.iter().map(|&i| tracks[i]).collect();
+    tracks.copy_from_slice(&sorted);
+}
+
+/// True when `name` matches `pattern`, in which `*` stands for any run of characters and `?`
+/// for one character.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut i, mut j) = (0, 0);
+    // The last `*` seen and the name position it was tried at, to backtrack to.
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some((i, j));
+            i += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|c| *c == '*')
+}
+
+/// The tracks to plot, in document order: all (at most [`MAX_PLOT_TRACKS`]), or those named or
+/// matched by `patterns` (a usage error naming the available tracks for a pattern that matches
+/// none).
+fn selected_tracks<'a>(doc: &'a Document, patterns: &[String]) -> Result<Vec<&'a Track>, CliError> {
+    for pattern in patterns {
+        if !doc.tracks().iter().any(|t| glob_match(pattern, t.name())) {
+            let names: Vec<&str> = doc.tracks().iter().map(Track::name).collect();
+            return Err(CliError::Usage(format!(
+                "--track {pattern:?}: no such track; the document has {}",
+                names.join(", ")
+            )));
+        }
+    }
+    let tracks: Vec<&Track> = doc
+        .tracks()
+        .iter()
+        .filter(|t| patterns.is_empty() || patterns.iter().any(|p| glob_match(p, t.name())))
+        .collect();
+    if tracks.len() > MAX_PLOT_TRACKS {
+        return Err(CliError::Usage(format!(
+            "{} tracks are more than plot draws in one picture ({MAX_PLOT_TRACKS}); pick fewer \
+             with --track NAME (repeatable, with * and ? patterns)",
+            tracks.len()
+        )));
+    }
+    Ok(tracks)
 }
 
 /// Refuses a key whose frame or value a plot cannot draw (beyond ±[`model::MAX_DRAWN`]).
@@ -115,15 +202,19 @@ fn check_drawable(source: &Path, tracks: &[&Track]) -> Result<(), CliError> {
 fn track_plots(
     source: &Path,
     doc: &Document,
-    name: Option<&str>,
+    options: &PlotOptions<'_>,
 ) -> Result<Vec<TrackPlot>, CliError> {
-    let tracks = selected_tracks(doc, name)?;
+    let mut tracks = selected_tracks(doc, options.selection)?;
+    if options.group_by_node {
+        group_by_node(&mut tracks);
+    }
+    let plane = options.plane;
     check_drawable(source, &tracks)?;
     let axis = model::frame_axis(&tracks);
     let frames = model::integer_frames(&tracks);
     Ok(tracks
         .iter()
-        .map(|t| model::track_plot(t, axis, frames))
+        .map(|t| model::track_plot_in(t, axis, frames, plane))
         .collect())
 }
 
@@ -175,9 +266,9 @@ fn xml_escape(text: &str) -> String {
 
 /// The SVG picture: each panel drawn by plotters as its own `<svg>`, placed in a
 /// `<g class="panel curves|path" data-track="NAME">` of one outer `<svg>`.
-fn svg_of(plots: &[TrackPlot]) -> Result<String, Box<dyn Error>> {
+fn svg_of(plots: &[TrackPlot], size: PictureSize) -> Result<String, Box<dyn Error>> {
     register_font()?;
-    let (panels, (width, height)) = draw::layout(plots);
+    let (panels, (width, height)) = draw::layout(plots, size);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
          viewBox=\"0 0 {width} {height}\">\n<title>inbetween plot</title>\n\
@@ -209,9 +300,9 @@ fn svg_of(plots: &[TrackPlot]) -> Result<String, Box<dyn Error>> {
 }
 
 /// The PNG picture: every panel drawn into one RGB buffer, then encoded.
-fn png_of(plots: &[TrackPlot]) -> Result<Vec<u8>, Box<dyn Error>> {
+fn png_of(plots: &[TrackPlot], size: PictureSize) -> Result<Vec<u8>, Box<dyn Error>> {
     register_font()?;
-    let (panels, (width, height)) = draw::layout(plots);
+    let (panels, (width, height)) = draw::layout(plots, size);
     let mut rgb = vec![255u8; width as usize * height as usize * 3];
     {
         let root = BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
@@ -243,16 +334,24 @@ fn drawing_failed(path: &Path, error: &dyn Error) -> CliError {
 
 /// The SVG picture of `doc` (read from `source`; all tracks, or only `track`), as
 /// `plot -o X.svg` writes it.
-pub fn render_svg(source: &Path, doc: &Document, track: Option<&str>) -> Result<String, CliError> {
-    let plots = track_plots(source, doc, track)?;
-    svg_of(&plots).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
+pub fn render_svg(
+    source: &Path,
+    doc: &Document,
+    options: &PlotOptions<'_>,
+) -> Result<String, CliError> {
+    let plots = track_plots(source, doc, options)?;
+    svg_of(&plots, options.size).map_err(|e| drawing_failed(Path::new("<SVG picture>"), e.as_ref()))
 }
 
 /// The PNG picture of `doc` (read from `source`; all tracks, or only `track`), as
 /// `plot -o X.png` writes it.
-pub fn render_png(source: &Path, doc: &Document, track: Option<&str>) -> Result<Vec<u8>, CliError> {
-    let plots = track_plots(source, doc, track)?;
-    let (_, (_, height)) = draw::layout(&plots);
+pub fn render_png(
+    source: &Path,
+    doc: &Document,
+    options: &PlotOptions<'_>,
+) -> Result<Vec<u8>, CliError> {
+    let plots = track_plots(source, doc, options)?;
+    let (_, (_, height)) = draw::layout(&plots, options.size);
     if height > MAX_PNG_HEIGHT {
         return Err(CliError::Usage(format!(
             "{} tracks make a PNG {height} pixels tall (at most {MAX_PNG_HEIGHT}); \
@@ -260,27 +359,53 @@ pub fn render_png(source: &Path, doc: &Document, track: Option<&str>) -> Result<
             plots.len()
         )));
     }
-    png_of(&plots).map_err(|e| drawing_failed(Path::new("<PNG picture>"), e.as_ref()))
+    png_of(&plots, options.size).map_err(|e| drawing_failed(Path::new("<PNG picture>"), e.as_ref()))
 }
 
 /// Runs `inbetween plot`: checks the output's extension, reads the document, draws the picture
 /// in memory and writes it atomically.
 pub fn run(args: &PlotArgs) -> Result<(), CliError> {
-    let format = picture_format(&args.output)?;
+    let output = crate::output::default_output(&args.input, args.output.as_deref(), "svg");
+    let format = picture_format(&output)?;
+    crate::output::check_output(Some(&output))?;
     let doc = load_document(&args.input)?;
-    let track = args.track.as_deref();
+    let track = &args.track;
+    let options = PlotOptions {
+        selection: track,
+        plane: args.plane,
+        size: PictureSize {
+            width: args.width,
+            row_height: args.height,
+        },
+        group_by_node: crate::input::is_gltf(&args.input),
+    };
     let bytes = match format {
-        PictureFormat::Svg => render_svg(&args.input, &doc, track).map(String::into_bytes),
-        PictureFormat::Png => render_png(&args.input, &doc, track),
+        PictureFormat::Svg => render_svg(&args.input, &doc, &options).map(String::into_bytes),
+        PictureFormat::Png => render_png(&args.input, &doc, &options),
     }
     .map_err(|e| match e {
         CliError::Write { source, .. } => CliError::Write {
-            path: args.output.clone(),
+            path: output.clone(),
             source,
         },
         other => other,
     })?;
-    write_atomic(&args.output, &bytes)
+    write_atomic(&output, &bytes)?;
+    if !args.quiet {
+        let tracks = selected_tracks(&doc, track).map_or(0, |t| t.len());
+        let text = format!(
+            "plot of {tracks} track{} ({}): {} bytes → {}\n",
+            if tracks == 1 { "" } else { "s" },
+            match format {
+                PictureFormat::Svg => "SVG",
+                PictureFormat::Png => "PNG",
+            },
+            bytes.len(),
+            crate::output::display_name(&output)
+        );
+        crate::output::print_report(&output, &text);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -311,7 +436,7 @@ mod tests {
             .track(Track::scalar("line").key(0.0, 0.0).key(10.0, 100.0))
             .build()
             .unwrap();
-        let svg = render_svg(Path::new("t.json"), &doc, None).unwrap();
+        let svg = render_svg(Path::new("t.json"), &doc, &PlotOptions::default()).unwrap();
         let px = |frame: f64| 74.0 + frame / 10.0 * (1261.0 - 74.0);
         let py = |value: f64| 315.0 - (value + 6.0) / 112.0 * (315.0 - 78.0);
         let all = circles(&svg);
@@ -353,9 +478,45 @@ mod tests {
             )
             .build()
             .unwrap();
-        let err = render_svg(Path::new("t.json"), &doc, Some("gamma")).unwrap_err();
+        let selection = ["gamma".to_string()];
+        let options = PlotOptions {
+            selection: &selection,
+            ..PlotOptions::default()
+        };
+        let err = render_svg(Path::new("t.json"), &doc, &options).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("alpha, beta"), "{err}");
+    }
+
+    #[test]
+    fn patterns_select_tracks_in_document_order() {
+        assert!(glob_match("hips/*", "hips/rotation"));
+        assert!(glob_match("*/rot*", "spine/rotation"));
+        assert!(glob_match("a?c", "abc"));
+        assert!(glob_match("*", ""));
+        assert!(!glob_match("hips/*", "spine/rotation"));
+        assert!(!glob_match("a?c", "ac"));
+        assert!(glob_match("*a*b", "xaxxab"));
+        let doc = Document::builder()
+            .track(Track::scalar("a/x").key(0.0, 0.0))
+            .track(Track::scalar("b").key(0.0, 0.0))
+            .track(Track::scalar("a/y").key(0.0, 0.0))
+            .build()
+            .unwrap();
+        let names = |sel: &[&str]| -> Vec<String> {
+            let sel: Vec<String> = sel.iter().map(|s| s.to_string()).collect();
+            selected_tracks(&doc, &sel)
+                .unwrap()
+                .iter()
+                .map(|t| t.name().to_string())
+                .collect()
+        };
+        assert_eq!(names(&["b", "a/*"]), ["a/x", "b", "a/y"]);
+        assert_eq!(names(&["a/y", "a/?"]), ["a/x", "a/y"]);
+        let mut all: Vec<&Track> = doc.tracks().iter().collect();
+        group_by_node(&mut all);
+        let grouped: Vec<&str> = all.iter().map(|t| t.name()).collect();
+        assert_eq!(grouped, ["a/x", "a/y", "b"]);
     }
 
     #[test]

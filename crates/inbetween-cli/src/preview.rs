@@ -45,9 +45,9 @@ pub struct PreviewArgs {
     /// The animation document (JSON, or glTF; `-` reads JSON from standard input).
     pub input: PathBuf,
     /// The HTML file to write (atomically; `-`: standard output, the summary then goes to
-    /// standard error).
+    /// standard error). Default: the input's name with .html (standard output for `-` input).
     #[arg(short, long)]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
     /// First frame shown (default: ⌈earliest first key⌉).
     #[arg(long, allow_hyphen_values = true)]
     pub from: Option<f64>,
@@ -245,6 +245,7 @@ fn preview_json(
                 out.push_str(",\"pathEase\":");
                 push_string(&mut out, &ease.name());
             }
+            PathMode::SegmentArclength => push_string(&mut out, "segment_arclength"),
         }
         out.push_str(",\"components\":");
         push_strings(&mut out, component_names(track.value_type()));
@@ -365,6 +366,8 @@ fn title_for(input: &Path) -> String {
 /// Runs `inbetween preview`.
 pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
     crate::check_tolerance(args.tolerance)?;
+    let output = crate::output::default_output(&args.input, args.output.as_deref(), "html");
+    crate::output::check_output(Some(&output))?;
     let doc = load_document(&args.input)?;
     let options = PreviewOptions {
         compile: CompileOptions {
@@ -377,7 +380,7 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
         title: title_for(&args.input),
     };
     let html = render_html_with(&args.input, &doc, &options)?;
-    write_atomic(&args.output, html.as_bytes())?;
+    write_atomic(&output, html.as_bytes())?;
     if !args.quiet {
         let (from, to) = preview_range(&args.input, &doc, args.from, args.to)?;
         let text = format!(
@@ -385,9 +388,9 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
             doc.tracks().len(),
             options.compile.precision,
             html.len(),
-            crate::output::display_name(&args.output)
+            crate::output::display_name(&output)
         );
-        crate::output::print_report(&args.output, &text);
+        crate::output::print_report(&output, &text);
     }
     Ok(())
 }

@@ -38,15 +38,7 @@ pub fn frame_range(
     from: Option<f64>,
     to: Option<f64>,
 ) -> Result<Option<(i64, i64)>, CliError> {
-    for (name, v) in [("--from", from), ("--to", to)] {
-        if let Some(x) = v {
-            if !x.is_finite() || x.abs() > 1e15 {
-                return Err(CliError::Usage(format!(
-                    "{name} must be a finite frame within ±1e15, found {x}"
-                )));
-            }
-        }
-    }
+    check_from_to(from, to)?;
     let default = if from.is_some() && to.is_some() {
         None
     } else {
@@ -69,6 +61,40 @@ pub fn frame_range(
     Ok((lo <= hi).then_some((lo, hi)))
 }
 
+/// Refuses a `--from` or `--to` that is not a finite frame within ±1e15, and a `--from` after
+/// `--to` (usage errors, exit 2).
+pub fn check_from_to(from: Option<f64>, to: Option<f64>) -> Result<(), CliError> {
+    for (name, v) in [("--from", from), ("--to", to)] {
+        if let Some(x) = v {
+            if !x.is_finite() || x.abs() > 1e15 {
+                return Err(CliError::Usage(format!(
+                    "{name} must be a finite frame within ±1e15, found {x}"
+                )));
+            }
+        }
+    }
+    if let (Some(a), Some(b)) = (from, to) {
+        if a > b {
+            return Err(CliError::Usage(format!(
+                "--from {a} is after --to {b}; give --from ≤ --to (--reverse or a negative \
+                 --rate plays backward)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a `--rate` that is zero or not finite (usage error); returns |rate| and whether it
+/// plays backward (a negative rate, or `reverse`, but not both).
+pub fn check_rate(rate: f64, reverse: bool) -> Result<(f64, bool), CliError> {
+    if !(rate.is_finite() && rate != 0.0) {
+        return Err(CliError::Usage(format!(
+            "--rate must be a finite non-zero number (negative plays backward), found {rate}"
+        )));
+    }
+    Ok((rate.abs(), reverse != (rate < 0.0)))
+}
+
 /// Samples `doc` (read from `source`, which errors name) over the range into the chosen format.
 pub fn render(
     source: &Path,
@@ -86,16 +112,52 @@ pub fn render(
     Ok(text)
 }
 
+/// Options of `sample`.
+pub struct SampleArgs<'a> {
+    /// The document.
+    pub input: &'a Path,
+    /// First frame (default ⌈earliest first key⌉).
+    pub from: Option<f64>,
+    /// Last frame (default ⌊latest last key⌋).
+    pub to: Option<f64>,
+    /// Frames advanced per row (1: every integer frame); negative goes backward.
+    pub rate: f64,
+    /// Decimals of every value (default: the shortest exact digits).
+    pub digits: Option<usize>,
+    /// Output file (default standard output).
+    pub output: Option<&'a Path>,
+    /// CSV or JSON.
+    pub format: Format,
+    /// No report.
+    pub quiet: bool,
+}
+
 /// Runs `inbetween sample`.
-pub fn run(
-    input: &Path,
-    from: Option<f64>,
-    to: Option<f64>,
-    output: Option<&Path>,
-    format: Format,
-) -> Result<(), CliError> {
-    let doc = load_document(input)?;
-    let range = frame_range(input, &doc, from, to)?;
-    let text = render(input, &doc, range, format)?;
-    write_output(output, text.as_bytes())
+pub fn run(args: &SampleArgs<'_>) -> Result<(), CliError> {
+    let (rate, reverse) = check_rate(args.rate, false)?;
+    crate::output::check_output(args.output)?;
+    let doc = load_document(args.input)?;
+    let range = frame_range(args.input, &doc, args.from, args.to)?;
+    let frames = crate::sample_rows::frames(range, rate, reverse, doc.columns())?;
+    let text = if rate == 1.0 && !reverse && args.digits.is_none() {
+        render(args.input, &doc, range, args.format)?
+    } else {
+        crate::sample_rows::render(args.input, &doc, &frames, args.digits, args.format)?
+    };
+    write_output(args.output, text.as_bytes())?;
+    if !args.quiet {
+        report_rows(args.output, frames.rows(), doc.columns(), text.len());
+    }
+    Ok(())
+}
+
+/// After writing to a file (`-o FILE`), prints `N rows × M columns, B bytes → FILE`; nothing
+/// when the rows themselves went to standard output.
+pub fn report_rows(output: Option<&Path>, rows: u64, columns: usize, bytes: usize) {
+    if let Some(path) = output.filter(|p| !crate::output::is_stdout(p)) {
+        println!(
+            "{rows} rows × {columns} columns, {bytes} bytes → {}",
+            crate::output::display_name(path)
+        );
+    }
 }

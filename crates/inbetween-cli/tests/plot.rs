@@ -100,7 +100,7 @@ fn circle_radii(svg: &str) -> Vec<f64> {
 fn render_showcase(dir: &Path, name: &str, track: Option<&str>) -> String {
     let out = dir.join(name);
     let mut cmd = inbetween();
-    cmd.arg("plot").arg(SHOWCASE).arg("-o").arg(&out);
+    cmd.arg("plot").arg(SHOWCASE).arg("-q").arg("-o").arg(&out);
     if let Some(t) = track {
         cmd.args(["--track", t]);
     }

@@ -217,7 +217,11 @@ fn embedded_values_are_the_compiled_streams_played_values() {
             .args(["--precision", precision, "--quiet"])
             .assert()
             .success();
-        let out = inbetween().arg("play").arg(&ibs).output().unwrap();
+        let out = inbetween()
+            .args(["play", "--exact"])
+            .arg(&ibs)
+            .output()
+            .unwrap();
         assert!(out.status.success());
         let csv = String::from_utf8(out.stdout).unwrap();
         let played = played_values_exact(&html);

@@ -27,28 +27,18 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let first = stream
-        .tracks()
-        .map(|t| t.first_frame())
-        .fold(f64::INFINITY, f64::min);
-    let last = stream
-        .tracks()
-        .map(|t| t.last_frame())
-        .fold(f64::NEG_INFINITY, f64::max);
+    let (first, last) = stream.frame_range().unwrap_or((0.0, -1.0));
     let mut slots = vec![TrackPlayer::default(); stream.track_count()];
     let mut row = vec![0.0; stream.total_components()];
     let Ok(mut player) = Player::new(&stream, &mut slots) else {
         return std::process::ExitCode::FAILURE;
     };
-    let frames = if first.is_finite() && last >= first {
+    let frames = if last >= first {
         (last - first).floor() as u64 + 1
     } else {
         0
     };
-    if player
-        .seek(if first.is_finite() { first } else { 0.0 })
-        .is_err()
-    {
+    if player.seek(first).is_err() {
         return std::process::ExitCode::FAILURE;
     }
     let mut sum = 0.0;

@@ -12,6 +12,8 @@
 //! - [`math`]: float math through `std` or `libm`.
 //!
 //! `no_std` with `alloc`; the `std` feature (default) or `libm` supplies the float math.
+// `unsafe` only where a `// SAFETY:` comment proves it sound, each site allowed by name.
+#![deny(unsafe_code)]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 

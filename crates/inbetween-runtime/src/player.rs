@@ -31,6 +31,7 @@
 //! normalized curve, so every component is within the tolerance of the exact unit quaternion.
 
 use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
+use crate::stream::outside::{Landing, Outside};
 use crate::stream::{Piece, Precision, Stream, StreamTrack, StreamWrap};
 
 /// Size of a cursor's state: (degree 8 + 1) numbers × 4 components.
@@ -87,6 +88,9 @@ enum Region {
     Start,
     /// The last frame (or clamped after it, or a constant track): holds the end value.
     End,
+    /// A line of an outside record (its value at the frame is `WrappedFrame::extra`); `moving` when
+    /// its slope is not zero, `after` the track.
+    Line { after: bool, moving: bool },
 }
 
 /// A frame after wrapping: where it lands and on which fold of the wrap.
@@ -101,6 +105,8 @@ struct WrappedFrame {
     mirrored: bool,
     /// The wrapped frame.
     w: f64,
+    /// Added to the value (a loop's offset × cycles), or a line's value.
+    extra: [f64; MAX_COMPONENTS],
 }
 
 impl WrappedFrame {
@@ -111,6 +117,8 @@ impl WrappedFrame {
 
 /// Fold of a clamped frame after the last frame.
 const CLAMP_AFTER: f64 = f64::NEG_INFINITY;
+/// Fold of a clamped frame before the first frame.
+const CLAMP_BEFORE: f64 = -1.0;
 /// Fold of the last frame itself, inside `[first, last]`.
 const LAST_FRAME: f64 = f64::INFINITY;
 
@@ -338,29 +346,17 @@ impl<'s> TrackPlayer<'s> {
         let track = &self.track;
         let (first, last) = (track.first_frame(), track.last_frame());
         let span = last - first;
-        let end = |fold: f64| WrappedFrame {
-            region: Region::End,
-            fold,
-            mirrored: false,
-            w: last,
-        };
+        let end = |fold: f64| self.inside(last, fold, false);
+        if !(f >= first && f <= last) {
+            if let Some(outside) = track.outside() {
+                return self.place_outside(&outside, f);
+            }
+        }
         if track.piece_count() == 0 || span.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater)
         {
             return end(0.0);
         }
-        let inside = |w: f64, fold: f64, mirrored: bool| {
-            if w >= last {
-                end(fold)
-            } else {
-                let index = track.piece_at(w).map_or(0, |p| p.index as usize);
-                WrappedFrame {
-                    region: Region::Piece(index),
-                    fold,
-                    mirrored,
-                    w: w.max(first),
-                }
-            }
-        };
+        let inside = |w: f64, fold: f64, mirrored: bool| self.inside(w, fold, mirrored);
         if f >= first && f <= last {
             return if f == last {
                 end(LAST_FRAME)
@@ -369,18 +365,7 @@ impl<'s> TrackPlayer<'s> {
             };
         }
         match track.wrap() {
-            StreamWrap::Clamp => {
-                if f < first {
-                    WrappedFrame {
-                        region: Region::Start,
-                        fold: -1.0,
-                        mirrored: false,
-                        w: first,
-                    }
-                } else {
-                    end(CLAMP_AFTER)
-                }
-            }
+            StreamWrap::Clamp => self.clamped(f),
             // The exact remainder, as exact evaluation folds (`Wrap::apply`).
             StreamWrap::Loop => {
                 let (r, fold) = crate::math::wrap_remainder(f, first, span);
@@ -397,6 +382,75 @@ impl<'s> TrackPlayer<'s> {
         }
     }
 
+    /// Frame `w` of `[first, last]` on `fold`: its piece, or the end value at `last`.
+    fn inside(&self, w: f64, fold: f64, mirrored: bool) -> WrappedFrame {
+        let track = &self.track;
+        let (first, last) = (track.first_frame(), track.last_frame());
+        let region = if w >= last || track.piece_count() == 0 {
+            Region::End
+        } else {
+            Region::Piece(track.piece_at(w).map_or(0, |p| p.index as usize))
+        };
+        WrappedFrame {
+            region,
+            fold,
+            mirrored,
+            w: if region == Region::End {
+                last
+            } else {
+                w.max(first)
+            },
+            extra: [0.0; MAX_COMPONENTS],
+        }
+    }
+
+    /// What `clamp` plays at a frame outside the track.
+    fn clamped(&self, f: f64) -> WrappedFrame {
+        let track = &self.track;
+        if f < track.first_frame() {
+            // A track without pieces holds its end value there.
+            let region = if track.piece_count() > 0 {
+                Region::Start
+            } else {
+                Region::End
+            };
+            WrappedFrame {
+                region,
+                fold: CLAMP_BEFORE,
+                mirrored: false,
+                w: track.first_frame(),
+                extra: [0.0; MAX_COMPONENTS],
+            }
+        } else {
+            self.inside(track.last_frame(), CLAMP_AFTER, false)
+        }
+    }
+
+    /// A frame outside the track played by its outside record (`stream::outside`).
+    fn place_outside(&self, outside: &Outside, f: f64) -> WrappedFrame {
+        let (first, last) = (self.track.first_frame(), self.track.last_frame());
+        let after = f > last;
+        match outside.land(f, first, last) {
+            Landing::Hold => self.clamped(f),
+            Landing::Line { value, moving } => WrappedFrame {
+                region: Region::Line { after, moving },
+                fold: if after { CLAMP_AFTER } else { -1.0 },
+                mirrored: false,
+                w: f,
+                extra: value,
+            },
+            Landing::Wrapped {
+                w,
+                fold,
+                mirrored,
+                extra,
+            } => WrappedFrame {
+                extra,
+                ..self.inside(w, fold, mirrored)
+            },
+        }
+    }
+
     /// Loads the state for the current position and computes how long it stays valid.
     fn enter_run(&mut self) {
         let f = self.position(0);
@@ -408,7 +462,14 @@ impl<'s> TrackPlayer<'s> {
         };
         let track = self.track;
         match place.region {
-            Region::End => self.load_constant(track.end_value()),
+            Region::End => {
+                let mut value = track.end_value();
+                for (v, e) in value.iter_mut().zip(place.extra) {
+                    *v += e;
+                }
+                self.load_constant(value);
+            }
+            Region::Line { .. } => self.load_constant(place.extra),
             Region::Start => {
                 let mut value = [0.0; MAX_COMPONENTS];
                 if let Some(piece) = track.piece(0) {
@@ -420,7 +481,7 @@ impl<'s> TrackPlayer<'s> {
             }
             Region::Piece(index) => {
                 if let Some(piece) = track.piece(index) {
-                    self.load_piece(&piece, place.w, local_step);
+                    self.load_piece(&piece, place.w, local_step, place.extra);
                 }
             }
         }
@@ -435,14 +496,16 @@ impl<'s> TrackPlayer<'s> {
         }
     }
 
-    /// State for `piece` at wrapped frame `w` and local step `d`.
-    fn load_piece(&mut self, piece: &Piece, w: f64, d: f64) {
+    /// State for `piece` at wrapped frame `w` and local step `d`, `extra` added to the value
+    /// (an f64 state then, also on fixed tracks).
+    fn load_piece(&mut self, piece: &Piece, w: f64, d: f64, extra: [f64; MAX_COMPONENTS]) {
         let track = self.track;
         let n = usize::from(piece.degree).min(MAX_DEGREE);
         self.degree = n;
         let t = w - piece.origin;
         let whole = crate::math::floor(t) == t && (0.0..MAX_RUN).contains(&t);
-        if track.precision() == Precision::Fixed && whole && (d == 1.0 || d == -1.0) {
+        let plain = extra == [0.0; MAX_COMPONENTS];
+        if track.precision() == Precision::Fixed && whole && (d == 1.0 || d == -1.0) && plain {
             self.mode = Mode::Int;
             self.int_scale = crate::math::powi(2.0, -i32::from(piece.exponent));
             let binomials = integer_binomials(t as u64);
@@ -486,6 +549,7 @@ impl<'s> TrackPlayer<'s> {
                     Some(m) => apply_step_matrix(m, &shifted[..=n], &mut chunk[..=n]),
                     None => chunk[..=n].copy_from_slice(&shifted[..=n]),
                 }
+                chunk[0] += extra[c];
             }
         }
     }
@@ -500,21 +564,34 @@ impl<'s> TrackPlayer<'s> {
         let h = self.step;
         let f = self.position(0);
         let track = &self.track;
-        let estimate = match place.region {
-            Region::Start => {
-                if h < 0.0 {
-                    return FOREVER;
-                }
-                crate::math::ceil((track.first_frame() - f) / h)
+        // A track without pieces or outside record is one value everywhere.
+        let pieceless = track.piece_count() == 0 && track.outside().is_none();
+        // Held before the first frame (or after the last): until the first (last) frame.
+        let before = || {
+            if h < 0.0 {
+                return None;
             }
-            Region::End if place.fold == CLAMP_AFTER || track.piece_count() == 0 => {
-                if track.piece_count() == 0 || h > 0.0 {
-                    return FOREVER;
-                }
-                crate::math::ceil((f - track.last_frame()) / -h)
+            Some(crate::math::ceil((track.first_frame() - f) / h))
+        };
+        let after = || {
+            if pieceless || h > 0.0 {
+                return None;
             }
-            Region::End => 1.0,
-            Region::Piece(index) => {
+            Some(crate::math::ceil((f - track.last_frame()) / -h))
+        };
+        let held = match place.region {
+            Region::Start | Region::Line { after: false, .. } => Some(before()),
+            Region::End if place.fold == CLAMP_BEFORE => Some(before()),
+            Region::End if place.fold == CLAMP_AFTER || pieceless => Some(after()),
+            Region::Line { after: true, .. } => Some(after()),
+            _ => None,
+        };
+        let estimate = match (place.region, held) {
+            (Region::Line { moving: true, .. }, _) => return 1,
+            (_, Some(None)) => return FOREVER,
+            (_, Some(Some(estimate))) => estimate,
+            (Region::End | Region::Start | Region::Line { .. }, None) => 1.0,
+            (Region::Piece(index), None) => {
                 let Some(piece) = track.piece(index) else {
                     return 1;
                 };

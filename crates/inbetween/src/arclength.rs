@@ -470,6 +470,53 @@ struct Pass {
     shortfall: Option<Shortfall>,
 }
 
+impl Pass {
+    /// Adds a kept leaf `[a, b]` of length `fine` and error estimate `error`, remembering the
+    /// worst one that was not resolved.
+    fn keep(&mut self, a: f64, b: f64, fine: f64, error: f64, resolved: bool) {
+        if !resolved && self.shortfall.map_or(true, |worst| error > worst.error) {
+            self.shortfall = Some(Shortfall {
+                u0: a,
+                u1: b,
+                error,
+            });
+        }
+        self.length += fine;
+        self.error += error;
+    }
+}
+
+/// The evaluation budget of one table build, charged per interval before its evaluations.
+struct Work<'b> {
+    budget: &'b mut u64,
+    segment: usize,
+    cost: u64,
+}
+
+impl<'b> Work<'b> {
+    fn new<C: ParamCurve + ?Sized>(curve: &C, segment: usize, budget: &'b mut u64) -> Self {
+        Work {
+            budget,
+            segment,
+            cost: curve.cost().max(1),
+        }
+    }
+
+    /// Charges one interval's evaluations, or refuses before doing them.
+    fn charge(&mut self) -> Result<(), ArcLengthError> {
+        let units = self.cost.saturating_mul(EVALUATIONS_PER_INTERVAL);
+        if *self.budget < units {
+            return Err(ArcLengthError::TooMuchWork {
+                segment: self.segment,
+                cost: self.cost,
+                max: MAX_TABLE_WORK,
+            });
+        }
+        *self.budget -= units;
+        Ok(())
+    }
+}
+
 /// One depth-first adaptive pass over [u0, u1] (u0 < u1), calling `visit(a, b, length)` for the
 /// kept leaves in increasing u until it returns `Break`. The absolute tolerance is
 /// `QUADRATURE_SHARE · accuracy · reference`, with `reference` the first two-panel estimate of the
@@ -488,21 +535,8 @@ where
     F: FnMut(f64, f64, f64) -> ControlFlow<()>,
 {
     let non_finite = |u| ArcLengthError::NonFinite { segment, u };
-    let cost = curve.cost().max(1);
-    // Charges one interval's evaluations to the budget, or refuses before doing them.
-    let charge = |budget: &mut u64| {
-        let units = cost.saturating_mul(EVALUATIONS_PER_INTERVAL);
-        if *budget < units {
-            return Err(ArcLengthError::TooMuchWork {
-                segment,
-                cost,
-                max: MAX_TABLE_WORK,
-            });
-        }
-        *budget -= units;
-        Ok(())
-    };
-    charge(budget)?;
+    let mut work = Work::new(curve, segment, budget);
+    work.charge()?;
     let width = u1 - u0;
     let coarse = gauss_legendre_8(curve, u0, u1).map_err(non_finite)?;
     let halves = halves_with_turn_check(curve, u0, u1).map_err(non_finite)?;
@@ -538,7 +572,7 @@ where
         let (left, right, sharp) = match root_halves.take() {
             Some(known) => known,
             None => {
-                charge(budget)?;
+                work.charge()?;
                 halves_with_turn_check(curve, a, b).map_err(non_finite)?
             }
         };
@@ -557,15 +591,7 @@ where
             && mid > a
             && mid < b;
         if resolved || !can_split {
-            if !resolved && pass.shortfall.map_or(true, |worst| error > worst.error) {
-                pass.shortfall = Some(Shortfall {
-                    u0: a,
-                    u1: b,
-                    error,
-                });
-            }
-            pass.length += fine;
-            pass.error += error;
+            pass.keep(a, b, fine, error, resolved);
             if visit(a, b, fine).is_break() {
                 break;
             }

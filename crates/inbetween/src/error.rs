@@ -151,6 +151,17 @@ pub enum ErrorKind {
         /// What is there.
         found: String,
     },
+    /// A name (of a type, wrap, path, interp, ease or jump) that is not allowed but is near an
+    /// allowed one.
+    #[error("expected {expected}, found {found}; did you mean \"{suggestion}\"?")]
+    UnknownName {
+        /// What is allowed.
+        expected: String,
+        /// What is there (`the string "vec5"`, `the key "hermit"`).
+        found: String,
+        /// The nearest allowed name (`lint::nearest_name`).
+        suggestion: &'static str,
+    },
     /// An object holds the same key twice (positions are 1-based; columns count bytes).
     #[error("duplicate key \"{}\" at line {line}, column {column}; first at line {first_line}, column {first_column}", shown(key))]
     DuplicateKey {
@@ -309,7 +320,7 @@ pub struct LoadError {
 /// expression track sampled where it has no value.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "track \"{}\", key {key}: the value at frame {frame} is not finite ({found})",
+    "track \"{}\", key {key}, field \"interp.expr\": the value at frame {frame} is not finite ({found})",
     shown(track)
 )]
 pub struct EvalError {

@@ -549,111 +549,120 @@ fn channel_tracks(
     snap: bool,
 ) -> Result<Vec<TrackBuilder>, GltfImportError> {
     let sampler = channel.sampler();
-    let property = channel.target().property();
-    let mut tracks = Vec::new();
-    let input = sampler.input();
-    let output = sampler.output();
-    if input.count() > crate::track::MAX_KEYS_PER_TRACK {
-        return Err(GltfImportError::Accessor {
+    let role = Role::of(channel.target().property());
+    let (times, values) = read_channel(&sampler, role, cref, buffers)?;
+    let targets = targets_per_key(&sampler, role, times.len(), values.len(), cref)?;
+    let interp = sampler.interpolation();
+    let frames = key_frames(&times, fps, snap);
+    let track = |builder: TrackBuilder, layout: Layout| {
+        build_track(builder, &frames, &values, layout, interp, fps)
+    };
+    Ok(match role {
+        Role::Weights => (0..targets)
+            .map(|target| {
+                track(
+                    Track::scalar(format!("{name}/{target}")),
+                    Layout {
+                        width: 1,
+                        targets,
+                        target,
+                    },
+                )
+            })
+            .collect(),
+        _ => {
+            let builder = if role == Role::Rotation {
+                Track::quat(name)
+            } else {
+                Track::vec3(name)
+            };
+            let layout = Layout {
+                width: role.width(),
+                targets: 1,
+                target: 0,
+            };
+            vec![track(builder, layout)]
+        }
+    })
+}
+
+/// A channel's key times and output values, decoded and checked (key count, finite numbers,
+/// non-zero rotations), each failure naming the channel, accessor and its role.
+fn read_channel(
+    sampler: &gltf::animation::Sampler<'_>,
+    role: Role,
+    cref: &ChannelRef,
+    buffers: &mut Buffers<'_>,
+) -> Result<(Vec<f64>, Vec<f64>), GltfImportError> {
+    let (input, output) = (sampler.input(), sampler.output());
+    let problem_at = |role: &'static str, accessor: usize| {
+        move |problem| GltfImportError::Accessor {
             channel: cref.clone(),
-            role: "input",
-            accessor: input.index(),
-            problem: AccessorProblem::TooManyKeys {
+            role,
+            accessor,
+            problem,
+        }
+    };
+    if input.count() > crate::track::MAX_KEYS_PER_TRACK {
+        return Err(problem_at("input", input.index())(
+            AccessorProblem::TooManyKeys {
                 count: input.count(),
                 limit: crate::track::MAX_KEYS_PER_TRACK,
             },
-        });
+        ));
     }
     buffers.load_for(&input, cref)?;
     buffers.load_for(&output, cref)?;
-    let times = read_times(&input, buffers).map_err(|problem| GltfImportError::Accessor {
-        channel: cref.clone(),
-        role: "input",
-        accessor: input.index(),
-        problem,
-    })?;
-    let role = Role::of(property);
+    let times = read_times(&input, buffers).map_err(problem_at("input", input.index()))?;
     let values =
-        read_accessor(&output, buffers, role).map_err(|problem| GltfImportError::Accessor {
-            channel: cref.clone(),
-            role: "output",
-            accessor: output.index(),
-            problem,
-        })?;
+        read_accessor(&output, buffers, role).map_err(problem_at("output", output.index()))?;
+    if role == Role::Rotation {
+        let per_key = if sampler.interpolation() == Interpolation::CubicSpline {
+            3
+        } else {
+            1
+        };
+        check_rotations(&values, per_key).map_err(problem_at("output", output.index()))?;
+    }
+    Ok((times, values))
+}
+
+/// Morph targets per key (1 for transforms), from the output's element count: it must be keys
+/// × (3 for cubic spline, else 1) × targets.
+fn targets_per_key(
+    sampler: &gltf::animation::Sampler<'_>,
+    role: Role,
+    keys: usize,
+    numbers: usize,
+    cref: &ChannelRef,
+) -> Result<usize, GltfImportError> {
     let cubic = sampler.interpolation() == Interpolation::CubicSpline;
     let per_key = if cubic { 3 } else { 1 };
-    let keys = times.len();
-    let width = role.width();
-    let elements = values.len() / width;
-    let targets_per_key = if role == Role::Weights {
-        elements / (keys * per_key)
+    let elements = numbers / role.width();
+    let targets = if role == Role::Weights {
+        elements / (keys * per_key).max(1)
     } else {
         1
     };
-    if targets_per_key == 0 || elements != keys * per_key * targets_per_key {
-        let expected = match (role, cubic) {
-            (Role::Weights, true) => {
-                format!("3 × {keys} × targets (in-tangent, value, out-tangent per target and key)")
-            }
-            (Role::Weights, false) => format!("{keys} × targets"),
-            (_, true) => format!("{} (in-tangent, value, out-tangent per key)", 3 * keys),
-            (_, false) => format!("{keys}"),
-        };
-        return Err(GltfImportError::CountMismatch {
-            channel: cref.clone(),
-            input: input.index(),
-            output: output.index(),
-            keys,
-            expected,
-            found: elements,
-        });
+    if targets != 0 && elements == keys * per_key * targets {
+        return Ok(targets);
     }
-    if role == Role::Rotation {
-        check_rotations(&values, per_key).map_err(|problem| GltfImportError::Accessor {
-            channel: cref.clone(),
-            role: "output",
-            accessor: output.index(),
-            problem,
-        })?;
-    }
-    let interp = sampler.interpolation();
-    let frames = key_frames(&times, fps, snap);
-    if role == Role::Weights {
-        for target in 0..targets_per_key {
-            let builder = Track::scalar(format!("{name}/{target}"));
-            tracks.push(build_track(
-                builder,
-                &frames,
-                &values,
-                Layout {
-                    width: 1,
-                    targets: targets_per_key,
-                    target,
-                },
-                interp,
-                fps,
-            ));
+    let expected = match (role, cubic) {
+        (Role::Weights, true) => {
+            format!("3 × {keys} × targets (in-tangent, value, out-tangent per target and key)")
         }
-    } else {
-        let builder = if role == Role::Rotation {
-            Track::quat(name)
-        } else {
-            Track::vec3(name)
-        };
-        tracks.push(build_track(
-            builder,
-            &frames,
-            &values,
-            Layout {
-                width,
-                targets: 1,
-                target: 0,
-            },
-            interp,
-            fps,
-        ));
-    }
-    Ok(tracks)
+        (Role::Weights, false) => format!("{keys} × targets"),
+        (_, true) => format!("{} (in-tangent, value, out-tangent per key)", 3 * keys),
+        (_, false) => format!("{keys}"),
+    };
+    Err(GltfImportError::CountMismatch {
+        channel: cref.clone(),
+        input: sampler.input().index(),
+        output: sampler.output().index(),
+        keys,
+        expected,
+        found: elements,
+    })
 }
 
 /// A GLB header whose declared length is shorter than the header itself (the `gltf` crate
@@ -1108,6 +1117,24 @@ fn read_accessor(
     buffers: &Buffers<'_>,
     role: Role,
 ) -> Result<Vec<f64>, AccessorProblem> {
+    check_accessor_type(accessor, role)?;
+    let width = role.width();
+    let count = accessor.count();
+    let view = accessor_view(accessor, buffers, width)?;
+    let mut values = vec![0.0; count * width];
+    if let Some((bytes, stride)) = view {
+        read_dense(accessor, bytes, stride, width, &mut values)?;
+    }
+    if let Some(sparse) = accessor.sparse() {
+        apply_sparse(accessor, &sparse, buffers, width, &mut values)?;
+    }
+    check_finite(&values, width)?;
+    Ok(values)
+}
+
+/// The accessor's element type and component type are what `role` takes (floats, or
+/// normalized small integers where the role allows them).
+fn check_accessor_type(accessor: &gltf::Accessor<'_>, role: Role) -> Result<(), AccessorProblem> {
     let ty = accessor.data_type();
     let dims = accessor.dimensions();
     let normalized = accessor.normalized();
@@ -1118,109 +1145,140 @@ fn read_accessor(
         }
         DataType::U32 => false,
     };
-    if dims != role.dimensions() || !type_ok {
-        return Err(AccessorProblem::WrongType {
-            expected: role.expected(),
-            found: format!(
-                "{} of {}{}",
-                dims_name(dims),
-                if normalized { "normalized " } else { "" },
-                type_name(ty)
-            ),
-        });
+    if dims == role.dimensions() && type_ok {
+        return Ok(());
     }
-    let width = role.width();
+    Err(AccessorProblem::WrongType {
+        expected: role.expected(),
+        found: format!(
+            "{} of {}{}",
+            dims_name(dims),
+            if normalized { "normalized " } else { "" },
+            type_name(ty)
+        ),
+    })
+}
+
+/// The accessor's view bytes and stride, its size checked before anything is allocated: with a
+/// view the last element must fit in it; without one (zeros, possibly patched by sparse
+/// values) the count is capped at [`MAX_VIEWLESS_COUNT`].
+fn accessor_view<'b>(
+    accessor: &gltf::Accessor<'_>,
+    buffers: &'b Buffers<'_>,
+    width: usize,
+) -> Result<Option<(&'b [u8], usize)>, AccessorProblem> {
     let count = accessor.count();
-    let elem = ty.size() * width;
-    // Check the size before allocating: with a view, the last element must fit in it; without
-    // one (zeros, possibly patched by sparse values), the count is capped.
-    let view = match accessor.view() {
-        Some(view) => {
-            let bytes = view_bytes(&view, buffers)?;
-            let stride = view.stride().unwrap_or(elem);
-            if let Some(last) = count.checked_sub(1) {
-                let end = last
-                    .checked_mul(stride)
-                    .and_then(|s| s.checked_add(accessor.offset()))
-                    .and_then(|s| s.checked_add(elem));
-                match end {
-                    Some(end) if end <= bytes.len() => {}
-                    _ => {
-                        return Err(AccessorProblem::OutOfBounds {
-                            what: format!("element {last}"),
-                            needed: end.unwrap_or(usize::MAX),
-                            available: bytes.len(),
-                        })
-                    }
-                }
-            }
-            Some((bytes, stride))
-        }
-        None if count > MAX_VIEWLESS_COUNT => {
+    let elem = accessor.data_type().size() * width;
+    let Some(view) = accessor.view() else {
+        if count > MAX_VIEWLESS_COUNT {
             return Err(AccessorProblem::TooLarge {
                 count,
                 limit: MAX_VIEWLESS_COUNT,
-            })
-        }
-        None => None,
-    };
-    let mut values = vec![0.0; count * width];
-    if let Some((bytes, stride)) = view {
-        for i in 0..count {
-            let start = i
-                .checked_mul(stride)
-                .and_then(|s| s.checked_add(accessor.offset()))
-                .unwrap_or(usize::MAX);
-            for c in 0..width {
-                let at = start.saturating_add(c * ty.size());
-                values[i * width + c] = component(bytes, at, ty, &|| format!("element {i}"))?;
-            }
-        }
-    }
-    if let Some(sparse) = accessor.sparse() {
-        let indices = sparse.indices();
-        let index_bytes = view_bytes(&indices.view(), buffers)?;
-        let index_ty = match indices.index_type() {
-            gltf::accessor::sparse::IndexType::U8 => DataType::U8,
-            gltf::accessor::sparse::IndexType::U16 => DataType::U16,
-            gltf::accessor::sparse::IndexType::U32 => DataType::U32,
-        };
-        let vals = sparse.values();
-        let value_bytes = view_bytes(&vals.view(), buffers)?;
-        for entry in 0..sparse.count() {
-            let at = indices.offset().saturating_add(entry * index_ty.size());
-            let raw = raw_index(index_bytes, at, index_ty).ok_or_else(|| {
-                AccessorProblem::OutOfBounds {
-                    what: format!("sparse index {entry}"),
-                    needed: at.saturating_add(index_ty.size()),
-                    available: index_bytes.len(),
-                }
-            })?;
-            let target = usize::try_from(raw).ok().filter(|&t| t < count).ok_or(
-                AccessorProblem::SparseIndex {
-                    entry,
-                    index: raw,
-                    count,
-                },
-            )?;
-            let start = vals.offset().saturating_add(entry.saturating_mul(elem));
-            for c in 0..width {
-                let at = start.saturating_add(c * ty.size());
-                values[target * width + c] =
-                    component(value_bytes, at, ty, &|| format!("sparse value {entry}"))?;
-            }
-        }
-    }
-    for (n, v) in values.iter().enumerate() {
-        if !v.is_finite() {
-            return Err(AccessorProblem::NotFinite {
-                element: n / width,
-                component: n % width,
-                found: *v,
             });
         }
+        return Ok(None);
+    };
+    let bytes = view_bytes(&view, buffers)?;
+    let stride = view.stride().unwrap_or(elem);
+    if let Some(last) = count.checked_sub(1) {
+        let end = last
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(accessor.offset()))
+            .and_then(|s| s.checked_add(elem));
+        match end {
+            Some(end) if end <= bytes.len() => {}
+            _ => {
+                return Err(AccessorProblem::OutOfBounds {
+                    what: format!("element {last}"),
+                    needed: end.unwrap_or(usize::MAX),
+                    available: bytes.len(),
+                })
+            }
+        }
     }
-    Ok(values)
+    Ok(Some((bytes, stride)))
+}
+
+/// Every element read from the view into `values` (`width` numbers each).
+fn read_dense(
+    accessor: &gltf::Accessor<'_>,
+    bytes: &[u8],
+    stride: usize,
+    width: usize,
+    values: &mut [f64],
+) -> Result<(), AccessorProblem> {
+    let ty = accessor.data_type();
+    for (i, element) in values.chunks_exact_mut(width).enumerate() {
+        let start = i
+            .checked_mul(stride)
+            .and_then(|s| s.checked_add(accessor.offset()))
+            .unwrap_or(usize::MAX);
+        for (c, slot) in element.iter_mut().enumerate() {
+            let at = start.saturating_add(c * ty.size());
+            *slot = component(bytes, at, ty, &|| format!("element {i}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Sparse substitution: each listed index's element replaced by its sparse value.
+fn apply_sparse(
+    accessor: &gltf::Accessor<'_>,
+    sparse: &gltf::accessor::sparse::Sparse<'_>,
+    buffers: &Buffers<'_>,
+    width: usize,
+    values: &mut [f64],
+) -> Result<(), AccessorProblem> {
+    let ty = accessor.data_type();
+    let count = accessor.count();
+    let elem = ty.size() * width;
+    let indices = sparse.indices();
+    let index_bytes = view_bytes(&indices.view(), buffers)?;
+    let index_ty = match indices.index_type() {
+        gltf::accessor::sparse::IndexType::U8 => DataType::U8,
+        gltf::accessor::sparse::IndexType::U16 => DataType::U16,
+        gltf::accessor::sparse::IndexType::U32 => DataType::U32,
+    };
+    let vals = sparse.values();
+    let value_bytes = view_bytes(&vals.view(), buffers)?;
+    for entry in 0..sparse.count() {
+        let at = indices.offset().saturating_add(entry * index_ty.size());
+        let raw =
+            raw_index(index_bytes, at, index_ty).ok_or_else(|| AccessorProblem::OutOfBounds {
+                what: format!("sparse index {entry}"),
+                needed: at.saturating_add(index_ty.size()),
+                available: index_bytes.len(),
+            })?;
+        let target = usize::try_from(raw).ok().filter(|&t| t < count).ok_or(
+            AccessorProblem::SparseIndex {
+                entry,
+                index: raw,
+                count,
+            },
+        )?;
+        let start = vals.offset().saturating_add(entry.saturating_mul(elem));
+        let element = values
+            .chunks_exact_mut(width)
+            .nth(target)
+            .unwrap_or(&mut []);
+        for (c, slot) in element.iter_mut().enumerate() {
+            let at = start.saturating_add(c * ty.size());
+            *slot = component(value_bytes, at, ty, &|| format!("sparse value {entry}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Every decoded number finite (normalized integers always are; floats may not be).
+fn check_finite(values: &[f64], width: usize) -> Result<(), AccessorProblem> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(n) => Err(AccessorProblem::NotFinite {
+            element: n / width,
+            component: n % width,
+            found: values[n],
+        }),
+        None => Ok(()),
+    }
 }
 
 fn raw_index(bytes: &[u8], at: usize, ty: DataType) -> Option<u64> {

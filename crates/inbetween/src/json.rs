@@ -17,17 +17,41 @@ impl Document {
     /// UTF-8 byte order mark (U+FEFF) is skipped; line and column numbers in errors count from
     /// after it.
     pub fn from_json_str(text: &str, file: &str) -> Result<Document, LoadError> {
+        Document::from_json_str_with_warnings(text, file).map(|(doc, _)| doc)
+    }
+
+    /// [`Document::from_json_str`], and the document's warnings ([`crate::lint::warnings`]):
+    /// unknown fields with the nearest known name, quaternions written far from unit length,
+    /// `expr` segments that end away from their next key. Warnings never stop the load.
+    pub fn from_json_str_with_warnings(
+        text: &str,
+        file: &str,
+    ) -> Result<(Document, Vec<crate::lint::Warning>), LoadError> {
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-        parse_document(text).map_err(|error| LoadError {
-            file: file.to_string(),
-            error,
-        })
+        parse_document(text)
+            .map(|(doc, json)| {
+                let warnings = crate::lint::warnings(&json, &doc);
+                (doc, warnings)
+            })
+            .map_err(|error| LoadError {
+                file: file.to_string(),
+                error,
+            })
     }
 
     /// Parses and validates a JSON document from bytes (must be UTF-8).
     pub fn from_json_slice(bytes: &[u8], file: &str) -> Result<Document, LoadError> {
+        Document::from_json_slice_with_warnings(bytes, file).map(|(doc, _)| doc)
+    }
+
+    /// [`Document::from_json_slice`] with the document's warnings, as
+    /// [`Document::from_json_str_with_warnings`].
+    pub fn from_json_slice_with_warnings(
+        bytes: &[u8],
+        file: &str,
+    ) -> Result<(Document, Vec<crate::lint::Warning>), LoadError> {
         match core::str::from_utf8(bytes) {
-            Ok(text) => Document::from_json_str(text, file),
+            Ok(text) => Document::from_json_str_with_warnings(text, file),
             Err(e) => {
                 let (line, column) = line_column(bytes, e.valid_up_to());
                 Err(LoadError {
@@ -56,8 +80,8 @@ fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// Parses JSON text into a validated document.
-pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
+/// Parses JSON text into a validated document, returned with the JSON it was read from.
+pub(crate) fn parse_document(text: &str) -> Result<(Document, Json), DocumentError> {
     let json: Json = serde_json::from_str(text).map_err(|e| {
         DocumentError::new(
             Location::document(),
@@ -71,7 +95,8 @@ pub(crate) fn parse_document(text: &str) -> Result<Document, DocumentError> {
     if let Some(kind) = duplicate_key(text) {
         return Err(DocumentError::new(Location::document(), kind));
     }
-    document_from_json(&json)
+    let doc = document_from_json(&json)?;
+    Ok((doc, json))
 }
 
 /// Objects with more keys than this get a sorted index in [`duplicate_key`]; smaller ones (every
@@ -229,6 +254,75 @@ pub(crate) fn invalid(loc: Location, expected: impl Into<String>, found: &Json) 
     )
 }
 
+/// The allowed names of the string-valued fields, for suggestions ([`bad_name`]).
+const TYPE_NAMES: &[&str] = &["scalar", "vec2", "vec3", "vec4", "color", "quat"];
+const WRAP_NAMES: &[&str] = &["clamp", "loop", "ping_pong"];
+const PATH_NAMES: &[&str] = &["keys", "arclength", "segment_arclength"];
+const INTERP_NAMES: &[&str] = &["step", "linear", "slerp", "catmull_rom", "tcb"];
+const INTERP_OBJECTS: &[&str] = &["hermite", "bezier", "polynomial", "expr"];
+const EASE_OBJECTS: &[&str] = &["cubic_bezier", "steps"];
+const JUMP_NAMES: &[&str] = &["jump_start", "jump_end", "jump_none", "jump_both"];
+
+/// The error for `v` at `loc`, which is none of `names`: [`ErrorKind::UnknownName`] with the
+/// nearest name when `v` is a string close to one ([`crate::lint::nearest_name`]), else
+/// [`ErrorKind::Invalid`].
+pub(crate) fn bad_name(
+    loc: Location,
+    expected: impl Into<String>,
+    v: &Json,
+    names: &[&'static str],
+) -> DocumentError {
+    match v
+        .as_str()
+        .and_then(|found| crate::lint::nearest_name(found, names))
+    {
+        Some(suggestion) => DocumentError::new(
+            loc,
+            ErrorKind::UnknownName {
+                expected: expected.into(),
+                found: describe(v),
+                suggestion,
+            },
+        ),
+        None => invalid(loc, expected, v),
+    }
+}
+
+/// For a one-key object whose key is none of `names`: the error at `loc`, naming the key and the
+/// nearest allowed one when it is close (`{"hermit": ...}`), else `fallback`.
+fn bad_object_kind(
+    loc: Location,
+    kind: &str,
+    names: &[&'static str],
+    fallback: DocumentError,
+) -> DocumentError {
+    match crate::lint::nearest_name(kind, names) {
+        Some(suggestion) => DocumentError::new(
+            loc,
+            ErrorKind::UnknownName {
+                expected: format!("one of the keys {}", quoted(names)),
+                found: format!("the key {}", Json::String(kind.into())),
+                suggestion,
+            },
+        ),
+        None => fallback,
+    }
+}
+
+/// `"a", "b", "c"`.
+fn quoted(names: &[&str]) -> String {
+    let mut out = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('"');
+        out.push_str(name);
+        out.push('"');
+    }
+    out
+}
+
 fn object<'a>(
     v: &'a Json,
     loc: &Location,
@@ -338,33 +432,37 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
         Some(v) => v
             .as_str()
             .and_then(ValueType::from_name)
-            .ok_or_else(|| invalid(loc.with_field("type"), type_expected, v))?,
+            .ok_or_else(|| bad_name(loc.with_field("type"), type_expected, v, TYPE_NAMES))?,
     };
     let mut builder = TrackBuilder::new(name, value_type);
     if let Some(v) = obj.get("wrap") {
         builder = builder.wrap(v.as_str().and_then(Wrap::from_name).ok_or_else(|| {
-            invalid(
+            bad_name(
                 loc.with_field("wrap"),
                 "one of \"clamp\", \"loop\", \"ping_pong\"",
                 v,
+                WRAP_NAMES,
             )
         })?);
     }
-    let arclength = match obj.get("path") {
-        None => false,
+    let (arclength, segment_arclength) = match obj.get("path") {
+        None => (false, false),
         Some(v) => match v.as_str() {
-            Some("keys") => false,
-            Some("arclength") => true,
+            Some("keys") => (false, false),
+            Some("arclength") => (true, false),
+            Some("segment_arclength") => (false, true),
             _ => {
-                return Err(invalid(
+                return Err(bad_name(
                     loc.with_field("path"),
-                    "\"keys\" or \"arclength\"",
+                    "\"keys\", \"arclength\" or \"segment_arclength\"",
                     v,
+                    PATH_NAMES,
                 ))
             }
         },
     };
     builder.arclength = arclength;
+    builder.segment_arclength = segment_arclength;
     if let Some(v) = obj.get("ease") {
         builder.track_ease = Some(ease_from_json(v, &loc.with_field("ease"))?);
     }
@@ -451,6 +549,9 @@ fn key_from_json(
                 },
             ))
         }
+        Some(v @ Json::Object(_)) if value_type == ValueType::Quat => {
+            rotation_from_json(v, &loc.with_field("value"))?
+        }
         Some(v) => numbers(v, loc, "value", value_type)?,
     };
     let interp = match obj.get("interp") {
@@ -487,6 +588,85 @@ fn key_from_json(
     })
 }
 
+const ROTATION_EXPECTED: &str = "{\"euler\": [x, y, z], \"order\": \"xyz\"} (degrees) or {\"axis\": [x, y, z], \"angle\": degrees}";
+
+/// A `quat` key's value written as a rotation: `{"euler": [x, y, z], "order": "xyz"}` (degrees;
+/// order optional, default `xyz`) or `{"axis": [x, y, z], "angle": degrees}`, as the unit
+/// quaternion [x, y, z, w] ([`crate::rotation`]).
+fn rotation_from_json(v: &Json, loc: &Location) -> Result<Vec<f64>, DocumentError> {
+    let obj = object(v, loc, ROTATION_EXPECTED)?;
+    let field = loc.field.clone().unwrap_or_default();
+    let three = |name: &str| -> Result<[f64; 3], DocumentError> {
+        let sub = loc.with_field(format!("{field}.{name}"));
+        let arr = obj
+            .get(name)
+            .and_then(Json::as_array)
+            .filter(|a| a.len() == 3)
+            .ok_or_else(|| invalid(sub, "an array of 3 numbers", obj.get(name).unwrap_or(v)))?;
+        let mut out = [0.0; 3];
+        for (i, x) in arr.iter().enumerate() {
+            out[i] = number(x, loc.with_field(format!("{field}.{name}[{i}]")))?;
+        }
+        Ok(out)
+    };
+    let allowed: &[&str] = if obj.contains_key("euler") {
+        &["euler", "order"]
+    } else {
+        &["axis", "angle"]
+    };
+    if let Some(extra) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(DocumentError::new(
+            loc.clone(),
+            ErrorKind::Invalid {
+                expected: ROTATION_EXPECTED.into(),
+                found: format!("an object with the key {}", Json::String(extra.clone())),
+            },
+        ));
+    }
+    let q = if obj.contains_key("euler") {
+        let angles = three("euler")?;
+        let order = match obj.get("order") {
+            None => crate::rotation::EulerOrder::Xyz,
+            Some(o) => o
+                .as_str()
+                .and_then(crate::rotation::EulerOrder::from_name)
+                .ok_or_else(|| {
+                    bad_name(
+                        loc.with_field(format!("{field}.order")),
+                        format!("one of {}", quoted(&crate::rotation::EulerOrder::NAMES)),
+                        o,
+                        &crate::rotation::EulerOrder::NAMES,
+                    )
+                })?,
+        };
+        crate::rotation::euler_degrees(angles, order)
+    } else {
+        let axis = three("axis")?;
+        let angle_loc = loc.with_field(format!("{field}.angle"));
+        let angle = match obj.get("angle") {
+            Some(a) => number(a, angle_loc.clone())?,
+            None => {
+                return Err(DocumentError::new(
+                    angle_loc,
+                    ErrorKind::Missing {
+                        expected: "the angle in degrees",
+                    },
+                ))
+            }
+        };
+        crate::rotation::axis_angle_degrees(axis, angle).ok_or_else(|| {
+            DocumentError::new(
+                loc.with_field(format!("{field}.axis")),
+                ErrorKind::Invalid {
+                    expected: "a non-zero axis".into(),
+                    found: "[0, 0, 0]".into(),
+                },
+            )
+        })?
+    };
+    Ok(q.to_vec())
+}
+
 const INTERP_EXPECTED: &str = "one of \"step\", \"linear\", \"slerp\", \"catmull_rom\", \"tcb\", or an object {\"hermite\": ...}, {\"bezier\": ...}, {\"polynomial\": ...}, {\"expr\": ...}";
 
 fn interp_from_json(
@@ -502,7 +682,7 @@ fn interp_from_json(
             "slerp" => Interp::Slerp,
             "catmull_rom" => Interp::CatmullRom,
             "tcb" => Interp::Tcb,
-            _ => return Err(invalid(field, INTERP_EXPECTED, v)),
+            _ => return Err(bad_name(field, INTERP_EXPECTED, v, INTERP_NAMES)),
         };
         return Ok(RawInterp::Plain(interp));
     }
@@ -609,19 +789,31 @@ fn interp_from_json(
             };
             Ok(RawInterp::Plain(Interp::Expr(sources)))
         }
-        _ => Err(invalid(field, INTERP_EXPECTED, v)),
+        _ => Err(bad_object_kind(
+            field.clone(),
+            kind,
+            INTERP_OBJECTS,
+            invalid(field, INTERP_EXPECTED, v),
+        )),
     }
 }
 
-const EASE_EXPECTED: &str = "an ease name (\"linear\", \"smoothstep\", \"smootherstep\", \"in_quad\" ... \"in_out_bounce\"), {\"cubic_bezier\": [x1, y1, x2, y2]} or {\"steps\": [n, \"jump_end\"]}";
+/// What an ease may be: every name, then the two parametric forms.
+fn ease_expected() -> String {
+    format!(
+        "an ease name (one of {}), {{\"cubic_bezier\": [x1, y1, x2, y2]}} or {{\"steps\": [n, \"jump_end\"]}}",
+        quoted(Ease::names())
+    )
+}
 
 pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentError> {
     if let Some(name) = v.as_str() {
-        return Ease::from_name(name).ok_or_else(|| invalid(loc.clone(), EASE_EXPECTED, v));
+        return Ease::from_name(name)
+            .ok_or_else(|| bad_name(loc.clone(), ease_expected(), v, Ease::names()));
     }
     let obj = v
         .as_object()
-        .ok_or_else(|| invalid(loc.clone(), EASE_EXPECTED, v))?;
+        .ok_or_else(|| invalid(loc.clone(), ease_expected(), v))?;
     if obj.len() != 1 {
         return Err(DocumentError::new(
             loc.clone(),
@@ -632,7 +824,7 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
         ));
     }
     let Some((kind, body)) = obj.iter().next() else {
-        return Err(invalid(loc.clone(), EASE_EXPECTED, v));
+        return Err(invalid(loc.clone(), ease_expected(), v));
     };
     let field = loc.field.clone().unwrap_or_else(|| "ease".into());
     match kind.as_str() {
@@ -680,10 +872,11 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
                     Some("jump_none") => StepJump::JumpNone,
                     Some("jump_both") => StepJump::JumpBoth,
                     _ => {
-                        return Err(invalid(
+                        return Err(bad_name(
                             loc.with_field(format!("{field}.steps[1]")),
                             "one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"",
                             j,
+                            JUMP_NAMES,
                         ))
                     }
                 },
@@ -692,7 +885,12 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
                 .map(Ease::Steps)
                 .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
         }
-        _ => Err(invalid(loc.clone(), EASE_EXPECTED, v)),
+        _ => Err(bad_object_kind(
+            loc.clone(),
+            kind,
+            EASE_OBJECTS,
+            invalid(loc.clone(), ease_expected(), v),
+        )),
     }
 }
 
@@ -867,6 +1065,9 @@ fn track_to_json(track: &crate::track::Track) -> Json {
         if ease != Ease::Linear {
             obj.insert("ease".into(), ease_to_json(&ease));
         }
+    }
+    if track.path() == crate::track::PathMode::SegmentArclength {
+        obj.insert("path".into(), Json::String("segment_arclength".into()));
     }
     let keys: Vec<Json> = track
         .keys()

@@ -4,6 +4,7 @@
 //! ([`Document::from_json_str`]) or build tracks in code ([`Track::vec2`] and friends), validate
 //! once, then evaluate any track at any fractional frame ([`Track::eval`]) with no failure path
 //! left.
+#![forbid(unsafe_code)]
 #![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
@@ -25,10 +26,16 @@ pub mod gltf_export;
 pub mod gltf_import;
 #[cfg(feature = "json")]
 pub mod json;
+#[cfg(feature = "json")]
+pub mod lint;
+#[cfg(feature = "lottie")]
+pub mod lottie_import;
 #[cfg(feature = "ozz")]
 pub mod ozz_import;
 pub mod quat;
+pub mod rotation;
 pub mod sample;
+mod segment_arclength;
 pub mod track;
 mod track_source;
 mod validate;

@@ -125,6 +125,10 @@ pub enum PathMode {
         /// Normalized distance over normalized time (`Ease::Linear` for constant speed).
         ease: Ease,
     },
+    /// Each segment keeps its own frames and curve, but its key's ease maps the segment's
+    /// normalized time to normalized distance along that segment (`vec2`/`vec3` only; After
+    /// Effects' spatial keys, see [`crate::segment_arclength`]).
+    SegmentArclength,
 }
 
 /// Tension, continuity and bias of a key (Kochanek and Bartels 1984), each usually in [−1, 1].
@@ -475,6 +479,9 @@ impl Track {
             self.last_frame() - self.first_frame(),
         );
         if let Some(table) = &self.arc {
+            if self.path == PathMode::SegmentArclength {
+                return crate::segment_arclength::eval(self, local, table);
+            }
             return self.eval_arclength(local, table);
         }
         match self.segment_index(local) {
@@ -874,6 +881,8 @@ pub struct TrackBuilder {
     pub(crate) value_type: ValueType,
     pub(crate) wrap: Wrap,
     pub(crate) arclength: bool,
+    /// `path: "segment_arclength"` (see [`PathMode::SegmentArclength`]).
+    pub(crate) segment_arclength: bool,
     pub(crate) track_ease: Option<Ease>,
     pub(crate) fps: f64,
     pub(crate) keys: Vec<RawKey>,
@@ -908,6 +917,7 @@ impl TrackBuilder {
             value_type,
             wrap: Wrap::Clamp,
             arclength: false,
+            segment_arclength: false,
             track_ease: None,
             fps: DEFAULT_FPS,
             keys: Vec::new(),
@@ -1015,6 +1025,14 @@ impl TrackBuilder {
         self
     }
 
+    /// Times each segment by its own arc length, its key's ease mapping time to distance
+    /// (vec2 and vec3 only; [`PathMode::SegmentArclength`]).
+    #[must_use]
+    pub fn segment_arclength(mut self) -> Self {
+        self.segment_arclength = true;
+        self
+    }
+
     /// Makes this a Blender F-curve track (scalar only) of `keys`, with `extrapolation` before
     /// and after them and an optional Cycles modifier; keys added with `key` are not used.
     #[must_use]
@@ -1028,6 +1046,7 @@ impl TrackBuilder {
             keys,
             extrapolation,
             cycles,
+            smoothing: crate::fcurve::AutoSmoothing::None,
         });
         self
     }
@@ -1115,7 +1134,7 @@ pub(crate) fn assemble(
 
 /// Measures an arclength track's curve once; other tracks are returned unchanged.
 pub(crate) fn with_arclength(mut track: Track) -> Result<Track, crate::arclength::ArcLengthError> {
-    if let PathMode::Arclength { .. } = track.path {
+    if let PathMode::Arclength { .. } | PathMode::SegmentArclength = track.path {
         let table = {
             let curves: Vec<SegmentCurve<'_>> = (0..track.segments.len())
                 .map(|index| SegmentCurve {

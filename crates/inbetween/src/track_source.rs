@@ -48,7 +48,8 @@ pub fn stream_wrap(wrap: Wrap) -> StreamWrap {
 }
 
 /// The stream wrap of a track: its own wrap, or for an F-curve track the one that plays its
-/// extrapolation and cycles (see [`crate::fcurve::FCurve::stream_wrap`]).
+/// extrapolation and cycles with its outside record (see
+/// [`crate::fcurve::FCurve::stream_outside`]).
 fn track_stream_wrap(track: &Track) -> Result<StreamWrap, CompileError> {
     match track.fcurve() {
         None => Ok(stream_wrap(track.wrap())),
@@ -541,11 +542,22 @@ impl CurveSource for Track {
         Track::scale(self)
     }
 
+    fn outside(&self) -> Option<crate::stream::outside::Outside> {
+        let curve = self.fcurve()?;
+        curve.stream_outside().ok().and_then(|(_, outside)| outside)
+    }
+
     fn spans(&self) -> Vec<SourceSpan> {
         if let Some(curve) = self.fcurve() {
             return curve.source_spans();
         }
         let mut out = Vec::new();
+        if let (Some(table), crate::track::PathMode::SegmentArclength) =
+            (self.arclength_table(), self.path())
+        {
+            crate::segment_arclength::push_spans(self, table, ease_breakpoints, &mut out);
+            return out;
+        }
         if self.arclength_table().is_some() {
             self.push_arclength_spans(&mut out);
             return out;
@@ -614,6 +626,9 @@ impl CurveSource for Track {
             return crate::fcurve::write_value(v, frame, out);
         }
         let value = match self.arclength_table() {
+            Some(table) if self.path() == crate::track::PathMode::SegmentArclength => {
+                crate::segment_arclength::eval_in_segment(self, table, span.key, frame)
+            }
             Some(table) => self.eval_arclength_in_segment(table, span.key, frame),
             None => self.eval_segment(span.key, frame),
         };

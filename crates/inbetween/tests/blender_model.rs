@@ -1,8 +1,8 @@
 //! The F-curve model against hand-worked values: handle placement, easing formulas, extrapolation, cycles, JSON.
 
 use inbetween::fcurve::{
-    solve_time, CycleMode, Cycles, EasingMode, EasingType, Extrapolation, FCurve, FInterp, FKey,
-    HandleType,
+    solve_time, AutoSmoothing, CycleMode, Cycles, EasingMode, EasingType, Extrapolation, FCurve,
+    FInterp, FKey, HandleType,
 };
 use inbetween::Document;
 
@@ -338,4 +338,125 @@ fn a_single_key_curve_holds_or_extrapolates_along_its_handles() {
     close(c.eval(1.0), 0.0, "before, along the left handle");
     close(c.eval(9.0), 2.0, "after, along the flat right handle");
     assert!(c.eval(f64::NAN).is_nan() || c.eval(f64::NAN) == 2.0);
+}
+
+/// The natural cubic spline through `points` (zero second derivative at both ends) at `x`, by
+/// dense Gaussian elimination of the second derivatives (an independent reference).
+fn natural_spline(points: &[(f64, f64)], x: f64) -> f64 {
+    let n = points.len();
+    let h: Vec<f64> = points.windows(2).map(|w| w[1].0 - w[0].0).collect();
+    let mut m = vec![vec![0.0; n + 1]; n];
+    m[0][0] = 1.0;
+    m[n - 1][n - 1] = 1.0;
+    for i in 1..n - 1 {
+        m[i][i - 1] = h[i - 1];
+        m[i][i] = 2.0 * (h[i - 1] + h[i]);
+        m[i][i + 1] = h[i];
+        m[i][n] = 6.0
+            * ((points[i + 1].1 - points[i].1) / h[i] - (points[i].1 - points[i - 1].1) / h[i - 1]);
+    }
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))
+            .unwrap();
+        m.swap(col, pivot);
+        let pivot_row = m[col].clone();
+        for (r, row) in m.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    let second: Vec<f64> = (0..n).map(|i| m[i][n] / m[i][i]).collect();
+    let i = points.partition_point(|p| p.0 <= x).clamp(1, n - 1) - 1;
+    let (x0, y0, x1, y1, hi) = (
+        points[i].0,
+        points[i].1,
+        points[i + 1].0,
+        points[i + 1].1,
+        h[i],
+    );
+    let (m0, m1) = (second[i], second[i + 1]);
+    m0 * (x1 - x).powi(3) / (6.0 * hi)
+        + m1 * (x - x0).powi(3) / (6.0 * hi)
+        + (y0 / hi - m0 * hi / 6.0) * (x1 - x)
+        + (y1 / hi - m1 * hi / 6.0) * (x - x0)
+}
+
+/// Continuous-acceleration smoothing of `auto` keys with free (linear-extrapolated) ends makes
+/// every handle a third of its segment long and the second derivative continuous, zero at the
+/// ends: the curve is the natural cubic spline through the keys.
+#[test]
+fn continuous_acceleration_on_auto_keys_is_the_natural_cubic_spline() {
+    let points = [
+        (0.0, 0.0),
+        (1.0, 1.0),
+        (2.0, 0.0),
+        (4.5, 3.0),
+        (5.25, -1.0),
+        (9.0, 2.0),
+    ];
+    for count in [3, 4, 6] {
+        let keys = points[..count]
+            .iter()
+            .map(|&(f, v)| {
+                let mut k = FKey::new(f, v);
+                k.left_type = HandleType::Auto;
+                k.right_type = HandleType::Auto;
+                k
+            })
+            .collect();
+        let c = FCurve::with_smoothing(
+            keys,
+            [Extrapolation::Linear; 2],
+            None,
+            AutoSmoothing::ContAccel,
+        );
+        // Hand-worked for three keys: slopes 1.5, 0, -1.5, handles a third of a frame long.
+        if count == 3 {
+            close(c.keys()[0].right[1], 0.5, "first right handle");
+            close(c.keys()[1].left[1], 1.0, "middle left handle");
+            close(c.keys()[2].left[1], 0.5, "last left handle");
+            close(c.keys()[0].left[0], -1.0 / 3.0, "mirrored end handle");
+        }
+        let last = points[count - 1].0;
+        for q in 0..=(4.0 * last) as usize {
+            let x = q as f64 / 4.0;
+            let want = natural_spline(&points[..count], x);
+            assert!(
+                (c.eval(x) - want).abs() <= 1e-9,
+                "{count} keys, frame {x}: {} vs {want}",
+                c.eval(x)
+            );
+        }
+    }
+}
+
+/// Auto-clamped keys under continuous acceleration never overshoot their neighbours (the
+/// solver locks a handle at its limit), and `cont_accel` reads and writes back in documents.
+#[test]
+fn continuous_acceleration_keeps_auto_clamped_keys_within_their_neighbours() {
+    let json = r#"{"inbetween":1,"tracks":[{"name":"s","type":"scalar",
+        "fcurve":{"auto_smoothing":"cont_accel","extrapolation":"linear"},
+        "keys":[{"frame":0,"value":0},{"frame":2,"value":0.2},{"frame":3,"value":5},
+                {"frame":10,"value":5.1},{"frame":11,"value":0}]}]}"#;
+    let doc = Document::from_json_str(json, "c.json").unwrap();
+    let track = &doc.tracks()[0];
+    let curve = track.fcurve().unwrap();
+    assert_eq!(curve.smoothing(), AutoSmoothing::ContAccel);
+    for q in 0..=44 {
+        let x = q as f64 / 4.0;
+        let v = curve.eval(x);
+        assert!((-1e-9..=5.1 + 1e-9).contains(&v), "frame {x}: {v}");
+    }
+    let again = Document::from_json_str(&doc.to_json_string(), "again.json").unwrap();
+    assert_eq!(again.tracks()[0].fcurve(), Some(curve));
+    let bad = json.replace("cont_accel", "bezier");
+    let error = Document::from_json_str(&bad, "c.json")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("cont_accel"), "{error}");
 }

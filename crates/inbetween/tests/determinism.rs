@@ -1,11 +1,22 @@
-//! Determinism of fixed-point playback: a golden hash of the showcase (every segment kind and ease family) played by cursors and by a bank, identical across runs, threads and build profiles.
+//! Determinism of fixed-point playback: golden hashes of the showcase (every segment kind and ease family) played by cursors and by a bank, identical across runs, threads, build profiles and float libraries.
 //!
-//! CI runs this file in both profiles: `cargo test --release` (with the workspace) and
-//! `cargo test -p inbetween-determinism` (debug: the same file, built by `crates/determinism`
-//! without the library's dev-dependencies). Fixed-point tracks play i64 states with
-//! wrapping additions, so the values are exact and cannot depend on the optimizer; the hash
-//! also covers the compiler, whose float work is plain IEEE arithmetic (no fused operations)
-//! and evaluates the same in both profiles.
+//! Two promises, tested apart:
+//! - **Playing** a fixed-point stream is integer arithmetic: the committed stream
+//!   `determinism/showcase-fixed.ibs` plays to the same bits in every profile, on every thread
+//!   and with either float library (`std` or `libm`).
+//! - **Compiling** is deterministic for one float library: twice, or on 4 threads, the same
+//!   bytes; with `std` exactly the committed stream. `libm`'s transcendental functions may differ
+//!   from the platform's in the last ulp, so a `libm` build compiles its own (pinned) bytes.
+//!
+//! CI runs this file in the release profile (with the workspace), at opt-level 0 with `std`
+//! and at opt-level 0 with `libm` (`cargo test -p inbetween-determinism [--no-default-features
+//! --features libm]`: the same file, built by `crates/determinism` without the library's
+//! dev-dependencies).
+//!
+//! After a deliberate change to the showcase, the compiler or the stream format, regenerate
+//! the stream with `cargo run --release -- compile examples/showcase.json --precision fixed -o
+//! crates/inbetween/tests/determinism/showcase-fixed.ibs` and pin the new hashes the failures
+//! print.
 
 use inbetween::batch::Bank;
 use inbetween::compile::CompileOptions;
@@ -15,9 +26,15 @@ use inbetween::Document;
 
 const SHOWCASE: &str = include_str!("../../../examples/showcase.json");
 
-/// FNV-1a (64-bit) of every played value's bits, as computed by [`played_hash`] for the
-/// fixed-point showcase.
-const GOLDEN: &str = "d15a0d279957afea";
+/// The fixed-point showcase as `inbetween compile --precision fixed` writes it with `std` math.
+const COMMITTED: &[u8] = include_bytes!("determinism/showcase-fixed.ibs");
+
+/// FNV-1a (64-bit) of every played value's bits, as computed by [`played_hash`], for
+/// [`COMMITTED`]: the same with every float library, profile and thread.
+const PLAYBACK_GOLDEN: &str = "2b0add10171f9415";
+
+/// FNV-1a of the bytes the showcase compiles to with `libm` math (without `std`).
+const LIBM_COMPILE_GOLDEN: &str = "de42a59925596e63";
 
 /// FNV-1a, 64-bit: offset basis and prime.
 struct Fnv(u64);
@@ -28,7 +45,11 @@ impl Fnv {
     }
 
     fn value(&mut self, x: f64) {
-        for b in x.to_bits().to_le_bytes() {
+        self.bytes(&x.to_bits().to_le_bytes());
+    }
+
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
@@ -76,15 +97,26 @@ fn played_hash(stream: &Stream<'_>) -> String {
     format!("{:016x}", h.0)
 }
 
+fn profile() -> &'static str {
+    if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    }
+}
+
+fn float_library() -> &'static str {
+    if cfg!(feature = "std") {
+        "std"
+    } else {
+        "libm"
+    }
+}
+
 #[test]
-fn fixed_point_playback_matches_the_golden_hash_in_every_run_and_thread() {
-    let bytes = fixed_stream_bytes();
-    // Two compiles give the same bytes.
-    assert!(
-        fixed_stream_bytes() == bytes,
-        "compiling twice gave different streams"
-    );
-    let stream = Stream::from_bytes(&bytes).expect("a valid stream");
+fn playing_the_fixed_point_stream_gives_the_same_bits_in_every_run_thread_profile_and_float_library(
+) {
+    let stream = Stream::from_bytes(COMMITTED).expect("the committed stream is valid");
     let first = played_hash(&stream);
     // Two runs in one process agree, and so do threads sharing the stream.
     assert_eq!(played_hash(&stream), first);
@@ -103,15 +135,48 @@ fn fixed_point_playback_matches_the_golden_hash_in_every_run_and_thread() {
     for (i, h) in threads.iter().enumerate() {
         assert_eq!(*h, first, "thread {i}");
     }
-    // And every build profile, on every run, matches the value pinned here.
     assert_eq!(
         first,
-        GOLDEN,
-        "fixed-point playback changed ({} profile)",
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        }
+        PLAYBACK_GOLDEN,
+        "fixed-point playback changed ({} profile, {} float math)",
+        profile(),
+        float_library()
     );
+}
+
+#[test]
+fn compiling_the_fixed_point_showcase_gives_the_same_bytes_in_every_run_and_thread() {
+    let bytes = fixed_stream_bytes();
+    assert!(
+        fixed_stream_bytes() == bytes,
+        "compiling twice gave different streams"
+    );
+    let threads: Vec<Vec<u8>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4).map(|_| scope.spawn(fixed_stream_bytes)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a compiling thread panicked"))
+            .collect()
+    });
+    for (i, b) in threads.iter().enumerate() {
+        assert!(*b == bytes, "thread {i} compiled different bytes");
+    }
+    let mut h = Fnv::new();
+    h.bytes(&bytes);
+    let hash = format!("{:016x}", h.0);
+    if cfg!(feature = "std") {
+        assert!(
+            bytes == COMMITTED,
+            "the showcase no longer compiles to determinism/showcase-fixed.ibs ({} profile; \
+             bytes hash {hash}): regenerate it (see the module docs)",
+            profile()
+        );
+    } else {
+        assert_eq!(
+            hash,
+            LIBM_COMPILE_GOLDEN,
+            "the libm compile of the showcase changed ({} profile)",
+            profile()
+        );
+    }
 }

@@ -7,17 +7,22 @@ use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream, StreamValueType, StreamWrap};
 use stream_support::*;
 
-/// Plays track 0 from its first integer frame and returns the largest error against `source`
-/// (checked by the test itself, not by the compiler).
+/// [`independent_max_error_of`] track 0 of `bytes`.
 fn independent_max_error(bytes: &[u8], source: &dyn CurveSource) -> f64 {
     let stream = Stream::from_bytes(bytes).unwrap();
-    let track = stream.track(0).unwrap();
+    independent_max_error_of(stream.track(0).unwrap(), source)
+}
+
+/// Plays `track` from its first integer frame and returns the largest error against `source`
+/// (checked by the test itself, not by the compiler).
+fn independent_max_error_of(
+    track: inbetween::stream::StreamTrack<'_>,
+    source: &dyn CurveSource,
+) -> f64 {
     let mut player = TrackPlayer::new(track);
     let first = track.first_frame().ceil();
     player.seek(first).unwrap();
-    let mut worst: f64 = 0.0;
-    let mut exact = [0.0; 4];
-    let mut frame = first;
+    let (mut worst, mut frame, mut exact) = (0.0f64, first, [0.0; 4]);
     while frame <= track.last_frame() {
         source.eval(frame, &mut exact).unwrap();
         for (c, e) in exact.iter().enumerate().take(track.components()) {
@@ -420,8 +425,9 @@ fn f32_long_pieces_stay_flat() {
 }
 
 #[test]
-fn sub_frame_pieces_too_steep_for_f32_are_stored_wide() {
-    // A degree-8 polynomial over 0.4 frames: its unit-step differences are ~1e5 × its values.
+fn sub_frame_spans_too_steep_for_f32_keep_their_track_in_f64() {
+    // A degree-8 polynomial over 0.4 frames: its unit-step differences are ~1e5 × its values;
+    // in f32 it was split (and stored wide); in f64 it is one piece, so the track stays f64.
     let coeffs = [0.0, 30.0, -20.0, 10.0, 40.0, -60.0, 35.0, -20.0, 9.0];
     let source = PolySource::scalar(3.3, 3.7, &coeffs);
     let compiled = compile_one(
@@ -431,13 +437,11 @@ fn sub_frame_pieces_too_steep_for_f32_are_stored_wide() {
         Precision::F32,
         Some(1e-7),
     );
+    assert!(compiled.reports[0].kept_in_f64.is_some_and(|e| e > 1e-7));
     let stream = Stream::from_bytes(&compiled.bytes).unwrap();
     let track = stream.track(0).unwrap();
-    assert!(
-        track.pieces().any(|p| p.wide),
-        "{:?}",
-        track.pieces().collect::<Vec<_>>()
-    );
+    assert_eq!(track.precision(), Precision::F64);
+    assert_eq!(track.piece_count(), 1);
     let mut player = TrackPlayer::new(track);
     let mut exact = [0.0; 4];
     for k in 0..=40 {
@@ -548,4 +552,100 @@ fn errors_name_the_track_frame_and_field() {
         error.to_string(),
         "track 2 piece 5: field `piece data offset` is 0, expected 48"
     );
+}
+
+/// The showcase's former `lissajous` (a 120-frame loop of `120 sin(6πu + π/2)` between keys of
+/// value 0, so tolerance 1e-6): f32 numbers cannot hold the tolerance on its degree-8 pieces,
+/// which once made an `F32` compile split it into 1 476 pieces, most shorter than a frame. Now
+/// the track is kept in f64, reported with what f32 reaches, and the f32 stream is smaller than
+/// the f64 one. (The showcase's own track now has keys at its curve's ends, scale 120.)
+#[test]
+fn f32_compile_keeps_a_track_in_f64_rather_than_split_below_a_frame() {
+    let json = r#"{"inbetween": 1, "fps": 60, "tracks": [
+        {"name": "glide", "type": "vec2", "keys": [
+            {"frame": 0, "value": [0, 0], "interp": "catmull_rom"},
+            {"frame": 40, "value": [30, 10], "interp": "catmull_rom"},
+            {"frame": 80, "value": [60, -5], "interp": "catmull_rom"},
+            {"frame": 120, "value": [90, 0]}]},
+        {"name": "lissajous", "type": "vec2", "wrap": "loop", "keys": [
+            {"frame": 0, "value": [0, 0],
+             "interp": {"expr": ["120*sin(3*2*pi*u + pi/2)", "80*sin(2*2*pi*u)"]}},
+            {"frame": 120, "value": [0, 0]}]}]}"#;
+    let doc = inbetween::Document::from_json_str(json, "lissajous.json").unwrap();
+    let compile = |precision| {
+        doc.compile(&CompileOptions {
+            precision,
+            ..CompileOptions::default()
+        })
+        .unwrap()
+    };
+    let (narrow, wide) = (compile(Precision::F32), compile(Precision::F64));
+    let stream = Stream::from_bytes(&narrow.bytes).unwrap();
+    for (track, report) in stream.tracks().zip(&narrow.reports) {
+        let pieces: Vec<_> = track.pieces().collect();
+        if report.name != "lissajous" {
+            assert_eq!(report.kept_in_f64, None, "{}", report.name);
+            assert_eq!(track.precision(), Precision::F32, "{}", report.name);
+            continue;
+        }
+        assert_eq!(track.precision(), Precision::F64);
+        // f32 would miss the tolerance with these pieces: that is why the track is in f64.
+        let reach = report.kept_in_f64.unwrap();
+        assert!(
+            reach > track.tolerance(),
+            "{reach} vs {}",
+            track.tolerance()
+        );
+        assert!(pieces.iter().all(|p| p.end - p.start >= 1.0), "{pieces:?}");
+        let source = &doc.tracks()[1];
+        assert!(independent_max_error_of(track, source) <= track.tolerance());
+    }
+    assert!(narrow.bytes.len() < wide.bytes.len());
+}
+
+/// Tracks are compiled independently (across threads, 256 at a time, with feature `rayon`):
+/// each of 600 tracks compiled in one stream has the same pieces, numbers and measured error
+/// as when compiled alone, in input order.
+#[test]
+fn each_track_compiles_as_it_does_alone() {
+    let tracks: Vec<inbetween::Track> = (0..600)
+        .map(|i| {
+            let mut builder = inbetween::Track::scalar(format!("c{i}"));
+            for k in 0..5 {
+                let value = f64::from((i * 7 + k * 13) % 17) - 8.0;
+                builder = builder
+                    .key(f64::from(k * (8 + i % 9)), value)
+                    .interp(inbetween::Interp::CatmullRom);
+            }
+            builder.build().unwrap()
+        })
+        .collect();
+    fn input(t: &inbetween::Track) -> TrackInput<'_> {
+        TrackInput {
+            name: t.name(),
+            value_type: StreamValueType::Scalar,
+            wrap: StreamWrap::Clamp,
+            source: t,
+        }
+    }
+    let options = CompileOptions {
+        precision: Precision::F32,
+        ..CompileOptions::default()
+    };
+    let inputs: Vec<TrackInput<'_>> = tracks.iter().map(input).collect();
+    let together = compile_tracks(&inputs, 60.0, &options).unwrap();
+    let stream = Stream::from_bytes(&together.bytes).unwrap();
+    for (track, source) in stream.tracks().zip(&tracks) {
+        let alone = compile_tracks(&[input(source)], 60.0, &options).unwrap();
+        let alone = Stream::from_bytes(&alone.bytes).unwrap();
+        let alone = alone.track(0).unwrap();
+        assert_eq!(track.name(), source.name());
+        assert_eq!(track.summary(), alone.summary(), "{}", source.name());
+        for (p, q) in track.pieces().zip(alone.pieces()) {
+            assert_eq!((p.start, p.degree), (q.start, q.degree));
+            for k in 0..=usize::from(p.degree) {
+                assert_eq!(track.number(&p, 0, k), alone.number(&q, 0, k));
+            }
+        }
+    }
 }

@@ -83,10 +83,10 @@ fn header_fields_are_validated() {
         StreamError::BadMagic { .. }
     ));
     assert_eq!(
-        corrupt(&bytes, H_VERSION, &2u16.to_le_bytes()),
+        corrupt(&bytes, H_VERSION, &3u16.to_le_bytes()),
         StreamError::UnsupportedVersion {
-            found: 2,
-            supported: 1
+            found: 3,
+            supported: 2
         }
     );
     assert_eq!(

@@ -65,14 +65,17 @@ pub struct Panel {
 
 /// One row per track: the curves (full width, or beside the path panel of a vec2/vec3 track).
 /// Returns the panels and the picture's (width, height).
-pub fn layout(plots: &[TrackPlot]) -> (Vec<Panel>, (u32, u32)) {
+pub fn layout(plots: &[TrackPlot], size: PictureSize) -> (Vec<Panel>, (u32, u32)) {
+    let (width, row_height) = (size.width, size.row_height);
+    // The path panel keeps its share of the default picture (470 of 1280 pixels).
+    let path_width = (u64::from(width) * u64::from(PATH_WIDTH) / u64::from(WIDTH)) as u32;
     let mut panels = Vec::new();
     let mut y = 0;
     for (track, plot) in plots.iter().enumerate() {
         let curve_width = if plot.path.is_some() {
-            WIDTH - PATH_WIDTH
+            width - path_width
         } else {
-            WIDTH
+            width
         };
         panels.push(Panel {
             kind: PanelKind::Curves,
@@ -80,7 +83,7 @@ pub fn layout(plots: &[TrackPlot]) -> (Vec<Panel>, (u32, u32)) {
             x: 0,
             y,
             width: curve_width,
-            height: ROW_HEIGHT,
+            height: row_height,
         });
         if plot.path.is_some() {
             panels.push(Panel {
@@ -88,13 +91,31 @@ pub fn layout(plots: &[TrackPlot]) -> (Vec<Panel>, (u32, u32)) {
                 track,
                 x: curve_width,
                 y,
-                width: PATH_WIDTH,
-                height: ROW_HEIGHT,
+                width: path_width,
+                height: row_height,
             });
         }
-        y += ROW_HEIGHT;
+        y += row_height;
     }
-    (panels, (WIDTH, y.max(1)))
+    (panels, (width, y.max(1)))
+}
+
+/// The picture's width and the height of one track's row, pixels (`plot --width/--height`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PictureSize {
+    /// Width of the picture.
+    pub width: u32,
+    /// Height of each track's row.
+    pub row_height: u32,
+}
+
+impl Default for PictureSize {
+    fn default() -> Self {
+        PictureSize {
+            width: WIDTH,
+            row_height: ROW_HEIGHT,
+        }
+    }
 }
 
 /// The colour of component `index`: x/r red, y/g green, z/b blue, w purple (a grey on colour
@@ -282,6 +303,9 @@ where
             )))?;
         }
     }
+    if plot.is_color {
+        draw_colour_strip(&mut chart, plot)?;
+    }
     for (c, _) in plot.components.iter().enumerate() {
         let color = component_color(plot, c);
         chart.draw_series(plot.keys.iter().map(|k| {
@@ -291,6 +315,38 @@ where
         }))?;
     }
     draw_segment_labels(area, &chart, plot)
+}
+
+/// The fraction of a colour track's value range (at the bottom of the plot, inside its 6%
+/// padding) that the colour strip fills.
+const STRIP_FRACTION: f64 = 0.045;
+
+/// A colour track's colour at every integer frame as a strip along the bottom of the plot: one
+/// cell per frame, r, g, b clamped to 0..1 and composited over white by a.
+fn draw_colour_strip<DB: DrawingBackend>(
+    chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    plot: &TrackPlot,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let (y0, y1) = plot.y_range;
+    let top = y0 + (y1 - y0) * STRIP_FRACTION;
+    chart.draw_series(
+        plot.frame_values.iter().map(|(f, v)| {
+            Rectangle::new([(f - 0.5, y0), (f + 0.5, top)], strip_colour(v).filled())
+        }),
+    )?;
+    Ok(())
+}
+
+/// The sRGB colour shown for an RGBA value: each channel clamped to 0..1 (NaN as 0), blended
+/// over white by alpha, to 8 bits.
+pub fn strip_colour(v: &[f64]) -> RGBColor {
+    let unit = |x: f64| if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) };
+    let a = unit(v.get(3).copied().unwrap_or(1.0));
+    let channel = |i: usize| (((unit(v[i]) * a + (1.0 - a)) * 255.0).round()) as u8;
+    RGBColor(channel(0), channel(1), channel(2))
 }
 
 /// Above the plot, each run of segments gets a bracket spanning its frames with the kind over
@@ -396,7 +452,7 @@ where
 {
     draw_title(
         area,
-        &format!("{} (x, y)", plot.name),
+        &format!("{} ({}, {})", plot.name, path.axes[0], path.axes[1]),
         "a dot per frame: spacing = speed",
     )?;
     let builder = || {
@@ -425,8 +481,8 @@ where
         .axis_desc_style(text_style(13, MUTED))
         .x_labels(6)
         .y_labels(6)
-        .x_desc("x")
-        .y_desc("y")
+        .x_desc(path.axes[0])
+        .y_desc(path.axes[1])
         .x_label_formatter(&|v| tick_label(*v))
         .y_label_formatter(&|v| tick_label(*v))
         .draw()?;
@@ -503,5 +559,22 @@ mod tests {
         assert!((sx - 112.0 / 400.0).abs() < 1e-12);
         assert!((sx - sy).abs() < 1e-12);
         assert!(((y0 + y1) / 2.0 - 5.0).abs() < 1e-12);
+    }
+}
+
+#[cfg(test)]
+mod strip_tests {
+    use super::*;
+
+    #[test]
+    fn strip_colours_are_clamped_and_composited_over_white() {
+        assert_eq!(strip_colour(&[1.0, 0.8, 0.1, 1.0]), RGBColor(255, 204, 26));
+        assert_eq!(strip_colour(&[0.1, 0.4, 1.0, 0.0]), RGBColor(255, 255, 255));
+        // Half transparent black: 0.5 × 0 + 0.5 × 1 = 0.5 → 128; out of range clamped.
+        assert_eq!(
+            strip_colour(&[0.0, -3.0, f64::NAN, 0.5]),
+            RGBColor(128, 128, 128)
+        );
+        assert_eq!(strip_colour(&[2.0, 0.0, 0.0, 7.0]), RGBColor(255, 0, 0));
     }
 }

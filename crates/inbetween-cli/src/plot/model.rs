@@ -55,6 +55,8 @@ pub struct SegmentLabel {
 /// The (x, y) path of a vec2/vec3 track: the curve, a dot at every integer frame, the keys.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PathPlot {
+    /// The components drawn across and up (`x`, `y` for vec2; the `--plane` of a vec3).
+    pub axes: [&'static str; 2],
     /// The fine line, split where a value is not finite.
     pub line: Vec<Vec<(f64, f64)>>,
     /// (x, y) at every integer frame of the plotted range (empty when there are too many).
@@ -333,20 +335,111 @@ fn subtitle(track: &Track, frame_count: usize, non_finite: bool) -> String {
     parts.join(" · ")
 }
 
+/// The plane a vec3 path is drawn in: two of its components, across and up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Plane {
+    /// The two components that vary most (by the range of their values); xy for vec2.
+    #[default]
+    Auto,
+    /// x across, y up.
+    Xy,
+    /// x across, z up.
+    Xz,
+    /// y across, z up.
+    Yz,
+}
+
+impl Plane {
+    /// The component indices drawn across and up for a track with `components` components
+    /// whose values span `extents` (one range length per component).
+    fn indices(self, components: usize, extents: &[f64]) -> (usize, usize) {
+        match self {
+            _ if components < 3 => (0, 1),
+            Plane::Xy => (0, 1),
+            Plane::Xz => (0, 2),
+            Plane::Yz => (1, 2),
+            Plane::Auto => {
+                // Leave out the component that varies least (the first of equals kept).
+                let least = (0..3)
+                    .rev()
+                    .min_by(|a, b| extents[*a].total_cmp(&extents[*b]))
+                    .unwrap_or(2);
+                match least {
+                    0 => (1, 2),
+                    1 => (0, 2),
+                    _ => (0, 1),
+                }
+            }
+        }
+    }
+}
+
+/// The name of the one curve a rotation track is drawn as.
+pub const ANGLE_COMPONENT: &str = "angle from key 0 (°)";
+
+/// What a track's curves show: its components, or for a rotation the angle (degrees, 0..=180)
+/// it has turned from its first key — continuous, whatever the signs of the quaternions.
+#[derive(Clone, Copy, Debug)]
+enum Shown {
+    Components,
+    AngleFrom(inbetween::quat::Quat),
+}
+
+impl Shown {
+    fn of(track: &Track) -> Shown {
+        match track.keys().first() {
+            Some(k) if track.value_type() == ValueType::Quat => {
+                Shown::AngleFrom([k.value[0], k.value[1], k.value[2], k.value[3]])
+            }
+            _ => Shown::Components,
+        }
+    }
+
+    fn components(self, track: &Track) -> usize {
+        match self {
+            Shown::Components => track.components(),
+            Shown::AngleFrom(_) => 1,
+        }
+    }
+
+    fn values(self, v: &inbetween::Value) -> Vec<f64> {
+        match self {
+            Shown::Components => v.as_slice().to_vec(),
+            Shown::AngleFrom(q0) => {
+                let q = [v[0], v[1], v[2], v[3]];
+                vec![inbetween::quat::angle_between(q0, q).to_degrees()]
+            }
+        }
+    }
+}
+
 /// Samples `track` exactly (`Track::eval`) over the frame axis `axis` and the integer frames
-/// `frames` (inclusive), and gathers what the panels draw.
+/// `frames` (inclusive), and gathers what the panels draw (a rotation as its angle from the
+/// first key, [`ANGLE_COMPONENT`]); a vec3 path in the xy plane.
+#[cfg(test)]
 pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -> TrackPlot {
-    let n = track.components();
+    track_plot_in(track, axis, frames, Plane::Xy)
+}
+
+/// Samples `track` as [`track_plot`] does, with a vec3 path drawn in `plane`.
+pub fn track_plot_in(
+    track: &Track,
+    axis: (f64, f64),
+    frames: Option<(i64, i64)>,
+    plane: Plane,
+) -> TrackPlot {
+    let shown = Shown::of(track);
+    let n = shown.components(track);
     let pass = key_pass_frames(track);
     let line_at = line_frames(axis, &pass);
     let line_values: Vec<(f64, Vec<f64>)> = line_at
         .iter()
-        .map(|&f| (f, track.eval(f).as_slice().to_vec()))
+        .map(|&f| (f, shown.values(&track.eval(f))))
         .collect();
     let frame_count = frames.map_or(0, |(a, b)| usize::try_from(b - a + 1).unwrap_or(usize::MAX));
     let frame_values: Vec<(f64, Vec<f64>)> = match frames {
         Some((a, b)) if frame_count <= MAX_FRAME_DOTS => (a..=b)
-            .map(|f| (f as f64, track.eval(f as f64).as_slice().to_vec()))
+            .map(|f| (f as f64, shown.values(&track.eval(f as f64))))
             .collect(),
         _ => Vec::new(),
     };
@@ -357,7 +450,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
         .map(|(k, &frame)| KeyMark {
             frame,
             written_frame: k.frame,
-            value: k.value.as_slice().to_vec(),
+            value: shown.values(&k.value),
         })
         .collect();
     let non_finite = line_values
@@ -384,7 +477,14 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
     let y_range = padded(finite_range(all_values).unwrap_or((-1.0, 1.0)), 0.06);
 
     let path = matches!(track.value_type(), ValueType::Vec2 | ValueType::Vec3).then(|| {
-        let xy = |v: &[f64]| (v[0], v[1]);
+        let extents: Vec<f64> = (0..n)
+            .map(|c| {
+                finite_range(line_values.iter().map(|(_, v)| v[c])).map_or(0.0, |(a, b)| b - a)
+            })
+            .collect();
+        let (across, up) = plane.indices(n, &extents);
+        let names = component_names(track.value_type());
+        let xy = |v: &[f64]| (v[across], v[up]);
         // The path is broken at every key, so that a jump there (an expression segment that
         // ends away from the next key, a step) is not drawn as a motion; where the motion is
         // continuous the two pieces meet.
@@ -418,6 +518,7 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
         let x_range = finite_range(points().map(|p| p.0)).unwrap_or((-1.0, 1.0));
         let y_range = finite_range(points().map(|p| p.1)).unwrap_or((-1.0, 1.0));
         PathPlot {
+            axes: [names[across], names[up]],
             line,
             dots: dots
                 .into_iter()
@@ -432,7 +533,10 @@ pub fn track_plot(track: &Track, axis: (f64, f64), frames: Option<(i64, i64)>) -
     TrackPlot {
         name: track.name().to_string(),
         subtitle: subtitle(track, frame_count, non_finite),
-        components: component_names(track.value_type()),
+        components: match shown {
+            Shown::Components => component_names(track.value_type()),
+            Shown::AngleFrom(_) => vec![ANGLE_COMPONENT],
+        },
         is_color: track.value_type() == ValueType::Color,
         x_range: axis,
         y_range,
@@ -551,6 +655,49 @@ mod tests {
             .subtitle
             .contains("values not finite or beyond ±1e300 left out"));
         assert!(plot.y_range.0.is_finite() && plot.y_range.1.is_finite());
+    }
+
+    #[test]
+    fn a_vec3_path_is_drawn_in_the_chosen_or_widest_plane() {
+        // x stays 0; y runs 0 → 10, z 0 → 5: auto leaves x out and draws (y, z).
+        let d = doc(
+            r#"{"inbetween": 1, "tracks": [{"name": "p", "type": "vec3", "keys": [
+            {"frame": 0, "value": [0, 0, 0]}, {"frame": 10, "value": [0, 10, 5]}]}]}"#,
+        );
+        let t = &d.tracks()[0];
+        let path = |plane| {
+            track_plot_in(t, (0.0, 10.0), Some((0, 10)), plane)
+                .path
+                .unwrap()
+        };
+        let auto = path(Plane::Auto);
+        assert_eq!(auto.axes, ["y", "z"]);
+        assert_eq!(auto.dots[4], (4.0, 2.0));
+        let xz = path(Plane::Xz);
+        assert_eq!(xz.axes, ["x", "z"]);
+        assert_eq!(xz.dots[4], (0.0, 2.0));
+        assert_eq!(path(Plane::Xy).dots[10], (0.0, 10.0));
+    }
+
+    #[test]
+    fn a_rotation_is_drawn_as_its_angle_from_the_first_key() {
+        // Slerp from the identity to a 90° turn about y and on to 180°: the angle grows
+        // linearly, 0 → 90 → 180, whichever sign the stored quaternions have.
+        let d = doc(
+            r#"{"inbetween": 1, "tracks": [{"name": "r", "type": "quat", "keys": [
+            {"frame": 0, "value": [0, 0, 0, -1]}, {"frame": 10, "value": {"axis": [0, 1, 0], "angle": 90}},
+            {"frame": 20, "value": [0, -1, 0, 0]}]}]}"#,
+        );
+        let t = &d.tracks()[0];
+        let plot = track_plot(t, (0.0, 20.0), Some((0, 20)));
+        assert_eq!(plot.components, vec![ANGLE_COMPONENT]);
+        let keys: Vec<f64> = plot.keys.iter().map(|k| k.value[0]).collect();
+        for (got, want) in keys.iter().zip([0.0, 90.0, 180.0]) {
+            assert!((got - want).abs() < 1e-9, "{keys:?}");
+        }
+        for (f, v) in &plot.frame_values {
+            assert!((v[0] - 9.0 * f).abs() < 1e-9, "frame {f}: {v:?}");
+        }
     }
 
     #[test]

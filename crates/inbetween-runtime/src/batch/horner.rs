@@ -336,7 +336,10 @@ impl HornerGroup {
             // detected at run time; it does the same IEEE f32 multiplies and adds (no FMA is
             // enabled), so its results equal `eval_any`'s bit for bit
             // (`group_evaluation_equals_scalar_horner_bit_for_bit` runs it on AVX2 machines).
-            unsafe { eval_avx2(self.degree, &self.coef, self.len, start, t, out) };
+            #[allow(unsafe_code)]
+            unsafe {
+                eval_avx2(self.degree, &self.coef, self.len, start, t, out);
+            }
             return;
         }
         eval_any(self.degree, &self.coef, self.len, start, t, out);
@@ -402,6 +405,7 @@ fn eval_any(degree: usize, coef: &[f32], len: usize, start: usize, t: f32, out: 
 /// The CPU must support AVX2.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
 unsafe fn eval_avx2(
     degree: usize,
     coef: &[f32],

@@ -72,7 +72,7 @@ use horner::{HornerGroup, HotScript, WideLane};
 
 use crate::player::{PlayerError, RawState, TrackPlayer};
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
-use crate::stream::{Precision, Stream, StreamTrack, StreamWrap};
+use crate::stream::{Precision, Stream, StreamTrack};
 
 /// No side-list entry.
 const NONE: u32 = u32::MAX;
@@ -1045,7 +1045,7 @@ impl<'s> Bank<'s> {
             let inside = base >= first && base < last;
             let on = self.scripted
                 && self.script.has_track.get(t).copied().unwrap_or(false)
-                && (inside || (base < first && info.track.wrap() == StreamWrap::Clamp));
+                && (inside || (base < first && info.track.holds_before()));
             if let Some(x) = self.on_script.get_mut(t) {
                 *x = on;
             }

@@ -2,8 +2,11 @@
 
 /// The four bytes every stream starts with.
 pub const MAGIC: [u8; 4] = *b"IBS\x1a";
-/// The format version this crate reads and writes.
+/// The format version this crate writes for streams without outside records (and reads).
 pub const FORMAT_VERSION: u16 = 1;
+/// The format version of a stream with one or more outside records (`stream::outside`); this
+/// crate reads versions 1 and 2 and writes 2 only when a track needs a record.
+pub const FORMAT_VERSION_OUTSIDE: u16 = 2;
 /// Byte-order mark: the u16 0xFEFF written little-endian (bytes `FF FE`).
 pub const BYTE_ORDER_MARK: u16 = 0xFEFF;
 /// The highest degree a piece may have.
@@ -57,8 +60,10 @@ pub const T_PRECISION: usize = 10;
 pub const T_WRAP: usize = 11;
 /// Track entry: highest piece degree (u8).
 pub const T_MAX_DEGREE: usize = 12;
-/// Track entry: 3 reserved bytes, 0.
+/// Track entry: 3 reserved bytes, 0 (in version 2 the first is [`T_OUTSIDE`]).
 pub const T_RESERVED: usize = 13;
+/// Track entry, version 2: 1 when an outside record follows the track's numbers, else 0 (u8).
+pub const T_OUTSIDE: usize = 13;
 /// Track entry: number of pieces (u32).
 pub const T_PIECE_COUNT: usize = 16;
 /// Track entry: absolute offset of the piece table (u32).

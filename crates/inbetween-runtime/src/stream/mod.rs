@@ -10,6 +10,7 @@
 
 mod error;
 pub mod layout;
+pub mod outside;
 #[cfg(feature = "write")]
 mod write;
 
@@ -276,6 +277,20 @@ impl<'s> Stream<'s> {
     pub fn total_components(&self) -> usize {
         self.tracks().map(|t| t.components()).sum()
     }
+    /// The earliest first key frame and the latest last key frame over all tracks, or `None`
+    /// for a stream without tracks.
+    #[must_use]
+    pub fn frame_range(&self) -> Option<(f64, f64)> {
+        let first = self
+            .tracks()
+            .map(|t| t.first_frame())
+            .fold(f64::INFINITY, f64::min);
+        let last = self
+            .tracks()
+            .map(|t| t.last_frame())
+            .fold(f64::NEG_INFINITY, f64::max);
+        (first <= last).then_some((first, last))
+    }
 }
 
 impl<'s> StreamTrack<'s> {
@@ -322,6 +337,26 @@ impl<'s> StreamTrack<'s> {
     #[must_use]
     pub fn precision(&self) -> Precision {
         Precision::from_code(read_u8(self.bytes, self.entry + T_PRECISION)).unwrap_or_default()
+    }
+    /// What each side plays when the track has an outside record (format version 2; its
+    /// `wrap()` is then `Clamp`), else `None`.
+    #[must_use]
+    pub fn outside(&self) -> Option<outside::Outside> {
+        if read_u8(self.bytes, self.entry + T_OUTSIDE) != 1 {
+            return None;
+        }
+        let at = to_usize(self.field_u32(T_DATA_OFFSET))
+            .saturating_add(to_usize(self.field_u32(T_DATA_LENGTH)));
+        Some(outside::Outside::read(self.bytes, at))
+    }
+    /// Whether frames before the first frame hold its value (`clamp`, or an outside record's
+    /// `Hold` before).
+    #[must_use]
+    pub fn holds_before(&self) -> bool {
+        self.wrap() == StreamWrap::Clamp
+            && self
+                .outside()
+                .map_or(true, |o| o.before == outside::Beyond::Hold)
     }
     /// Wrap mode.
     #[must_use]
@@ -458,10 +493,15 @@ impl<'s> StreamTrack<'s> {
             piece.data_offset + 8 * (component * terms + order),
         )
     }
-    /// Bytes of the piece table and numbers.
+    /// Bytes of the piece table, numbers and outside record.
     #[must_use]
     pub fn byte_size(&self) -> usize {
-        self.piece_count() * PIECE_ENTRY_SIZE + to_usize(self.field_u32(T_DATA_LENGTH))
+        let record = if self.outside().is_some() {
+            outside::OUTSIDE_RECORD_SIZE
+        } else {
+            0
+        };
+        self.piece_count() * PIECE_ENTRY_SIZE + to_usize(self.field_u32(T_DATA_LENGTH)) + record
     }
     /// Pieces, degrees, bytes, measured error and additions per frame.
     #[must_use]
@@ -558,6 +598,7 @@ mod tests {
         let stream = Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(stream.track_count(), 0);
         assert_eq!(stream.fps(), 24.0);
+        assert_eq!(stream.frame_range(), None);
         assert!(matches!(
             Stream::from_bytes(&bytes[..bytes.len() - 1]),
             Err(StreamError::Truncated { .. } | StreamError::LengthMismatch { .. })

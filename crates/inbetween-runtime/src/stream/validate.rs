@@ -81,10 +81,10 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
         return Err(StreamError::ByteOrder { found: bom });
     }
     let version = read_u16(bytes, H_VERSION);
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != FORMAT_VERSION_OUTSIDE {
         return Err(StreamError::UnsupportedVersion {
             found: version,
-            supported: FORMAT_VERSION,
+            supported: FORMAT_VERSION_OUTSIDE,
         });
     }
     let declared = read_u64(bytes, H_TOTAL_LENGTH);
@@ -152,17 +152,71 @@ fn to_usize_u64(value: u64) -> usize {
 }
 
 /// Validates track `track` whose piece table must start at `cursor`; returns the offset after
-/// its numbers.
+/// its numbers (and its outside record), in named steps: name, codes, reserved bytes, frames
+/// and summary numbers, piece count, table and data location, each piece, outside record.
 fn validate_track_entry(
     bytes: &[u8],
     track: u32,
-    (names_offset, names_length): (u64, u32),
+    names: (u64, u32),
     cursor: u64,
     body: u64,
     replayed: &mut u64,
 ) -> Result<u64, StreamError> {
     let entry = HEADER_SIZE + to_usize(track) * TRACK_ENTRY_SIZE;
+    check_track_name(bytes, entry, track, names)?;
+    let codes = track_codes(bytes, entry, track)?;
+    // Version 2: the first reserved byte says whether an outside record follows (0 or 1).
+    let version2 = read_u16(bytes, H_VERSION) == FORMAT_VERSION_OUTSIDE;
+    let has_outside = version2 && read_u8(bytes, entry + T_OUTSIDE) == 1;
+    check_track_reserved(bytes, entry, track, has_outside)?;
+    let (first, last) = track_numbers(bytes, entry, track, codes.components)?;
+    let piece_count = read_u32(bytes, entry + T_PIECE_COUNT);
+    check_piece_count(track, piece_count, first, last)?;
     let t = Some(track);
+    let table = u64::from(read_u32(bytes, entry + T_PIECE_TABLE_OFFSET));
+    layout(t, None, "piece table offset", cursor, table)?;
+    let table_size = u64::from(piece_count) * PIECE_ENTRY_SIZE as u64;
+    need("piece table", table, table_size, body)?;
+    let data = u64::from(read_u32(bytes, entry + T_DATA_OFFSET));
+    layout(t, None, "data offset", table + table_size, data)?;
+    let data_length = u64::from(read_u32(bytes, entry + T_DATA_LENGTH));
+    need("piece numbers", data, data_length, body)?;
+    let pieces = PieceTable {
+        bytes,
+        track,
+        codes: &codes,
+        table,
+        count: piece_count,
+        data: (data, data_length),
+        frames: (first, last),
+    };
+    let mut expected_data = 0u64;
+    for p in 0..piece_count {
+        expected_data += pieces.validate_piece(p, expected_data, replayed)?;
+    }
+    layout(t, None, "data length", expected_data, data_length)?;
+    let end = data + data_length;
+    if !has_outside {
+        return Ok(end);
+    }
+    check_outside_record(bytes, track, &codes, (first, last), end, body)
+}
+
+/// The codes of a track entry, checked.
+struct TrackCodes {
+    components: u8,
+    precision: Precision,
+    wrap_code: u8,
+    max_degree: u8,
+}
+
+/// The track's name lies inside the names area and is UTF-8.
+fn check_track_name(
+    bytes: &[u8],
+    entry: usize,
+    track: u32,
+    (names_offset, names_length): (u64, u32),
+) -> Result<(), StreamError> {
     let name_offset = read_u32(bytes, entry + T_NAME_OFFSET);
     let name_length = read_u32(bytes, entry + T_NAME_LENGTH);
     if u64::from(name_offset) + u64::from(name_length) > u64::from(names_length) {
@@ -180,6 +234,11 @@ fn validate_track_entry(
     if core::str::from_utf8(name).is_err() {
         return Err(StreamError::NameNotUtf8 { track });
     }
+    Ok(())
+}
+
+/// Value type, component count, precision, wrap and maximum degree: known codes that agree.
+fn track_codes(bytes: &[u8], entry: usize, track: u32) -> Result<TrackCodes, StreamError> {
     let type_code = read_u8(bytes, entry + T_VALUE_TYPE);
     let Some(value_type) = StreamValueType::from_code(type_code) else {
         return Err(StreamError::UnknownCode {
@@ -225,17 +284,44 @@ fn validate_track_entry(
             max: MAX_DEGREE as u8,
         });
     }
-    for r in 0..3 {
+    Ok(TrackCodes {
+        components,
+        precision,
+        wrap_code,
+        max_degree,
+    })
+}
+
+/// The track entry's reserved bytes are 0 (the first one is the outside flag in version 2).
+fn check_track_reserved(
+    bytes: &[u8],
+    entry: usize,
+    track: u32,
+    has_outside: bool,
+) -> Result<(), StreamError> {
+    for r in usize::from(has_outside)..3 {
         let found = read_u8(bytes, entry + T_RESERVED + r);
         if found != 0 {
             return Err(StreamError::ReservedNotZero {
-                track: t,
+                track: Some(track),
                 piece: None,
                 field: "track reserved bytes",
                 found: u64::from(found),
             });
         }
     }
+    Ok(())
+}
+
+/// First and last frames (finite, in order), tolerance and max error (finite, ≥ 0), the max
+/// error's frame and the end value (finite; unused components 0). Returns (first, last).
+fn track_numbers(
+    bytes: &[u8],
+    entry: usize,
+    track: u32,
+    components: u8,
+) -> Result<(f64, f64), StreamError> {
+    let t = Some(track);
     let first = read_f64(bytes, entry + T_FIRST_FRAME);
     let last = read_f64(bytes, entry + T_LAST_FRAME);
     finite(t, None, "first frame", first)?;
@@ -280,71 +366,132 @@ fn validate_track_entry(
             });
         }
     }
+    Ok((first, last))
+}
 
-    let piece_count = read_u32(bytes, entry + T_PIECE_COUNT);
-    let expected_pieces = if first == last {
-        piece_count == 0
-    } else {
-        piece_count >= 1
-    };
-    if !expected_pieces {
-        return Err(StreamError::PieceCount {
-            track,
-            found: piece_count,
-            first_frame: first,
-            last_frame: last,
-            expected: if first == last {
-                "0 (a constant track)"
-            } else {
-                "at least 1"
-            },
-        });
+/// A constant track (first = last) has no pieces; any other at least one.
+fn check_piece_count(track: u32, count: u32, first: f64, last: f64) -> Result<(), StreamError> {
+    let constant = first == last;
+    if (count == 0) == constant {
+        return Ok(());
     }
-    let table = u64::from(read_u32(bytes, entry + T_PIECE_TABLE_OFFSET));
-    layout(t, None, "piece table offset", cursor, table)?;
-    let table_size = u64::from(piece_count) * PIECE_ENTRY_SIZE as u64;
-    need("piece table", table, table_size, body)?;
-    let data = u64::from(read_u32(bytes, entry + T_DATA_OFFSET));
-    layout(t, None, "data offset", table + table_size, data)?;
-    let data_length = u64::from(read_u32(bytes, entry + T_DATA_LENGTH));
-    need("piece numbers", data, data_length, body)?;
+    Err(StreamError::PieceCount {
+        track,
+        found: count,
+        first_frame: first,
+        last_frame: last,
+        expected: if constant {
+            "0 (a constant track)"
+        } else {
+            "at least 1"
+        },
+    })
+}
 
-    let number_size = precision.number_size() as u64;
-    let mut expected_data = 0u64;
-    let mut previous_start = first;
-    for p in 0..piece_count {
-        let pe = to_usize_u64(table) + to_usize(p) * PIECE_ENTRY_SIZE;
-        let pi = Some(p);
+/// A track's piece table and numbers, located and bounded by the steps before.
+struct PieceTable<'a> {
+    bytes: &'a [u8],
+    track: u32,
+    codes: &'a TrackCodes,
+    /// Offset of the piece table.
+    table: u64,
+    count: u32,
+    /// Offset and length of the numbers.
+    data: (u64, u64),
+    /// The track's first and last frames.
+    frames: (f64, f64),
+}
+
+impl PieceTable<'_> {
+    /// Validates piece `p`, whose numbers must start `expected_data` bytes into the data;
+    /// returns their size.
+    fn validate_piece(
+        &self,
+        p: u32,
+        expected_data: u64,
+        replayed: &mut u64,
+    ) -> Result<u64, StreamError> {
+        let (track, bytes) = (self.track, self.bytes);
+        let (t, pi) = (Some(track), Some(p));
+        let pe = to_usize_u64(self.table) + to_usize(p) * PIECE_ENTRY_SIZE;
+        let (start, end, origin) = self.piece_frames(p, pe)?;
+        let degree = read_u8(bytes, pe + P_DEGREE);
+        if degree > self.codes.max_degree {
+            return Err(StreamError::DegreeTooHigh {
+                track,
+                piece: pi,
+                found: degree,
+                max: self.codes.max_degree,
+            });
+        }
+        let (exponent, wide) = self.piece_codes(p, pe)?;
+        let (data, data_length) = self.data;
+        let offset = u64::from(read_u32(bytes, pe + P_DATA_OFFSET));
+        layout(t, pi, "piece data offset", expected_data, offset)?;
+        let precision = self.codes.precision;
+        let count = (u64::from(degree) + 1) * u64::from(self.codes.components);
+        let number_size = if wide {
+            8
+        } else {
+            precision.number_size() as u64
+        };
+        let size = count * number_size;
+        need("piece numbers", data + offset, size, data + data_length)?;
+        let numbers = PieceAt {
+            bytes,
+            at: to_usize_u64(data + offset),
+            size: to_usize_u64(number_size),
+            precision: if wide { Precision::F64 } else { precision },
+            exponent,
+            terms: usize::from(degree) + 1,
+        };
+        if precision != Precision::Fixed {
+            for k in 0..to_usize_u64(count) {
+                finite(t, pi, "difference", numbers.float(k))?;
+            }
+        }
+        // Unless `end` lies in `(start, last]`, the next piece's order checks fail: leave the
+        // error to them.
+        if end > start && end <= self.frames.1 {
+            let components = usize::from(self.codes.components);
+            check_bounds(
+                &numbers,
+                components,
+                (start, end, origin),
+                (track, p),
+                replayed,
+            )?;
+        }
+        Ok(size)
+    }
+
+    /// Piece `p`'s start (finite; the first at the track's first frame, then increasing, all
+    /// before its last frame), its end (the next start, or the last frame) and its origin
+    /// (within the piece).
+    fn piece_frames(&self, p: u32, pe: usize) -> Result<(f64, f64, f64), StreamError> {
+        let (track, bytes) = (self.track, self.bytes);
+        let (first, last) = self.frames;
+        let (t, pi) = (Some(track), Some(p));
         let start = read_f64(bytes, pe + P_START);
         let origin = read_f64(bytes, pe + P_ORIGIN);
         finite(t, pi, "piece start", start)?;
         finite(t, pi, "piece origin", origin)?;
+        let order = |expected| StreamError::PieceOrder {
+            track,
+            piece: p,
+            start,
+            expected,
+        };
         if p == 0 && start != first {
-            return Err(StreamError::PieceOrder {
-                track,
-                piece: p,
-                start,
-                expected: "the track's first frame",
-            });
+            return Err(order("the track's first frame"));
         }
-        if p > 0 && start <= previous_start {
-            return Err(StreamError::PieceOrder {
-                track,
-                piece: p,
-                start,
-                expected: "a frame after the previous piece's start",
-            });
+        if p > 0 && start <= read_f64(bytes, pe - PIECE_ENTRY_SIZE + P_START) {
+            return Err(order("a frame after the previous piece's start"));
         }
         if start >= last {
-            return Err(StreamError::PieceOrder {
-                track,
-                piece: p,
-                start,
-                expected: "a frame before the track's last frame",
-            });
+            return Err(order("a frame before the track's last frame"));
         }
-        previous_start = start;
-        let end = if p + 1 < piece_count {
+        let end = if p + 1 < self.count {
             read_f64(bytes, pe + PIECE_ENTRY_SIZE + P_START)
         } else {
             last
@@ -359,15 +506,15 @@ fn validate_track_entry(
                 expected: "a frame within the piece",
             });
         }
-        let degree = read_u8(bytes, pe + P_DEGREE);
-        if degree > max_degree {
-            return Err(StreamError::DegreeTooHigh {
-                track,
-                piece: pi,
-                found: degree,
-                max: max_degree,
-            });
-        }
+        Ok((start, end, origin))
+    }
+
+    /// Piece `p`'s fixed exponent (0 for floats, in range for fixed), its flags (only `wide`,
+    /// on f32 tracks) and reserved byte (0). Returns (exponent, wide).
+    fn piece_codes(&self, p: u32, pe: usize) -> Result<(i8, bool), StreamError> {
+        let bytes = self.bytes;
+        let (t, pi) = (Some(self.track), Some(p));
+        let precision = self.codes.precision;
         let exponent = read_i8(bytes, pe + P_EXPONENT);
         let exponent_ok = match precision {
             Precision::Fixed => {
@@ -403,41 +550,38 @@ fn validate_track_entry(
                 found: u64::from(reserved),
             });
         }
-        let offset = u64::from(read_u32(bytes, pe + P_DATA_OFFSET));
-        layout(t, pi, "piece data offset", expected_data, offset)?;
-        let count = (u64::from(degree) + 1) * u64::from(components);
-        let number_size = if wide { 8 } else { number_size };
-        let size = count * number_size;
-        need("piece numbers", data + offset, size, data + data_length)?;
-        let numbers = PieceAt {
-            bytes,
-            at: to_usize_u64(data + offset),
-            size: to_usize_u64(number_size),
-            precision: if wide { Precision::F64 } else { precision },
-            exponent,
-            terms: usize::from(degree) + 1,
-        };
-        if precision != Precision::Fixed {
-            for k in 0..to_usize_u64(count) {
-                finite(t, pi, "difference", numbers.float(k))?;
-            }
-        }
-        // Unless `end` lies in `(start, last]`, the next piece's order checks fail: leave the
-        // error to them.
-        if end > start && end <= last {
-            let geometry = (start, end, origin);
-            check_bounds(
-                &numbers,
-                usize::from(components),
-                geometry,
-                (track, p),
-                replayed,
-            )?;
-        }
-        expected_data += size;
+        Ok((exponent, wide))
     }
-    layout(t, None, "data length", expected_data, data_length)?;
-    Ok(data + data_length)
+}
+
+/// A version-2 track's outside record: only on `clamp` tracks, inside the body, valid
+/// (`outside::check`). Returns the offset after it.
+fn check_outside_record(
+    bytes: &[u8],
+    track: u32,
+    codes: &TrackCodes,
+    range: (f64, f64),
+    end: u64,
+    body: u64,
+) -> Result<u64, StreamError> {
+    if codes.wrap_code != StreamWrap::Clamp.code() {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "wrap (with an outside record)",
+            found: codes.wrap_code,
+            expected: "0 clamp",
+        });
+    }
+    let size = super::outside::OUTSIDE_RECORD_SIZE as u64;
+    need("outside record", end, size, body)?;
+    super::outside::check(
+        bytes,
+        to_usize_u64(end),
+        track,
+        range,
+        usize::from(codes.components),
+    )?;
+    Ok(end + size)
 }
 
 /// The stored numbers of one piece, read in place.

@@ -31,6 +31,9 @@ pub struct TrackData {
     pub end_value: [f64; MAX_COMPONENTS],
     /// Pieces tiling `[first_frame, last_frame)`, in order.
     pub pieces: Vec<PieceData>,
+    /// What each side plays, when not the wrap (then `wrap` must be `Clamp`; the stream is
+    /// written as version 2).
+    pub outside: Option<super::outside::Outside>,
 }
 
 /// A piece to write.
@@ -111,7 +114,12 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
     let names_length: usize = tracks.iter().map(|t| t.name.len()).sum();
     let mut out = Vec::new();
     out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let version = if tracks.iter().any(|t| t.outside.is_some()) {
+        FORMAT_VERSION_OUTSIDE
+    } else {
+        FORMAT_VERSION
+    };
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&BYTE_ORDER_MARK.to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
     out.extend_from_slice(&fit_u32("track count", tracks.len())?.to_le_bytes());
@@ -138,7 +146,7 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
         out.push(track.precision.code());
         out.push(track.wrap.code());
         out.push(max_degree);
-        out.extend_from_slice(&[0; 3]);
+        out.extend_from_slice(&[u8::from(track.outside.is_some()), 0, 0]);
         out.extend_from_slice(&fit_u32("piece count", track.pieces.len())?.to_le_bytes());
         out.extend_from_slice(&fit_u32("piece table offset", cursor)?.to_le_bytes());
         out.extend_from_slice(&fit_u32("data offset", cursor + table_size)?.to_le_bytes());
@@ -156,7 +164,7 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
             out.extend_from_slice(&value.to_le_bytes());
         }
         name_cursor += track.name.len();
-        cursor += table_size + data_length;
+        cursor += table_size + data_length + record_size(track);
     }
     for track in tracks {
         out.extend_from_slice(track.name.as_bytes());
@@ -178,6 +186,9 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
         for piece in &track.pieces {
             piece.numbers.append_to(&mut out);
         }
+        if let Some(outside) = &track.outside {
+            outside.append_to(&mut out);
+        }
     }
     let total = out.len() + CHECKSUM_SIZE;
     if let Some(slot) = out.get_mut(H_TOTAL_LENGTH..H_TOTAL_LENGTH + 8) {
@@ -187,6 +198,15 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
     out.extend_from_slice(&crc.to_le_bytes());
     Stream::from_bytes(&out)?;
     Ok(out)
+}
+
+/// Bytes of a track's outside record (0 without one).
+fn record_size(track: &TrackData) -> usize {
+    if track.outside.is_some() {
+        super::outside::OUTSIDE_RECORD_SIZE
+    } else {
+        0
+    }
 }
 
 /// Recomputes and stores the checksum of `bytes` (a stream whose other fields were edited).

@@ -1,4 +1,4 @@
-//! Exact conversions: power-basis coefficients → forward differences (Stirling numbers), Chebyshev–Lobatto interpolation → power basis.
+//! Exact conversions: power-basis coefficients → forward differences (Stirling numbers), Chebyshev–Lobatto interpolation → power basis; their integer tables are constants.
 //!
 //! A polynomial `p(v) = Σ_k a_k v^k` in `v = (frame − s) / L` is, in frames `t = frame − s`,
 //! `Σ_k b_k t^k` with `b_k = a_k / L^k`. Shifted to the origin `t0`, `c_k = Σ_{i≥k} C(i, k) b_i t0^{i−k}`,
@@ -11,37 +11,78 @@
 
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
 
-/// `j! · S(k, j)` = `Δ^j [t^k]` at t = 0, for k, j ≤ 8.
-fn stirling_weights() -> [[f64; MAX_TERMS]; MAX_TERMS] {
-    let mut s = [[0.0; MAX_TERMS]; MAX_TERMS];
-    s[0][0] = 1.0;
-    for k in 1..MAX_TERMS {
-        for j in 1..=k {
-            s[k][j] = j as f64 * s[k - 1][j] + s[k - 1][j - 1];
+/// `j! · S(k, j)` = `Δ^j [t^k]` at t = 0, for k, j ≤ 8 (at most 8! = 40 320), built once at
+/// compile time.
+const STIRLING_WEIGHTS: [[u32; MAX_TERMS]; MAX_TERMS] = stirling_weights();
+
+/// Binomial coefficients `C(i, k)` for i, k ≤ 8, built once at compile time.
+const BINOMIAL: [[u32; MAX_TERMS]; MAX_TERMS] = binomial_table();
+
+/// Monomial coefficients of the Chebyshev polynomials `T_0..T_8` (`[k][i]` = coefficient of
+/// x^i, at most 2^7 in magnitude), built once at compile time.
+const CHEBYSHEV: [[i32; MAX_TERMS]; MAX_TERMS] = chebyshev_monomials();
+
+/// `j! · S(k, j)` from `S(k, j) = j S(k−1, j) + S(k−1, j−1)`, then scaled by j!.
+const fn stirling_weights() -> [[u32; MAX_TERMS]; MAX_TERMS] {
+    let mut s = [[0u32; MAX_TERMS]; MAX_TERMS];
+    s[0][0] = 1;
+    let mut k = 1;
+    while k < MAX_TERMS {
+        let mut j = 1;
+        while j <= k {
+            s[k][j] = j as u32 * s[k - 1][j] + s[k - 1][j - 1];
+            j += 1;
         }
+        k += 1;
     }
-    let mut factorial = 1.0;
-    for j in 0..MAX_TERMS {
+    let mut factorial = 1u32;
+    let mut j = 0;
+    while j < MAX_TERMS {
         if j > 0 {
-            factorial *= j as f64;
+            factorial *= j as u32;
         }
-        for row in s.iter_mut() {
-            row[j] *= factorial;
+        let mut k = 0;
+        while k < MAX_TERMS {
+            s[k][j] *= factorial;
+            k += 1;
         }
+        j += 1;
     }
     s
 }
 
-/// Binomial coefficients `C(i, k)` for i, k ≤ 8.
-fn binomial_table() -> [[f64; MAX_TERMS]; MAX_TERMS] {
-    let mut c = [[0.0; MAX_TERMS]; MAX_TERMS];
-    for i in 0..MAX_TERMS {
-        c[i][0] = 1.0;
-        for k in 1..=i {
-            c[i][k] = c[i - 1][k - 1] + if k < i { c[i - 1][k] } else { 0.0 };
+/// Pascal's triangle up to row 8.
+const fn binomial_table() -> [[u32; MAX_TERMS]; MAX_TERMS] {
+    let mut c = [[0u32; MAX_TERMS]; MAX_TERMS];
+    let mut i = 0;
+    while i < MAX_TERMS {
+        c[i][0] = 1;
+        let mut k = 1;
+        while k <= i {
+            c[i][k] = c[i - 1][k - 1] + if k < i { c[i - 1][k] } else { 0 };
+            k += 1;
         }
+        i += 1;
     }
     c
+}
+
+/// `T_k = 2x T_{k−1} − T_{k−2}` in monomials.
+const fn chebyshev_monomials() -> [[i32; MAX_TERMS]; MAX_TERMS] {
+    let mut t = [[0i32; MAX_TERMS]; MAX_TERMS];
+    t[0][0] = 1;
+    t[1][1] = 1;
+    let mut k = 2;
+    while k < MAX_TERMS {
+        let mut i = 0;
+        while i < MAX_TERMS {
+            let from_x = if i > 0 { 2 * t[k - 1][i - 1] } else { 0 };
+            t[k][i] = from_x - t[k - 2][i];
+            i += 1;
+        }
+        k += 1;
+    }
+    t
 }
 
 /// Forward differences (step one frame) at offset `t0` frames of `p(v) = Σ_k a[k] v^k`,
@@ -54,7 +95,6 @@ pub fn power_to_differences(a: &[f64], length: f64, t0: f64, out: &mut [f64]) {
         b[k] = a[k] * scale;
         scale /= length;
     }
-    let binomial = binomial_table();
     let mut c = [0.0; MAX_TERMS];
     if t0 == 0.0 {
         c = b;
@@ -62,33 +102,18 @@ pub fn power_to_differences(a: &[f64], length: f64, t0: f64, out: &mut [f64]) {
         for k in 0..n {
             let mut sum = 0.0;
             for i in (k..n).rev() {
-                sum += binomial[i][k] * b[i] * crate::math::powi(t0, (i - k) as i32);
+                sum += f64::from(BINOMIAL[i][k]) * b[i] * crate::math::powi(t0, (i - k) as i32);
             }
             c[k] = sum;
         }
     }
-    let weights = stirling_weights();
     for (j, o) in out.iter_mut().enumerate().take(n) {
         let mut sum = 0.0;
         for k in (j..n).rev() {
-            sum += c[k] * weights[k][j];
+            sum += c[k] * f64::from(STIRLING_WEIGHTS[k][j]);
         }
         *o = sum;
     }
-}
-
-/// Monomial coefficients of the Chebyshev polynomials `T_0..T_8` (`t[k][i]` = coefficient of x^i).
-fn chebyshev_monomials() -> [[f64; MAX_TERMS]; MAX_TERMS] {
-    let mut t = [[0.0; MAX_TERMS]; MAX_TERMS];
-    t[0][0] = 1.0;
-    t[1][1] = 1.0;
-    for k in 2..MAX_TERMS {
-        for i in 0..MAX_TERMS {
-            let from_x = if i > 0 { 2.0 * t[k - 1][i - 1] } else { 0.0 };
-            t[k][i] = from_x - t[k - 2][i];
-        }
-    }
-    t
 }
 
 /// Position of Chebyshev–Lobatto node `j` of `degree` on [0, 1]: `(1 − cos(π j / d)) / 2`,
@@ -117,32 +142,34 @@ pub fn lobatto_interpolant(values: &[f64], degree: usize) -> [f64; MAX_TERMS] {
         return out;
     }
     // Node j at x_j = cos(π j / d) ∈ [−1, 1] corresponds to v = (1 − x_j)/2 — i.e. x = 1 − 2v.
+    // cos(π m / d) for m = (j k) mod 2d: 2d cosines, not (d + 1)².
+    let mut cosines = [0.0; 2 * MAX_DEGREE];
+    for (m, slot) in cosines.iter_mut().enumerate().take(2 * d) {
+        *slot = crate::math::cos(core::f64::consts::PI * m as f64 / d as f64);
+    }
     let mut cheb = [0.0; MAX_TERMS];
     for (k, ck) in cheb.iter_mut().enumerate().take(d + 1) {
         let mut sum = 0.0;
         for j in 0..=d {
             let weight = if j == 0 || j == d { 0.5 } else { 1.0 };
-            let angle = core::f64::consts::PI * ((j * k) % (2 * d)) as f64 / d as f64;
-            sum += weight * values.get(j).copied().unwrap_or(0.0) * crate::math::cos(angle);
+            sum += weight * values.get(j).copied().unwrap_or(0.0) * cosines[(j * k) % (2 * d)];
         }
         *ck = sum * 2.0 / d as f64;
         if k == 0 || k == d {
             *ck /= 2.0;
         }
     }
-    let t = chebyshev_monomials();
     let mut in_x = [0.0; MAX_TERMS];
     for k in 0..=d {
         for i in 0..=k {
-            in_x[i] += cheb[k] * t[k][i];
+            in_x[i] += cheb[k] * f64::from(CHEBYSHEV[k][i]);
         }
     }
     // Substitute x = 1 − 2v: x^i = Σ_l C(i, l) (−2v)^l.
-    let binomial = binomial_table();
     for i in 0..=d {
         let mut factor = 1.0;
         for l in 0..=i {
-            out[l] += in_x[i] * binomial[i][l] * factor;
+            out[l] += in_x[i] * f64::from(BINOMIAL[i][l]) * factor;
             factor *= -2.0;
         }
     }
@@ -176,6 +203,40 @@ mod tests {
         let expected = [0.0, -1.0, 0.0, 1.0, 0.0];
         for (x, e) in a.iter().zip(expected) {
             assert!((x - e).abs() < 1e-13, "{a:?}");
+        }
+    }
+
+    /// The constant tables against closed forms: `j! S(k, j) = Σ_i (−1)^(j−i) C(j, i) i^k`
+    /// (inclusion–exclusion), `C(i, k) = i! / (k! (i − k)!)`, and `T_k(cos θ) = cos(kθ)`.
+    #[test]
+    fn constant_tables_match_closed_forms() {
+        let factorial = |n: usize| (1..=n as u64).product::<u64>();
+        for k in 0..MAX_TERMS {
+            for j in 0..MAX_TERMS {
+                let choose = |n: usize, r: usize| factorial(n) / (factorial(r) * factorial(n - r));
+                let mut surjections = 0i64;
+                for i in 0..=j {
+                    let term = (choose(j, i) * (i as u64).pow(k as u32)) as i64;
+                    surjections += if (j - i) % 2 == 0 { term } else { -term };
+                }
+                assert_eq!(
+                    i64::from(STIRLING_WEIGHTS[k][j]),
+                    surjections,
+                    "k {k} j {j}"
+                );
+                if j <= k {
+                    assert_eq!(u64::from(BINOMIAL[k][j]), choose(k, j), "C({k}, {j})");
+                }
+            }
+        }
+        for k in 0..MAX_TERMS {
+            for theta in [0.1, 0.7, 1.3, 2.9] {
+                let x: f64 = f64::cos(theta);
+                let t: f64 = (0..MAX_TERMS)
+                    .map(|i| f64::from(CHEBYSHEV[k][i]) * x.powi(i as i32))
+                    .sum();
+                assert!((t - f64::cos(k as f64 * theta)).abs() < 1e-12, "T_{k}({x})");
+            }
         }
     }
 }

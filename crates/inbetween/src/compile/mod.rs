@@ -11,34 +11,42 @@
 //!   shorter than a frame).
 //!
 //! The first candidate whose stored numbers replay, as the player plays them, within
-//! `ACCEPT_FRACTION × tolerance` of `CurveSource::eval` at every integer frame, and within
+//! `ACCEPT_FRACTION × tolerance` of the exact value (a polynomial span's polynomial, else
+//! `CurveSource::eval`) at every integer frame, and within
 //! `BETWEEN_FRACTION` of that at the fractional frames checked (`between_values`), is kept;
 //! otherwise the interval is split in two and each half compiled again (see `MIN_FRAME_PIECE_FRAMES`
 //! and `MIN_PIECE_FRAMES` for where splitting stops). An integer frame that no piece of 1/16 frame
-//! holds is a `ToleranceExceeded` error naming the track and frame. Finally the whole stream is
-//! played by `player::TrackPlayer` from the first integer frame and compared again; the measured
-//! maximum error and its frame are stored in the track table.
+//! holds is a `ToleranceExceeded` error naming the track and frame. Finally each track is
+//! written alone, played by `player::TrackPlayer` from before its first integer frame and
+//! compared again (`measure.rs`); the measured maximum error and its frame are stored in the
+//! track table. Tracks are compiled across threads with feature `rayon` (`parallel.rs`); the
+//! steps of one track are in `span.rs`, the replay in `verify.rs`.
+//!
+//! An `F32` compile keeps a track in f64 rather than split it below a frame because f32 cannot
+//! hold the tolerance (`TrackReport::kept_in_f64`).
 
 // Index loops over small fixed arrays read like the formulas they implement.
 #![allow(clippy::needless_range_loop)]
 
 mod convert;
+mod measure;
+pub(crate) mod outside;
+mod parallel;
 pub mod source;
+mod span;
 mod verify;
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 pub use convert::{lobatto_interpolant, lobatto_node, power_to_differences};
-pub use source::{CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
+pub use source::{CurveSource, MaybeSync, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
 
-use crate::player::TrackPlayer;
-use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
+use crate::stream::layout::MAX_DEGREE;
 use crate::stream::{
-    integer_frames, write_stream, PieceData, Precision, Stream, StreamError, StreamValueType,
-    StreamWrap, TrackData, TrackSummary,
+    integer_frames, write_stream, Precision, Stream, StreamError, StreamValueType, StreamWrap,
+    TrackSummary,
 };
-use verify::{origin_of, store_and_check, Candidate, Checked};
 
 /// Default tolerance relative to the track's scale: `1e-6 × scale` (absolute, value units).
 pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 1e-6;
@@ -89,7 +97,8 @@ pub const MAX_COMPILE_FRAME: f64 = 4_294_967_296.0;
 /// The most frames the compiler verifies for one track (its integer frames plus the
 /// 2 × [`WRAP_WINDOW`] frames checked outside its keys when it loops): 2^22 = 4 194 304, 19.4
 /// hours at 60 fps, four times the piece of 10^6 frames the format is meant to hold. Every one
-/// is evaluated exactly, kept while its piece is checked (about 80 bytes a frame) and played,
+/// is evaluated exactly, kept while its piece is checked (about 80 bytes a frame) and while its
+/// track is played back (32 bytes a frame), and played,
 /// so the count bounds the compile's time and memory (measured: 0.4 s and 82 MB for 10^6
 /// frames of one polynomial piece, 4.4 s for a fitted expression; see docs/limits.md); more is
 /// refused with [`CompileError::TooManyFrames`].
@@ -97,8 +106,8 @@ pub const MAX_VERIFIED_FRAMES_PER_TRACK: u64 = 1 << 22;
 
 /// The most frames one compile verifies over all its tracks: 2^31 = 2 147 483 648 — a million
 /// channels of 2 000 frames, the batch player's largest benchmark bank (issue 5: banks of
-/// 1 000 000 channels must compile). Time grows linearly with it (about 0.3 µs a frame for
-/// polynomial segments, 20 µs for the slowest fitted curves), memory does not (each track's
+/// 1 000 000 channels must compile). Time grows linearly with it (about 0.1 µs of CPU a frame
+/// for polynomial segments, 20 µs for the slowest fitted curves), memory does not (each track's
 /// frames are dropped once it is verified); more is refused with
 /// [`CompileError::TooManyFrames`] naming the track that crosses the limit.
 pub const MAX_VERIFIED_FRAMES: u64 = 1 << 31;
@@ -172,6 +181,12 @@ pub struct TrackReport {
     pub spans: usize,
     /// Pieces, degrees, bytes, tolerance, measured error (as stored in the stream).
     pub summary: TrackSummary,
+    /// `Some(error)` when an `F32` compile kept this track in f64: f32 could not hold the
+    /// tolerance without splitting pieces below one frame, which f64 does not need (docs/
+    /// stream-format.md, Precisions). `error` is the largest |played − exact| (at integer
+    /// frames and the fractional frames checked) of its f64 pieces stored in f32 instead: the
+    /// finest tolerance f32 reaches with pieces of a frame or more, as measured.
+    pub kept_in_f64: Option<f64>,
 }
 
 /// Why compilation failed.
@@ -382,50 +397,20 @@ pub fn compile_tracks_with_progress(
         });
     }
     check_frame_limits(tracks)?;
-    let mut data = Vec::with_capacity(tracks.len());
-    let mut spans = Vec::with_capacity(tracks.len());
-    // Pieces of the tracks compiled so far (a running total: summing them again for every
-    // track made a million-track compile quadratic).
-    let mut pieces_before = 0usize;
-    for (done, input) in tracks.iter().enumerate() {
-        let (track, span_count) = compile_track(input, options, pieces_before)?;
-        pieces_before = pieces_before.saturating_add(track.pieces.len());
-        data.push(track);
-        spans.push(span_count);
-        progress(done + 1, tracks.len());
-    }
-    let mut bytes = write_stream(fps, &data)?;
-    // Play the stream as `play` does and measure again; store what the player really does.
-    let measured = measure_stream(&bytes, tracks)?;
-    let mut changed = false;
-    for ((track, input), (error, frame)) in data.iter_mut().zip(tracks).zip(measured) {
-        if error > track.tolerance {
-            return Err(CompileError::ToleranceExceeded {
-                track: input.name.to_string(),
-                frame,
-                error,
-                tolerance: track.tolerance,
-                precision: options.precision,
-                max_degree: options.max_degree,
-            });
-        }
-        if error != track.max_error || frame != track.max_error_frame {
-            track.max_error = error;
-            track.max_error_frame = frame;
-            changed = true;
-        }
-    }
-    if changed {
-        bytes = write_stream(fps, &data)?;
-    }
+    let (data, spans): (Vec<_>, Vec<_>) = parallel::compile_each(tracks, fps, options, progress)?
+        .into_iter()
+        .map(|(data, spans, kept_in_f64)| (data, (spans, kept_in_f64)))
+        .unzip();
+    let bytes = write_stream(fps, &data)?;
     let stream = Stream::from_bytes(&bytes)?;
     let reports = stream
         .tracks()
         .zip(spans)
-        .map(|(t, spans)| TrackReport {
+        .map(|(t, (spans, kept_in_f64))| TrackReport {
             name: t.name().to_string(),
             spans,
             summary: t.summary(),
+            kept_in_f64,
         })
         .collect();
     Ok(CompiledStream { bytes, reports })
@@ -450,7 +435,8 @@ fn check_frame_limits(tracks: &[TrackInput<'_>]) -> Result<(), CompileError> {
                 });
             }
         }
-        let window = if input.wrap == StreamWrap::Clamp || last <= first {
+        let outside = input.source.outside();
+        let window = if !outside::moves(input.wrap, outside.as_ref()) || last <= first {
             0
         } else {
             2 * WRAP_WINDOW as u64
@@ -475,62 +461,7 @@ fn check_frame_limits(tracks: &[TrackInput<'_>]) -> Result<(), CompileError> {
     Ok(())
 }
 
-/// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
-/// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
-/// and re-enters pieces) and by one frame for `clamp` (the held values). Frames beyond
-/// ±[`MAX_COMPILE_FRAME`] + the window are never reached: `check_frame_limits` ran first.
-fn measured_frames(wrap: StreamWrap, first: f64, last: f64) -> (f64, u64) {
-    let margin = if wrap == StreamWrap::Clamp || last <= first {
-        1.0
-    } else {
-        WRAP_WINDOW
-    };
-    let from = crate::math::ceil(first) - margin;
-    let to = crate::math::floor(last) + margin;
-    (from, (to - from) as u64 + 1)
-}
-
-/// Plays every track forward at step +1 from one seek over [`measured_frames`] — through the
-/// keys and, for wrapping tracks, across [`WRAP_WINDOW`] folds on each side, with the same
-/// cursor logic (`TrackPlayer`) that `play` uses — and returns, per track, the largest
-/// |played − exact| and its frame. The exact value at a frame outside the keys is the source's
-/// at the wrapped frame (`Wrap::apply`, the fold exact evaluation uses).
-fn measure_stream(
-    bytes: &[u8],
-    tracks: &[TrackInput<'_>],
-) -> Result<Vec<(f64, f64)>, CompileError> {
-    let stream = Stream::from_bytes(bytes)?;
-    let mut out = Vec::with_capacity(tracks.len());
-    for (track, input) in stream.tracks().zip(tracks) {
-        let (first, last) = (track.first_frame(), track.last_frame());
-        let wrap = crate::track_source::track_wrap(input.wrap);
-        let (from, count) = measured_frames(input.wrap, first, last);
-        let mut worst = (0.0f64, first);
-        let mut player = TrackPlayer::new(track);
-        let mut exact = [0.0; MAX_COMPONENTS];
-        let components = track.components();
-        // `from` is finite: validated.
-        let _ = player.seek(from);
-        for m in 0..count {
-            let frame = from + m as f64;
-            input
-                .source
-                .eval(wrap.apply(frame, first, last - first), &mut exact)
-                .map_err(|e| non_finite(input.name, e))?;
-            for c in 0..components {
-                let e = crate::math::abs(player.component(c) - exact[c]);
-                if e > worst.0 || e.is_nan() {
-                    worst = (if e.is_nan() { f64::INFINITY } else { e }, frame);
-                }
-            }
-            player.advance();
-        }
-        out.push(worst);
-    }
-    Ok(out)
-}
-
-fn non_finite(track: &str, e: NonFiniteValue) -> CompileError {
+pub(super) fn non_finite(track: &str, e: NonFiniteValue) -> CompileError {
     CompileError::NonFinite {
         track: track.to_string(),
         frame: e.frame,
@@ -539,7 +470,7 @@ fn non_finite(track: &str, e: NonFiniteValue) -> CompileError {
 }
 
 /// Checks the source's contract; returns its spans.
-fn checked_spans(input: &TrackInput<'_>) -> Result<Vec<SourceSpan>, CompileError> {
+pub(super) fn checked_spans(input: &TrackInput<'_>) -> Result<Vec<SourceSpan>, CompileError> {
     let source = input.source;
     let problem = |problem| CompileError::InvalidSource {
         track: input.name.to_string(),
@@ -578,603 +509,11 @@ fn checked_spans(input: &TrackInput<'_>) -> Result<Vec<SourceSpan>, CompileError
     Ok(spans)
 }
 
-/// A polynomial span's degree and per-component power coefficients, if within the maximum degree.
-type ExactPolynomial = Option<(usize, [[f64; MAX_TERMS]; MAX_COMPONENTS])>;
-
-/// What a track compiles to, before the stream is written.
-struct TrackCompiler<'a> {
-    input: &'a TrackInput<'a>,
-    components: usize,
-    tolerance: f64,
-    precision: Precision,
-    max_degree: usize,
-    pieces: Vec<PieceData>,
-    /// Pieces of the tracks compiled before this one (for [`MAX_PIECES`]).
-    pieces_before: usize,
-    max_error: (f64, f64),
-    /// Sorted fractional frames that integer frames outside the keys wrap to (loop, ping-pong).
-    wrapped_frames: Vec<f64>,
-}
-
-/// Frames a played integer frame within `WRAP_WINDOW` frames outside `[first, last]` wraps to,
-/// where they are not whole frames (those are checked anyway), sorted. Empty for clamp.
-fn wrapped_frames(wrap: StreamWrap, first: f64, last: f64) -> Vec<f64> {
-    let span = last - first;
-    if wrap == StreamWrap::Clamp || span <= 0.0 {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let before = crate::math::ceil(first) - WRAP_WINDOW;
-    let after = crate::math::floor(last) + WRAP_WINDOW;
-    let mut k = before;
-    while k <= after {
-        if k < first || k > last {
-            let w = crate::track_source::track_wrap(wrap).apply(k, first, span);
-            if crate::math::floor(w) != w && w < last {
-                out.push(w);
-            }
-        }
-        k += 1.0;
-    }
-    out.sort_by(f64::total_cmp);
-    out.dedup();
-    out
-}
-
-/// Compiles one track; returns its data and its span count.
-fn compile_track(
-    input: &TrackInput<'_>,
-    options: &CompileOptions,
-    pieces_before: usize,
-) -> Result<(TrackData, usize), CompileError> {
-    let spans = checked_spans(input)?;
-    let source = input.source;
-    let tolerance = options
-        .tolerance
-        .unwrap_or_else(|| DEFAULT_RELATIVE_TOLERANCE * source.scale());
-    let mut end = [0.0; MAX_COMPONENTS];
-    source
-        .eval(source.last_frame(), &mut end)
-        .map_err(|e| non_finite(input.name, e))?;
-    let components = input.value_type.components();
-    for v in end.iter_mut().skip(components) {
-        *v = 0.0;
-    }
-    if end.iter().any(|v| !v.is_finite()) {
-        return Err(CompileError::NonFinite {
-            track: input.name.to_string(),
-            frame: source.last_frame(),
-            key: spans.len(),
-        });
-    }
-    let mut compiler = TrackCompiler {
-        input,
-        components,
-        tolerance,
-        precision: options.precision,
-        max_degree: usize::from(options.max_degree),
-        pieces: Vec::new(),
-        pieces_before,
-        max_error: (0.0, source.first_frame()),
-        wrapped_frames: wrapped_frames(input.wrap, source.first_frame(), source.last_frame()),
-    };
-    for span in &spans {
-        compiler.compile_span(span)?;
-    }
-    Ok((
-        TrackData {
-            name: input.name.to_string(),
-            value_type: input.value_type,
-            wrap: input.wrap,
-            precision: options.precision,
-            first_frame: source.first_frame(),
-            last_frame: source.last_frame(),
-            tolerance,
-            max_error: compiler.max_error.0,
-            max_error_frame: compiler.max_error.1,
-            end_value: end,
-            pieces: compiler.pieces,
-        },
-        spans.len(),
-    ))
-}
-
-/// The smallest degree whose dropped top coefficients sum (largest component) to ≤ `threshold`.
-fn trimmed_degree(coeffs: &[[f64; MAX_COMPONENTS]], components: usize, threshold: f64) -> usize {
-    let mut dropped = 0.0;
-    let mut degree = coeffs.len().saturating_sub(1);
-    while degree > 0 {
-        let top = coeffs[degree]
-            .iter()
-            .take(components)
-            .fold(0.0f64, |m, x| m.max(crate::math::abs(*x)));
-        if dropped + top > threshold {
-            break;
-        }
-        dropped += top;
-        degree -= 1;
-    }
-    degree
-}
-
-/// How a piece that cannot hold the tolerance between frames ranks as a fallback (smaller is
-/// better): first whether its start value (held by a clamped track before its first frame) is
-/// off by more than `limit`, then its error between frames. Near a jump inside a span (an
-/// `in_expo` ease at u = 0, say) every fit is poor between frames, and a steep high-degree one
-/// can lose its start value to f32 or fixed-point rounding.
-fn fallback_rank(checked: &Checked, limit: f64) -> (bool, f64) {
-    (checked.start_error > limit, checked.between_error)
-}
-
-/// A split point of `[a, b]`: the integer nearest the middle if strictly inside, else the middle.
-fn split_point(a: f64, b: f64) -> f64 {
-    let middle = a + (b - a) / 2.0;
-    let rounded = crate::math::round(middle);
-    if rounded > a && rounded < b {
-        rounded
-    } else {
-        middle
-    }
-}
-
-impl TrackCompiler<'_> {
-    fn compile_span(&mut self, span: &SourceSpan) -> Result<(), CompileError> {
-        let exact_poly = match &span.shape {
-            SpanShape::Polynomial { coeffs } => {
-                let degree = trimmed_degree(coeffs, self.components, 1e-3 * self.tolerance);
-                (degree <= self.max_degree).then(|| {
-                    let mut per_component = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-                    for (k, row) in coeffs.iter().enumerate().take(degree + 1) {
-                        for c in 0..self.components {
-                            per_component[c][k] = row[c];
-                        }
-                    }
-                    (degree, per_component)
-                })
-            }
-            SpanShape::Smooth => None,
-        };
-        // Intervals still to compile, last = next; popped in increasing frame order.
-        // Each with the error between frames of its parent's best fallback.
-        let mut todo = alloc::vec![(span.start, span.end, f64::INFINITY)];
-        let mut deep_budget = DEEP_SPLIT_BUDGET;
-        let mut deep_work = DEEP_SPLIT_WORK;
-        while let Some((a, b, parent_between)) = todo.pop() {
-            let origin = origin_of(a, b);
-            let exact = self.exact_values(span, a, b, origin)?;
-            let between = self.between_values(span, a, b, origin, None)?;
-            let single = exact.len() <= 1;
-            // Where to split: at the one integer frame after the start, else near the middle;
-            // intervals shorter than `min_length` are not split.
-            let middle = if exact.len() == 1 && origin > a {
-                origin
-            } else {
-                split_point(a, b)
-            };
-            let splittable = middle > a && middle < b;
-            let limit = if single {
-                self.tolerance
-            } else {
-                ACCEPT_FRACTION * self.tolerance
-            };
-            // For an interval that is not split further: the candidate within tolerance at its
-            // integer frames that ranks best by `fallback_rank`.
-            let mut fallback: Option<(Candidate, Checked)> = None;
-            let mut best: Option<(f64, f64)> = None;
-            let mut accepted = None;
-            for (candidate, fitted) in self.candidates(span, &exact_poly, a, b, origin) {
-                let candidate = candidate?;
-                let Ok(mut checked) = store_and_check(
-                    &candidate,
-                    self.components,
-                    self.precision,
-                    &exact,
-                    &between,
-                ) else {
-                    continue;
-                };
-                if fitted {
-                    let near_nodes =
-                        self.between_values(span, a, b, origin, Some(candidate.degree))?;
-                    let Ok(node_check) = store_and_check(
-                        &candidate,
-                        self.components,
-                        self.precision,
-                        &[],
-                        &near_nodes,
-                    ) else {
-                        continue;
-                    };
-                    checked.between_error = checked.between_error.max(node_check.between_error);
-                }
-                if self.max_degree == 0 {
-                    // Constant pieces hold each frame's value; between frames they cannot follow.
-                    checked.between_error = 0.0;
-                }
-                if checked.max_error <= limit && checked.between_error <= BETWEEN_FRACTION * limit {
-                    accepted = Some((candidate, checked));
-                    break;
-                }
-                if best.map_or(true, |(e, _)| checked.max_error < e) {
-                    best = Some((checked.max_error, checked.max_error_frame));
-                }
-                if checked.max_error <= limit
-                    && fallback.as_ref().map_or(true, |(_, f)| {
-                        fallback_rank(&checked, limit) < fallback_rank(f, limit)
-                    })
-                {
-                    fallback = Some((candidate, checked));
-                }
-            }
-            // Split down to `MIN_FRAME_PIECE_FRAMES`; below it, down to `MIN_PIECE_FRAMES`, only
-            // while the integer frames hold and either splitting keeps reducing the error
-            // between frames (by 10 % a halving — near an infinite slope inside a span it falls
-            // like √length) or `DEEP_SPLIT_BUDGET` allows (a steep transition or a jump fails
-            // in one interval a level; a tolerance beyond the precision, everywhere); and never
-            // more than `DEEP_SPLIT_WORK` times a span in all.
-            let fallback_between = fallback
-                .as_ref()
-                .map_or(f64::INFINITY, |(_, f)| f.between_error);
-            let improving = fallback_between < 0.9 * parent_between;
-            let deep = b - a < MIN_FRAME_PIECE_FRAMES;
-            // A curve that oscillates faster than the frames (`sin(100000 u)`) improves at every
-            // halving: without `DEEP_SPLIT_WORK` one 10-frame span once became 18 000 pieces.
-            // Splits made only for the error between frames (the integer frames hold: there is
-            // a fallback) share that budget at any length: `floor(1020 frame)` over 2 000 frames
-            // once split every frame sixteen ways.
-            let between_only = fallback.is_some();
-            let minimal = !splittable
-                || b - a < self.min_length()
-                || (deep && !improving && deep_budget == 0)
-                || ((deep || between_only) && deep_work == 0);
-            if accepted.is_none() && (minimal || deep) && self.precision == Precision::F32 {
-                // f32 cannot hold the unit-step differences of some pieces shorter than a frame
-                // (they grow like 1/length^degree): store the best such piece wide, in f64.
-                if let Some(wide) =
-                    self.wide_fallback(span, &exact_poly, a, b, origin, &exact, &between)?
-                {
-                    if wide.1.between_error <= BETWEEN_FRACTION * limit {
-                        accepted = Some(wide);
-                    } else if fallback.as_ref().map_or(true, |(_, f)| {
-                        fallback_rank(&wide.1, limit) < fallback_rank(f, limit)
-                    }) {
-                        fallback = Some(wide);
-                    }
-                }
-            }
-            let accepted = accepted.or(if minimal { fallback } else { None });
-            match accepted {
-                Some((candidate, checked)) => {
-                    if checked.max_error > self.max_error.0 {
-                        self.max_error = (checked.max_error, checked.max_error_frame);
-                    }
-                    if self.pieces_before + self.pieces.len() >= MAX_PIECES {
-                        return Err(CompileError::TooManyPieces {
-                            track: self.input.name.to_string(),
-                            frame: candidate.start,
-                            max: MAX_PIECES,
-                        });
-                    }
-                    self.pieces.push(PieceData {
-                        start: candidate.start,
-                        origin: candidate.origin,
-                        degree: candidate.degree as u8,
-                        exponent: checked.exponent,
-                        numbers: checked.numbers,
-                    });
-                }
-                None if minimal => {
-                    return Err(match best {
-                        Some((error, frame)) => CompileError::ToleranceExceeded {
-                            track: self.input.name.to_string(),
-                            frame,
-                            error,
-                            tolerance: self.tolerance,
-                            precision: self.precision,
-                            max_degree: self.max_degree as u8,
-                        },
-                        None => CompileError::OutOfRange {
-                            track: self.input.name.to_string(),
-                            frame: origin,
-                            precision: self.precision,
-                        },
-                    });
-                }
-                None => {
-                    if deep || between_only {
-                        deep_work -= 1;
-                    }
-                    if deep && !improving {
-                        deep_budget -= 1;
-                    }
-                    todo.push((middle, b, fallback_between));
-                    todo.push((a, middle, fallback_between));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Pieces shorter than this are not split further: `MIN_PIECE_FRAMES`, or one frame at
-    /// degree 0.
-    fn min_length(&self) -> f64 {
-        if self.max_degree == 0 {
-            1.0
-        } else {
-            MIN_PIECE_FRAMES
-        }
-    }
-
-    /// Exact values at the integer frames of `[a, b)`, from `origin` on.
-    fn exact_values(
-        &self,
-        span: &SourceSpan,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Result<Vec<[f64; MAX_COMPONENTS]>, CompileError> {
-        let count = integer_frames(a, b);
-        let mut out = Vec::new();
-        let mut value = [0.0; MAX_COMPONENTS];
-        for m in 0..count {
-            let frame = origin + m as f64;
-            self.input
-                .source
-                .eval(frame, &mut value)
-                .map_err(|e| non_finite(self.input.name, e))?;
-            if value.iter().take(self.components).any(|v| !v.is_finite()) {
-                return Err(CompileError::NonFinite {
-                    track: self.input.name.to_string(),
-                    frame,
-                    key: span.key,
-                });
-            }
-            out.push(value);
-        }
-        Ok(out)
-    }
-
-    /// Exact values between the integer frames of `[a, b)`: at `a` and `b` (the span's formula
-    /// there, the limit from inside), at the midpoints between its
-    /// integer frames, between its start and its first integer frame, and between its last
-    /// integer frame and its end (at a quarter, half and three quarters of a piece without
-    /// integer frames; at 4 (n + 1) evenly spaced points of a piece shorter than 2 (n + 1)
-    /// frames); with `fit_degree`, instead at k/8 (k = 1..7) of the way between consecutive
-    /// Lobatto nodes of that degree, where a fit's error peaks. Checked so that rate playback
-    /// and wrapped frames, which land between frames, stay within tolerance.
-    fn between_values(
-        &self,
-        span: &SourceSpan,
-        a: f64,
-        b: f64,
-        origin: f64,
-        fit_degree: Option<usize>,
-    ) -> Result<Vec<(f64, [f64; MAX_COMPONENTS])>, CompileError> {
-        let mut frames = Vec::new();
-        if let Some(d) = fit_degree {
-            let d = d.max(1);
-            for j in 0..d {
-                let (v0, v1) = (lobatto_node(j, d), lobatto_node(j + 1, d));
-                for k in 1..8 {
-                    frames.push(a + (v0 + f64::from(k) / 8.0 * (v1 - v0)) * (b - a));
-                }
-            }
-            return self.values_at(span, frames);
-        }
-        // Short pieces: 4 (n + 1) evenly spaced points for the highest degree n, so the
-        // polynomial error of the stored numbers is sampled densely however short the piece.
-        let even = 4 * (self.max_degree + 1);
-        if b - a < even as f64 / 2.0 {
-            frames.extend((1..even).map(|k| a + (b - a) * k as f64 / even as f64));
-        }
-        // Where integer frames outside the keys wrap to: played like integer frames.
-        let from = self.wrapped_frames.partition_point(|w| *w < a);
-        let to = self.wrapped_frames.partition_point(|w| *w < b);
-        frames.extend(
-            self.wrapped_frames
-                .get(from..to)
-                .unwrap_or(&[])
-                .iter()
-                .copied(),
-        );
-        let count = integer_frames(a, b);
-        // The ends: a clamped track holds the value at its first frame, and frames just before
-        // the end are played from this piece.
-        frames.extend([a, b]);
-        if count == 0 {
-            frames.extend([0.25, 0.5, 0.75].map(|x| a + x * (b - a)));
-        } else {
-            if origin > a {
-                frames.push((a + origin) / 2.0);
-            }
-            for m in 0..count {
-                let frame = origin + m as f64;
-                frames.push((frame + (frame + 1.0).min(b)) / 2.0);
-            }
-        }
-        self.values_at(span, frames)
-    }
-
-    /// For an f32 track: the first candidate that holds the tolerance when stored in f64 (wide),
-    /// or else the one within tolerance at its integer frames with the smallest error between.
-    #[allow(clippy::too_many_arguments)]
-    fn wide_fallback(
-        &self,
-        span: &SourceSpan,
-        exact_poly: &ExactPolynomial,
-        a: f64,
-        b: f64,
-        origin: f64,
-        exact: &[[f64; MAX_COMPONENTS]],
-        between: &[(f64, [f64; MAX_COMPONENTS])],
-    ) -> Result<Option<(Candidate, Checked)>, CompileError> {
-        let mut best: Option<(Candidate, Checked)> = None;
-        for (candidate, fitted) in self.candidates(span, exact_poly, a, b, origin) {
-            let candidate = candidate?;
-            let Ok(mut checked) =
-                store_and_check(&candidate, self.components, Precision::F64, exact, between)
-            else {
-                continue;
-            };
-            if fitted {
-                let near_nodes = self.between_values(span, a, b, origin, Some(candidate.degree))?;
-                if let Ok(c) = store_and_check(
-                    &candidate,
-                    self.components,
-                    Precision::F64,
-                    &[],
-                    &near_nodes,
-                ) {
-                    checked.between_error = checked.between_error.max(c.between_error);
-                }
-            }
-            if checked.max_error > self.tolerance {
-                continue;
-            }
-            if checked.between_error <= BETWEEN_FRACTION * self.tolerance {
-                return Ok(Some((candidate, checked)));
-            }
-            if best.as_ref().map_or(true, |(_, b)| {
-                fallback_rank(&checked, self.tolerance) < fallback_rank(b, self.tolerance)
-            }) {
-                best = Some((candidate, checked));
-            }
-        }
-        Ok(best)
-    }
-
-    /// The pieces to try on `[a, b)`, in order, each tagged whether it is fitted: the exact
-    /// polynomial (if the span is one within the maximum degree), then Chebyshev–Lobatto fits of
-    /// degree 1 (0 when the maximum is 0) up to the maximum — lower degrees are better
-    /// conditioned on pieces shorter than a frame, where unit-step differences grow like
-    /// 1/length^degree. Generated lazily.
-    fn candidates<'c>(
-        &'c self,
-        span: &'c SourceSpan,
-        exact_poly: &'c ExactPolynomial,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> impl Iterator<Item = (Result<Candidate, CompileError>, bool)> + 'c {
-        let exact = exact_poly.as_ref().map(move |(degree, coeffs)| {
-            (
-                Ok(self.exact_candidate(span, *degree, coeffs, a, b, origin)),
-                false,
-            )
-        });
-        let fitted = (self.max_degree.min(1)..=self.max_degree)
-            .map(move |d| (self.fitted_candidate(span, d, a, b, origin), true));
-        exact.into_iter().chain(fitted)
-    }
-
-    /// Exact values of `span` at `frames`.
-    fn values_at(
-        &self,
-        span: &SourceSpan,
-        frames: Vec<f64>,
-    ) -> Result<Vec<(f64, [f64; MAX_COMPONENTS])>, CompileError> {
-        let mut out = Vec::with_capacity(frames.len());
-        let mut value = [0.0; MAX_COMPONENTS];
-        for frame in frames {
-            self.input
-                .source
-                .eval_in_span(span, frame, &mut value)
-                .map_err(|e| non_finite(self.input.name, e))?;
-            if value.iter().take(self.components).any(|v| !v.is_finite()) {
-                return Err(CompileError::NonFinite {
-                    track: self.input.name.to_string(),
-                    frame,
-                    key: span.key,
-                });
-            }
-            out.push((frame, value));
-        }
-        Ok(out)
-    }
-
-    /// The exact differences of a polynomial span on the sub-interval `[a, b)` at `origin`.
-    fn exact_candidate(
-        &self,
-        span: &SourceSpan,
-        degree: usize,
-        coeffs: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Candidate {
-        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        for c in 0..self.components {
-            power_to_differences(
-                &coeffs[c][..=degree],
-                span.end - span.start,
-                origin - span.start,
-                &mut differences[c][..=degree],
-            );
-        }
-        Candidate {
-            start: a,
-            end: b,
-            origin,
-            degree,
-            differences,
-        }
-    }
-
-    /// The Chebyshev–Lobatto interpolant of degree `d` over the closed `[a, b]`, as differences
-    /// at `origin`.
-    fn fitted_candidate(
-        &self,
-        span: &SourceSpan,
-        d: usize,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Result<Candidate, CompileError> {
-        let mut nodes = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        let mut value = [0.0; MAX_COMPONENTS];
-        for j in 0..=d {
-            let v = lobatto_node(j, d);
-            let frame = if j == 0 {
-                a
-            } else if j == d {
-                b
-            } else {
-                a + v * (b - a)
-            };
-            self.input
-                .source
-                .eval_in_span(span, frame, &mut value)
-                .map_err(|e| non_finite(self.input.name, e))?;
-            for c in 0..self.components {
-                if !value[c].is_finite() {
-                    return Err(CompileError::NonFinite {
-                        track: self.input.name.to_string(),
-                        frame,
-                        key: span.key,
-                    });
-                }
-                nodes[c][j] = value[c];
-            }
-        }
-        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        for c in 0..self.components {
-            let power = lobatto_interpolant(&nodes[c][..=d], d);
-            power_to_differences(&power[..=d], b - a, origin - a, &mut differences[c][..=d]);
-        }
-        Ok(Candidate {
-            start: a,
-            end: b,
-            origin,
-            degree: d,
-            differences,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Interp, Track};
+    use span::compile_track;
 
     /// The piece limit counts the pieces of the tracks compiled before: with all but five
     /// used, the sixth piece of a track of one-frame steps (starting at frame 5) is refused.
@@ -1195,14 +534,97 @@ mod tests {
         };
         let options = CompileOptions::default();
         assert_eq!(
-            compile_track(&input, &options, MAX_PIECES - 5).unwrap_err(),
+            compile_track(&input, &options, MAX_PIECES - 5)
+                .map(|t| t.data)
+                .unwrap_err(),
             CompileError::TooManyPieces {
                 track: "steps".into(),
                 frame: 5.0,
                 max: MAX_PIECES,
             }
         );
-        let (data, _) = compile_track(&input, &options, MAX_PIECES - 19).unwrap();
+        let data = compile_track(&input, &options, MAX_PIECES - 19)
+            .unwrap()
+            .data;
         assert_eq!(data.pieces.len(), 19);
+    }
+
+    /// Below the per-track choice of f64: an f32 piece of a sub-frame span whose unit-step
+    /// differences f32 cannot hold is stored wide (its numbers in f64), and plays within the
+    /// tolerance at fractional frames (checked against the polynomial by Horner's rule).
+    #[test]
+    fn sub_frame_pieces_too_steep_for_f32_are_stored_wide() {
+        let coeffs = [0.0, 30.0, -20.0, 10.0, 40.0, -60.0, 35.0, -20.0, 9.0];
+        let source = Poly(coeffs);
+        let input = TrackInput {
+            name: "steep",
+            value_type: StreamValueType::Scalar,
+            wrap: StreamWrap::Clamp,
+            source: &source,
+        };
+        let options = CompileOptions {
+            tolerance: Some(1e-7),
+            precision: Precision::F32,
+            ..CompileOptions::default()
+        };
+        let data = compile_track(&input, &options, 0).unwrap().data;
+        let wide: Vec<_> = data
+            .pieces
+            .iter()
+            .filter(|p| matches!(p.numbers, crate::stream::PieceNumbers::F64(_)))
+            .collect();
+        assert!(!wide.is_empty(), "{:?}", data.pieces);
+        let bytes = crate::stream::write_stream(60.0, &[data]).unwrap();
+        let stream = Stream::from_bytes(&bytes).unwrap();
+        let mut player = crate::player::TrackPlayer::new(stream.track(0).unwrap());
+        for k in 0..=40 {
+            let frame = 3.3 + f64::from(k) * 0.01;
+            player.seek(frame).unwrap();
+            let v = (frame - 3.3) / 0.4;
+            let exact = coeffs.iter().rev().fold(0.0, |acc, c| acc * v + c);
+            assert!((player.component(0) - exact).abs() <= 1e-7, "frame {frame}");
+        }
+    }
+
+    /// One polynomial span in `v` over frames 3.3..3.7.
+    struct Poly([f64; 9]);
+
+    impl CurveSource for Poly {
+        fn components(&self) -> usize {
+            1
+        }
+        fn spans(&self) -> Vec<SourceSpan> {
+            let coeffs = self.0.iter().map(|c| [*c, 0.0, 0.0, 0.0]).collect();
+            alloc::vec![SourceSpan {
+                start: 3.3,
+                end: 3.7,
+                key: 0,
+                shape: SpanShape::Polynomial { coeffs },
+            }]
+        }
+        fn first_frame(&self) -> f64 {
+            3.3
+        }
+        fn last_frame(&self) -> f64 {
+            3.7
+        }
+        fn eval(&self, frame: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+            let v = ((frame - 3.3) / 0.4).clamp(0.0, 1.0);
+            out[0] = self.0.iter().rev().fold(0.0, |acc, c| acc * v + c);
+            Ok(())
+        }
+        fn eval_in_span(
+            &self,
+            _: &SourceSpan,
+            frame: f64,
+            out: &mut [f64],
+        ) -> Result<(), NonFiniteValue> {
+            out[0] = self
+                .0
+                .iter()
+                .rev()
+                .fold(0.0, |acc, c| acc * ((frame - 3.3) / 0.4) + c);
+            Ok(())
+        }
     }
 }

@@ -4,12 +4,24 @@ use alloc::vec::Vec;
 
 pub use crate::stream::layout::MAX_COMPONENTS;
 
-/// A curve the compiler can turn into a forward-difference stream.
+/// `Sync` when the compiler runs across threads (feature `rayon`), nothing otherwise.
+#[cfg(feature = "rayon")]
+pub trait MaybeSync: Sync {}
+#[cfg(feature = "rayon")]
+impl<T: Sync + ?Sized> MaybeSync for T {}
+/// `Sync` when the compiler runs across threads (feature `rayon`), nothing otherwise.
+#[cfg(not(feature = "rayon"))]
+pub trait MaybeSync {}
+#[cfg(not(feature = "rayon"))]
+impl<T: ?Sized> MaybeSync for T {}
+
+/// A curve the compiler can turn into a forward-difference stream (`Sync` with feature
+/// `rayon`, which compiles tracks across threads).
 ///
 /// Frames are the document's frame numbers (fractional allowed). The curve is defined on
 /// `[first_frame, last_frame]`; a frame `f` with `span.start <= f < span.end` belongs to that span,
 /// and `last_frame` itself gets the curve's final value (`eval(last_frame)`).
-pub trait CurveSource {
+pub trait CurveSource: MaybeSync {
     /// Number of components of each value (1..=4).
     fn components(&self) -> usize;
     /// The spans, in order, contiguous (`spans[k].end == spans[k + 1].start`), covering
@@ -33,6 +45,12 @@ pub trait CurveSource {
         frame: f64,
         out: &mut [f64],
     ) -> Result<(), NonFiniteValue>;
+    /// What a stream plays outside `[first_frame, last_frame]` when that is not the track's
+    /// wrap on both sides (the stream's outside record, format version 2); `None` (the
+    /// default) plays the wrap.
+    fn outside(&self) -> Option<crate::stream::outside::Outside> {
+        None
+    }
     /// The track's scale (the spec's: the largest absolute component of its keys' values, at
     /// least 1), which sets the default tolerance `1e-6 × scale`. The default evaluates the
     /// curve at every span start and at the last frame; a document track should return the
@@ -80,6 +98,27 @@ pub struct SourceSpan {
     pub key: usize,
     /// What the curve is on this span.
     pub shape: SpanShape,
+}
+
+impl SourceSpan {
+    /// For a `Polynomial` span: writes its polynomial at `frame` (Horner's rule in
+    /// `v = (frame − start) / (end − start)`) to `out[..components]` and returns true — what
+    /// `CurveSource::eval` is at frames of the span, computed without searching the keys.
+    /// Returns false (and writes nothing) for a `Smooth` span.
+    pub fn polynomial_value(&self, frame: f64, components: usize, out: &mut [f64]) -> bool {
+        let SpanShape::Polynomial { coeffs } = &self.shape else {
+            return false;
+        };
+        let v = (frame - self.start) / (self.end - self.start);
+        for (c, o) in out
+            .iter_mut()
+            .enumerate()
+            .take(components.min(MAX_COMPONENTS))
+        {
+            *o = coeffs.iter().rev().fold(0.0, |acc, row| acc * v + row[c]);
+        }
+        true
+    }
 }
 
 /// The curve's form on one span.

@@ -64,10 +64,22 @@ pub fn origin_of(start: f64, end: f64) -> f64 {
     }
 }
 
-/// Stores `candidate` in `precision` and replays it over `exact` (`exact[m]` = exact value at
-/// frame `origin + m`, one entry per integer frame of the piece) and at the fractional frames
-/// of `between` (played as the player plays a fractional position: the stored numbers widened
-/// to f64 and shifted with the Newton form).
+/// The exact values a piece is checked against.
+#[derive(Clone, Copy)]
+pub struct Truth<'t> {
+    /// `exact[m]` = exact value at frame `origin + m`, one entry per integer frame of the piece.
+    pub exact: &'t [[f64; MAX_COMPONENTS]],
+    /// `halves[m]` = exact value at frame `origin + m + ½`, for the half frames before the end.
+    pub halves: &'t [[f64; MAX_COMPONENTS]],
+    /// Other fractional frames and their exact values.
+    pub between: &'t [(f64, [f64; MAX_COMPONENTS])],
+}
+
+/// Stores `candidate` in `precision` and replays it at its integer frames (`truth.exact`) as
+/// the player does, then (if within `limit.integer` there) at its fractional frames as the player plays a fractional position
+/// (the stored numbers widened to f64 and shifted with the Newton form): the half frames by
+/// shifting once to `origin + ½` and adding on from there, as the player plays from a
+/// half-frame seek at step 1, the others one by one.
 ///
 /// # Errors
 /// `OutOfRange` when a number does not fit the precision.
@@ -75,32 +87,119 @@ pub fn store_and_check(
     candidate: &Candidate,
     components: usize,
     precision: Precision,
-    exact: &[[f64; MAX_COMPONENTS]],
-    between: &[(f64, [f64; MAX_COMPONENTS])],
+    truth: &Truth<'_>,
+    limit: Limit,
 ) -> Result<Checked, StoreFailure> {
-    let terms = candidate.degree + 1;
-    let mut checked = store_and_replay(candidate, components, precision, exact)?;
-    for (frame, truth) in between {
-        let t = frame - candidate.origin;
-        for c in 0..components {
-            let mut widened = [0.0; MAX_TERMS];
-            for (k, w) in widened.iter_mut().enumerate().take(terms) {
-                *w = checked.widened(c * terms + k);
-            }
-            let mut shifted = [0.0; MAX_TERMS];
-            crate::player::shift_differences(&widened[..terms], t, &mut shifted[..terms]);
-            let e = crate::math::abs(shifted[0] - truth[c]);
-            let e = if e.is_nan() { f64::INFINITY } else { e };
-            checked.between_error = checked.between_error.max(e);
-            if *frame == candidate.start {
-                checked.start_error = checked.start_error.max(e);
-            }
-        }
+    let stop_above = if limit.stop_early {
+        limit.integer
+    } else {
+        f64::INFINITY
+    };
+    let mut checked = store_and_replay(candidate, components, precision, truth.exact, stop_above)?;
+    if checked.max_error <= limit.integer {
+        checked.check_halves(candidate, components, truth.halves);
+        checked.check_between(candidate, components, truth.between);
     }
     Ok(checked)
 }
 
+/// The acceptance limit at integer frames, and what a candidate beyond it needs.
+#[derive(Clone, Copy)]
+pub struct Limit {
+    /// Largest error allowed at integer frames.
+    pub integer: f64,
+    /// Whether a candidate beyond it may stop replaying at its first error above it (when
+    /// only whether it fails matters, not its largest error). Either way a candidate beyond it
+    /// is not checked between frames (it is neither accepted nor a fallback).
+    pub stop_early: bool,
+}
+
 impl Checked {
+    /// The stored numbers as the player's float path reads them, per component.
+    fn widened_all(&self, components: usize, terms: usize) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
+        let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        for (c, row) in widened.iter_mut().enumerate().take(components) {
+            for (k, w) in row.iter_mut().enumerate().take(terms) {
+                *w = self.widened(c * terms + k);
+            }
+        }
+        widened
+    }
+
+    /// Raises `between_error` to the largest |played − exact| at the half frames
+    /// `origin + m + ½` (`halves[m]`): the state shifted once to `origin + ½`
+    /// (`player::shift_differences`), then advanced by the player's additions.
+    fn check_halves(
+        &mut self,
+        candidate: &Candidate,
+        components: usize,
+        halves: &[[f64; MAX_COMPONENTS]],
+    ) {
+        if halves.is_empty() {
+            return;
+        }
+        let n = candidate.degree;
+        let widened = self.widened_all(components, n + 1);
+        for c in 0..components {
+            let mut state = [0.0; MAX_TERMS];
+            crate::player::shift_differences(&widened[c][..=n], 0.5, &mut state[..=n]);
+            for truth in halves {
+                let e = crate::math::abs(state[0] - truth[c]);
+                self.between_error =
+                    self.between_error
+                        .max(if e.is_nan() { f64::INFINITY } else { e });
+                for i in 0..n {
+                    state[i] += state[i + 1];
+                }
+            }
+        }
+    }
+
+    /// Raises `between_error` (and `start_error`, at the piece's start) to the largest
+    /// |played − exact| at the fractional frames of `between`. The played value is the
+    /// player's `W_0` after `shift_differences` — `Σ_j C(t, j) D_j`, highest order first, with
+    /// the player's own recurrence for the binomials `C(t, k)` — computed once per frame for all
+    /// components: the same arithmetic in O(n) instead of the O(n²) of the whole shifted state.
+    pub fn check_between(
+        &mut self,
+        candidate: &Candidate,
+        components: usize,
+        between: &[(f64, [f64; MAX_COMPONENTS])],
+    ) {
+        if between.is_empty() {
+            return;
+        }
+        let terms = candidate.degree + 1;
+        let widened = self.widened_all(components, terms);
+        for (frame, truth) in between {
+            let t = frame - candidate.origin;
+            // `player::binomials(t)` to the piece's degree: the same recurrence, the same bits.
+            let mut b = [0.0; MAX_TERMS];
+            let mut x = 1.0;
+            for (k, slot) in b.iter_mut().enumerate().take(terms) {
+                *slot = x;
+                x *= (t - k as f64) / (k as f64 + 1.0);
+            }
+            for c in 0..components {
+                let played = if t == 0.0 {
+                    widened[c][0]
+                } else {
+                    let mut sum = 0.0;
+                    for j in (0..terms).rev() {
+                        sum += b[j] * widened[c][j];
+                    }
+                    sum
+                };
+                let e = crate::math::abs(played - truth[c]);
+                let e = if e.is_nan() { f64::INFINITY } else { e };
+                self.between_error = self.between_error.max(e);
+                if *frame == candidate.start {
+                    self.start_error = self.start_error.max(e);
+                }
+            }
+        }
+    }
+
     /// Stored number `index` as the player's float path reads it.
     fn widened(&self, index: usize) -> f64 {
         match &self.numbers {
@@ -113,128 +212,165 @@ impl Checked {
     }
 }
 
-/// Stores the candidate and replays its integer frames.
+/// Stores the candidate and replays its integer frames, stopping at the first error above
+/// `stop_above` (then `max_error` is that error, not the largest).
 fn store_and_replay(
     candidate: &Candidate,
     components: usize,
     precision: Precision,
     exact: &[[f64; MAX_COMPONENTS]],
+    stop_above: f64,
 ) -> Result<Checked, StoreFailure> {
+    let mut error = ErrorAt {
+        exact,
+        origin: candidate.origin,
+        stop_above,
+        worst: (0.0, candidate.origin),
+    };
+    let (exponent, numbers) = match precision {
+        Precision::F64 | Precision::F32 => (
+            0,
+            replay_float(candidate, components, precision, &mut error)?,
+        ),
+        Precision::Fixed => replay_fixed(candidate, components, &mut error)?,
+    };
+    Ok(Checked {
+        exponent,
+        numbers,
+        max_error: error.worst.0,
+        max_error_frame: error.worst.1,
+        between_error: 0.0,
+        start_error: 0.0,
+    })
+}
+
+/// The largest |played − exact| at the integer frames replayed so far, and its frame.
+struct ErrorAt<'e> {
+    /// `exact[m]`: the exact value at frame `origin + m`.
+    exact: &'e [[f64; MAX_COMPONENTS]],
+    origin: f64,
+    stop_above: f64,
+    worst: (f64, f64),
+}
+
+impl ErrorAt<'_> {
+    /// Notes the value played for component `c` at frame `origin + m` (a NaN error counts as
+    /// infinite); true once the largest error is above `stop_above`.
+    fn note(&mut self, m: usize, c: usize, played: f64) -> bool {
+        let truth = self.exact.get(m).map_or(played, |v| v[c]);
+        let e = crate::math::abs(played - truth);
+        if e > self.worst.0 || e.is_nan() {
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            self.worst = (e, self.origin + m as f64);
+        }
+        self.worst.0 > self.stop_above
+    }
+}
+
+/// Stores an `F32` or `F64` candidate and replays it in f64 (f32 numbers widened), as the
+/// player's forward path does.
+fn replay_float(
+    candidate: &Candidate,
+    components: usize,
+    precision: Precision,
+    error: &mut ErrorAt<'_>,
+) -> Result<PieceNumbers, StoreFailure> {
     let n = candidate.degree;
     let terms = n + 1;
-    let mut error = (0.0f64, candidate.origin);
-    let mut note = |m: usize, c: usize, played: f64| {
-        let truth = exact.get(m).map_or(played, |v| v[c]);
-        let e = crate::math::abs(played - truth);
-        if e > error.0 || e.is_nan() {
-            error = (
-                if e.is_nan() { f64::INFINITY } else { e },
-                candidate.origin + m as f64,
-            );
-        }
-    };
-    match precision {
-        Precision::F64 | Precision::F32 => {
-            let mut numbers64 = Vec::with_capacity(components * terms);
-            let mut numbers32 = Vec::with_capacity(components * terms);
-            for c in 0..components {
-                for k in 0..terms {
-                    let d = candidate.differences[c][k];
-                    if precision == Precision::F32 {
-                        let narrow = d as f32;
-                        if !narrow.is_finite() {
-                            return Err(StoreFailure::OutOfRange);
-                        }
-                        numbers32.push(narrow);
-                        numbers64.push(f64::from(narrow));
-                    } else {
-                        if !d.is_finite() {
-                            return Err(StoreFailure::OutOfRange);
-                        }
-                        numbers64.push(d);
-                    }
-                }
-            }
-            for c in 0..components {
-                let mut state = [0.0; MAX_TERMS];
-                state[..terms].copy_from_slice(&numbers64[c * terms..(c + 1) * terms]);
-                for m in 0..exact.len() {
-                    note(m, c, state[0]);
-                    for i in 0..n {
-                        state[i] += state[i + 1];
-                    }
-                }
-            }
-            let numbers = if precision == Precision::F32 {
-                PieceNumbers::F32(numbers32)
+    let narrow = precision == Precision::F32;
+    let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+    let (mut numbers32, mut numbers64) = (Vec::new(), Vec::new());
+    if narrow {
+        numbers32.reserve_exact(components * terms);
+    } else {
+        numbers64.reserve_exact(components * terms);
+    }
+    for c in 0..components {
+        for k in 0..terms {
+            let d = candidate.differences[c][k];
+            if narrow {
+                numbers32.push(d as f32);
+                widened[c][k] = f64::from(d as f32);
             } else {
-                PieceNumbers::F64(numbers64)
-            };
-            Ok(Checked {
-                exponent: 0,
-                numbers,
-                max_error: error.0,
-                max_error_frame: error.1,
-                between_error: 0.0,
-                start_error: 0.0,
-            })
-        }
-        Precision::Fixed => {
-            let steps = exact.len();
-            let exponent = fixed_exponent(candidate, components, steps)?;
-            let unit = crate::math::powi(2.0, i32::from(exponent));
-            let inverse = crate::math::powi(2.0, -i32::from(exponent));
-            let mut ints = Vec::with_capacity(components * terms);
-            for c in 0..components {
-                for k in 0..terms {
-                    let scaled = crate::math::round(candidate.differences[c][k] * unit);
-                    if !(scaled.is_finite() && crate::math::abs(scaled) < 9.2e18) {
-                        return Err(StoreFailure::OutOfRange);
-                    }
-                    ints.push(scaled as i64);
-                }
+                numbers64.push(d);
+                widened[c][k] = d;
             }
-            for c in 0..components {
-                let stored = &ints[c * terms..(c + 1) * terms];
-                // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
-                let mut state = [0i128; MAX_TERMS];
-                for k in 0..terms {
-                    let mut sum = 0i128;
-                    for j in k..terms {
-                        sum += negative_binomial(n, j - k) * i128::from(stored[j]);
-                    }
-                    state[k] = sum;
-                }
-                let fits = |s: &[i128; MAX_TERMS]| {
-                    s.iter()
-                        .take(terms)
-                        .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
-                };
-                for step in 0..(n + steps) {
-                    if !fits(&state) {
-                        return Err(StoreFailure::OutOfRange);
-                    }
-                    if step >= n {
-                        note(step - n, c, state[0] as f64 * inverse);
-                    }
-                    for i in 0..n {
-                        state[i] += state[i + 1];
-                    }
-                }
-                if !fits(&state) {
-                    return Err(StoreFailure::OutOfRange);
-                }
+            if !widened[c][k].is_finite() {
+                return Err(StoreFailure::OutOfRange);
             }
-            Ok(Checked {
-                exponent,
-                numbers: PieceNumbers::Fixed(ints),
-                max_error: error.0,
-                max_error_frame: error.1,
-                between_error: 0.0,
-                start_error: 0.0,
-            })
         }
     }
+    for c in 0..components {
+        let mut state = widened[c];
+        for m in 0..error.exact.len() {
+            if error.note(m, c, state[0]) {
+                break;
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+    }
+    Ok(if narrow {
+        PieceNumbers::F32(numbers32)
+    } else {
+        PieceNumbers::F64(numbers64)
+    })
+}
+
+/// Stores a `Fixed` candidate (exponent from [`fixed_exponent`]) and replays its integers in
+/// i128 from offset −n (where backward play starts), proving every state fits i64.
+fn replay_fixed(
+    candidate: &Candidate,
+    components: usize,
+    error: &mut ErrorAt<'_>,
+) -> Result<(i8, PieceNumbers), StoreFailure> {
+    let n = candidate.degree;
+    let terms = n + 1;
+    let steps = error.exact.len();
+    let exponent = fixed_exponent(candidate, components, steps)?;
+    let unit = crate::math::powi(2.0, i32::from(exponent));
+    let inverse = crate::math::powi(2.0, -i32::from(exponent));
+    let mut ints = Vec::with_capacity(components * terms);
+    for c in 0..components {
+        for k in 0..terms {
+            let scaled = crate::math::round(candidate.differences[c][k] * unit);
+            if !(scaled.is_finite() && crate::math::abs(scaled) < 9.2e18) {
+                return Err(StoreFailure::OutOfRange);
+            }
+            ints.push(scaled as i64);
+        }
+    }
+    let fits = |s: &[i128; MAX_TERMS]| {
+        s.iter()
+            .take(terms)
+            .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
+    };
+    for c in 0..components {
+        let stored = &ints[c * terms..(c + 1) * terms];
+        // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
+        let mut state = [0i128; MAX_TERMS];
+        for k in 0..terms {
+            for j in k..terms {
+                state[k] += negative_binomial(n, j - k) * i128::from(stored[j]);
+            }
+        }
+        for step in 0..(n + steps) {
+            if !fits(&state) {
+                return Err(StoreFailure::OutOfRange);
+            }
+            if step >= n && error.note(step - n, c, state[0] as f64 * inverse) {
+                break;
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+        if !fits(&state) {
+            return Err(StoreFailure::OutOfRange);
+        }
+    }
+    Ok((exponent, PieceNumbers::Fixed(ints)))
 }
 
 /// `C(−n, i) = (−1)^i C(n + i − 1, i)`.

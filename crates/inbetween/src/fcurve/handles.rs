@@ -1,6 +1,7 @@
 //! Handle placement of Blender's handle types (auto, auto-clamped, vector, aligned), first and last keys and cyclic curves included.
 
-use super::{Extrapolation, FKey, HandleType};
+use super::smooth::{smooth, Smoothing};
+use super::{AutoSmoothing, Extrapolation, FKey, HandleType};
 use crate::math;
 
 /// Blender's auto-handle length factor: a handle reaches 1/2.5614 of the key spacing in time.
@@ -13,8 +14,15 @@ type Point = [f64; 2];
 /// Places the handles of every key in order. `cyclic`: the neighbour of the first key is the
 /// last-but-one key moved back by (last − first) in frame and value, and the neighbour of the
 /// last key the second key moved forward by the same (Blender's cyclic handles). With fewer
-/// than two keys nothing is placed (the handles stay as given), as in Blender.
-pub(super) fn place_handles(keys: &mut [FKey], extrapolation: [Extrapolation; 2], cyclic: bool) {
+/// than two keys nothing is placed (the handles stay as given), as in Blender. With
+/// `ContAccel` smoothing, auto handles reach a third of the key spacing and runs of free auto
+/// keys are then solved together (`smooth`).
+pub(super) fn place_handles(
+    keys: &mut [FKey],
+    extrapolation: [Extrapolation; 2],
+    cyclic: bool,
+    smoothing: AutoSmoothing,
+) {
     let n = keys.len();
     if n < 2 {
         return;
@@ -27,6 +35,9 @@ pub(super) fn place_handles(keys: &mut [FKey], extrapolation: [Extrapolation; 2]
     );
     let delta = [last[0] - first[0], last[1] - first[1]];
     let mut locked_end = false;
+    let smoothed = smoothing == AutoSmoothing::ContAccel;
+    // Keys whose auto handles were flattened (Blender's "locked" auto handle type).
+    let mut locked = alloc::vec![false; n];
     for i in 0..n {
         let prev = if i > 0 {
             Some([keys[i - 1].frame, keys[i - 1].value])
@@ -45,22 +56,28 @@ pub(super) fn place_handles(keys: &mut [FKey], extrapolation: [Extrapolation; 2]
         let key = &mut keys[i];
         key.left[0] = key.left[0].min(key.frame);
         key.right[0] = key.right[0].max(key.frame);
-        let locked = place_key(key, prev, next);
+        locked[i] = place_key(key, prev, next, smoothed);
         let end = i == 0 || i == n - 1;
-        if end && locked {
+        if end && locked[i] {
             locked_end = true;
         }
         let outward = extrapolation[usize::from(i != 0)];
         if end && both_auto(key) && !cyclic && outward == Extrapolation::Constant {
             key.left[1] = key.value;
             key.right[1] = key.value;
+            locked[i] = true;
         }
     }
     if cyclic && locked_end {
         for i in [0, n - 1] {
             keys[i].left[1] = keys[i].value;
             keys[i].right[1] = keys[i].value;
+            locked[i] = true;
         }
+    }
+    if smoothed {
+        let locked = &locked;
+        smooth(keys, &Smoothing { locked, cyclic });
     }
     keep_given_within_rounding(keys, &given);
 }
@@ -96,7 +113,8 @@ fn both_auto(key: &FKey) -> bool {
 
 /// Places one key's handles from its neighbours' positions (a missing neighbour is the mirror
 /// image of the other). Returns whether an auto-clamped handle was flattened at an extreme.
-fn place_key(key: &mut FKey, prev: Option<Point>, next: Option<Point>) -> bool {
+/// `smoothed`: auto handles reach a third of the spacing, without the 5× limit.
+fn place_key(key: &mut FKey, prev: Option<Point>, next: Option<Point>, smoothed: bool) -> bool {
     if key.left_type == HandleType::Free && key.right_type == HandleType::Free {
         return false;
     }
@@ -115,10 +133,16 @@ fn place_key(key: &mut FKey, prev: Option<Point>, next: Option<Point>) -> bool {
     let mut locked = false;
     if key.left_type.is_auto() || key.right_type.is_auto() {
         let tangent = [db[0] / len_b + da[0] / len_a, db[1] / len_b + da[1] / len_a];
-        let len = tangent[0] * AUTO_LENGTH;
+        // Smoothed: tangent[0] is 2 (both spacings divided by themselves), so 6 makes a third.
+        let len = if smoothed {
+            6.0
+        } else {
+            tangent[0] * AUTO_LENGTH
+        };
         if len != 0.0 {
             let neighbours = prev.zip(next);
-            locked = place_auto(key, tangent, [len_a / len, len_b / len], neighbours);
+            let reach = [len_a / len, len_b / len];
+            locked = place_auto(key, tangent, reach, neighbours, !smoothed);
         }
     }
     if key.left_type == HandleType::Vector {
@@ -132,20 +156,21 @@ fn place_key(key: &mut FKey, prev: Option<Point>, next: Option<Point>) -> bool {
 }
 
 /// The auto handles along `tangent`, `reach` = [left, right] multiples of it (each limited to
-/// 5× the other first), then the auto-clamped limits when both neighbours exist.
+/// 5× the other first when `limit`), then the auto-clamped limits when both neighbours exist.
 fn place_auto(
     key: &mut FKey,
     tangent: Point,
     reach: [f64; 2],
     around: Option<(Point, Point)>,
+    limit: bool,
 ) -> bool {
     let p2 = [key.frame, key.value];
     let (mut ra, mut rb) = (reach[0], reach[1]);
     // The 5× limit compares the time spacings before dividing by the common length.
-    if ra > 5.0 * rb {
+    if limit && ra > 5.0 * rb {
         ra = 5.0 * rb;
     }
-    if rb > 5.0 * ra {
+    if limit && rb > 5.0 * ra {
         rb = 5.0 * ra;
     }
     let (mut left_violates, mut right_violates, mut locked) = (false, false, false);

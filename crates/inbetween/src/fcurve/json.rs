@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value as Json};
 
 use super::{
-    CycleMode, Cycles, EasingMode, EasingType, Extrapolation, FCurve, FInterp, FKey, HandleType,
-    RawFCurve,
+    AutoSmoothing, CycleMode, Cycles, EasingMode, EasingType, Extrapolation, FCurve, FInterp, FKey,
+    HandleType, RawFCurve,
 };
 use crate::error::{DocumentError, ErrorKind, Location};
 use crate::json::invalid;
@@ -51,15 +51,15 @@ pub(crate) fn fcurve_from_json(
         None | Some(Json::Null) => None,
         Some(v) => Some(cycles_from_json(v, loc)?),
     };
-    if let Some(v) = obj.get("auto_smoothing") {
-        if v.as_str() != Some("none") {
-            return Err(invalid(
-                loc.with_field("fcurve.auto_smoothing"),
-                "\"none\" (continuous acceleration is not supported yet, docs/blender.md)",
-                v,
-            ));
-        }
-    }
+    let smoothing = match obj.get("auto_smoothing") {
+        None => AutoSmoothing::None,
+        Some(v) => named(
+            v,
+            loc.with_field("fcurve.auto_smoothing"),
+            "\"none\" or \"cont_accel\"",
+            AutoSmoothing::from_name,
+        )?,
+    };
     let keys = keys
         .iter()
         .enumerate()
@@ -69,6 +69,7 @@ pub(crate) fn fcurve_from_json(
         keys,
         extrapolation,
         cycles,
+        smoothing,
     })
 }
 
@@ -255,6 +256,9 @@ pub(crate) fn track_json(name: &str, curve: &FCurve) -> Json {
             Json::Array(alloc::vec![before.name().into(), after.name().into()])
         },
     );
+    if curve.smoothing() != AutoSmoothing::None {
+        spec.insert("auto_smoothing".into(), curve.smoothing().name().into());
+    }
     if let Some(c) = curve.cycles() {
         let mut m = Map::new();
         m.insert("before".into(), c.before.name().into());

@@ -12,6 +12,7 @@ mod easing;
 mod handles;
 #[cfg(feature = "json")]
 pub(crate) mod json;
+mod smooth;
 mod source;
 pub(crate) mod validate;
 
@@ -189,12 +190,44 @@ impl Extrapolation {
     }
 }
 
+/// How auto handles are placed along the whole curve (Blender's F-curve "Auto Handle
+/// Smoothing").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AutoSmoothing {
+    /// Each key's auto handles from its two neighbours alone (document name `none`).
+    #[default]
+    None,
+    /// "Continuous Acceleration" (`cont_accel`): auto handles a third of the key spacing long,
+    /// their values solved together so the second derivative is continuous at every key.
+    ContAccel,
+}
+
+impl AutoSmoothing {
+    /// The document name: `none`, `cont_accel`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            AutoSmoothing::None => "none",
+            AutoSmoothing::ContAccel => "cont_accel",
+        }
+    }
+
+    /// Parses a document name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<AutoSmoothing> {
+        [AutoSmoothing::None, AutoSmoothing::ContAccel]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
+
 /// A validated F-curve: keys strictly increasing in frame, handles placed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FCurve {
     keys: Vec<FKey>,
     extrapolation: [Extrapolation; 2],
     cycles: Option<Cycles>,
+    smoothing: AutoSmoothing,
 }
 
 impl FCurve {
@@ -203,17 +236,35 @@ impl FCurve {
     /// optional Cycles modifier.
     #[must_use]
     pub fn new(
-        mut keys: Vec<FKey>,
+        keys: Vec<FKey>,
         extrapolation: [Extrapolation; 2],
         cycles: Option<Cycles>,
     ) -> FCurve {
+        FCurve::with_smoothing(keys, extrapolation, cycles, AutoSmoothing::None)
+    }
+
+    /// [`FCurve::new`] with Blender's auto handle smoothing `smoothing`.
+    #[must_use]
+    pub fn with_smoothing(
+        mut keys: Vec<FKey>,
+        extrapolation: [Extrapolation; 2],
+        cycles: Option<Cycles>,
+        smoothing: AutoSmoothing,
+    ) -> FCurve {
         let cyclic = cycles.is_some_and(|c| c.makes_handles_cyclic());
-        handles::place_handles(&mut keys, extrapolation, cyclic);
+        handles::place_handles(&mut keys, extrapolation, cyclic, smoothing);
         FCurve {
             keys,
             extrapolation,
             cycles,
+            smoothing,
         }
+    }
+
+    /// The auto handle smoothing the handles were placed with.
+    #[must_use]
+    pub fn smoothing(&self) -> AutoSmoothing {
+        self.smoothing
     }
 
     /// The keys with their handles placed.
@@ -319,30 +370,44 @@ impl FCurve {
     /// Outside the keys, from end key `index` (0 `before` the keys, the last after them).
     fn extrapolate(&self, index: usize, before: bool, frame: f64) -> f64 {
         let key = &self.keys[index];
-        let mode = self.extrapolation[usize::from(!before)];
-        if mode == Extrapolation::Constant || key.interp == FInterp::Constant {
+        let slope = self.extrapolation_slope(!before);
+        if slope == 0.0 {
             return key.value;
         }
-        let dx = frame - key.frame;
+        key.value + slope * (frame - key.frame)
+    }
+
+    /// The slope (value units per frame) of the extrapolation after the keys (`after`) or before
+    /// them: 0 for `constant` or a `step` end key, the chord to the neighbouring key for a
+    /// `linear` one, the end key's outer handle otherwise (0 when it has no frame length).
+    #[must_use]
+    pub fn extrapolation_slope(&self, after: bool) -> f64 {
+        let n = self.keys.len();
+        let index = if after { n - 1 } else { 0 };
+        let key = &self.keys[index];
+        let mode = self.extrapolation[usize::from(after)];
+        if mode == Extrapolation::Constant || key.interp == FInterp::Constant {
+            return 0.0;
+        }
         if key.interp == FInterp::Linear {
-            let neighbour = if before {
-                self.keys.get(1)
-            } else {
+            let neighbour = if after {
                 index.checked_sub(1).and_then(|j| self.keys.get(j))
+            } else {
+                self.keys.get(1)
             };
             return match neighbour {
                 Some(nb) if nb.frame != key.frame => {
-                    key.value + (nb.value - key.value) / (nb.frame - key.frame) * dx
+                    (nb.value - key.value) / (nb.frame - key.frame)
                 }
-                _ => key.value,
+                _ => 0.0,
             };
         }
-        let handle = if before { key.left } else { key.right };
+        let handle = if after { key.right } else { key.left };
         let run = key.frame - handle[0];
         if run == 0.0 {
-            return key.value;
+            return 0.0;
         }
-        key.value + (key.value - handle[1]) / run * dx
+        (key.value - handle[1]) / run
     }
 }
 
@@ -352,6 +417,7 @@ pub(crate) struct RawFCurve {
     pub(crate) keys: Vec<FKey>,
     pub(crate) extrapolation: [Extrapolation; 2],
     pub(crate) cycles: Option<Cycles>,
+    pub(crate) smoothing: AutoSmoothing,
 }
 
 impl FCurve {

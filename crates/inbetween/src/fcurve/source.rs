@@ -3,53 +3,123 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{bezier, CycleMode, EasingMode, EasingType, Extrapolation, FCurve, FInterp, FKey};
+use super::{bezier, CycleMode, EasingMode, EasingType, FCurve, FInterp, FKey};
 use crate::compile::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
 use crate::math;
+use crate::stream::outside::{Beyond, Outside};
 use crate::stream::StreamWrap;
 
 impl FCurve {
-    /// The stream wrap that plays frames outside the compiled range ([`FCurve::stream_range`]):
-    /// `Loop` for `repeat` forever on both sides, `PingPong` for `mirror` forever on both
-    /// sides, otherwise `Clamp`, which needs each side to either hold its end value (constant
-    /// extrapolation, a constant end key, a flat end handle or chord, no cycling) or cycle a
-    /// counted number of times (the cycles are compiled, and past them the stream holds the
-    /// value the last cycle ends with, where Blender drops back to the keys' extrapolation).
+    /// How a stream plays the frames outside its compiled range ([`FCurve::stream_range`]), side
+    /// by side, exactly as Blender evaluates them: cycles forever become a loop (`repeat`, and
+    /// `repeat_offset` with the offset last − first value per cycle) or ping-pong (`mirror`) over
+    /// the keys; any other side follows the keys' extrapolation from the range's edge (the end
+    /// key's value, or past counted cycles the extrapolation at the edge, with its slope: a
+    /// line). Plain `clamp`, `loop` and `ping_pong` tracks (no outside record) when both sides
+    /// are that.
     ///
     /// # Errors
-    /// What a stream cannot play: linear extrapolation along a slope, cycling forever with
-    /// `repeat_offset` or with different modes before and after, forever on one side only.
-    pub fn stream_wrap(&self) -> Result<StreamWrap, &'static str> {
+    /// Counted cycles that repeat the keys more often than a stream holds pieces.
+    pub fn stream_outside(&self) -> Result<(StreamWrap, Option<Outside>), &'static str> {
         let cycles = self.cycles.unwrap_or_default();
-        let modes = [cycles.before, cycles.after];
         let counts = [cycles.before_count, cycles.after_count];
-        let cycling = |side: usize| self.keys.len() >= 2 && modes[side] != CycleMode::None;
-        let forever = |side: usize| cycling(side) && counts[side] == 0;
-        if forever(0) || forever(1) {
-            return match (forever(0) && forever(1), modes) {
-                (true, [CycleMode::Repeat, CycleMode::Repeat]) => Ok(StreamWrap::Loop),
-                (true, [CycleMode::Mirror, CycleMode::Mirror]) => Ok(StreamWrap::PingPong),
-                (true, _) if modes.contains(&CycleMode::RepeatOffset) => {
-                    Err("repeat_offset cycles forever are not in the stream format yet")
-                }
-                _ => Err("cycles forever on one side only, or with different modes on the two sides, are not in the stream format yet"),
-            };
-        }
-        for (side, before) in [(0, true), (1, false)] {
-            if !cycling(side) && !self.side_holds(before) {
-                return Err("linear extrapolation along a slope is not in the stream format yet");
-            }
-        }
+        let modes = [cycles.before, cycles.after];
+        let (first, last) = (self.keys[0].frame, self.keys[self.keys.len() - 1].frame);
+        let cycling = |side: usize| last > first && modes[side] != CycleMode::None;
         // Every compiled cycle repeats the keys' spans: refuse counts that could not fit.
         let cycles_compiled = (0..2)
-            .filter(|&side| cycling(side))
+            .filter(|&side| cycling(side) && counts[side] != 0)
             .map(|side| u64::from(counts[side]))
             .sum::<u64>();
         let spans = (cycles_compiled + 1) * (self.keys.len() as u64);
         if spans > crate::compile::MAX_PIECES as u64 {
             return Err("counted cycles repeat the keys more often than a stream holds pieces");
         }
-        Ok(StreamWrap::Clamp)
+        let sides = [self.beyond(false), self.beyond(true)];
+        let whole = |b: &Beyond| match *b {
+            Beyond::Loop { period, offset } if offset == [0.0; 4] => {
+                period == last - first && counts == [0, 0]
+            }
+            _ => false,
+        };
+        let wrap = match sides {
+            [Beyond::Hold, Beyond::Hold] => Some(StreamWrap::Clamp),
+            [a, b] if whole(&a) && whole(&b) => Some(StreamWrap::Loop),
+            [Beyond::PingPong { .. }, Beyond::PingPong { .. }] => Some(StreamWrap::PingPong),
+            _ => None,
+        };
+        Ok(match wrap {
+            Some(wrap) => (wrap, None),
+            None => (
+                StreamWrap::Clamp,
+                Some(Outside {
+                    before: sides[0],
+                    after: sides[1],
+                }),
+            ),
+        })
+    }
+
+    /// The stream wrap of [`FCurve::stream_outside`] (`Clamp` where an outside record decides).
+    ///
+    /// # Errors
+    /// As [`FCurve::stream_outside`].
+    pub fn stream_wrap(&self) -> Result<StreamWrap, &'static str> {
+        self.stream_outside().map(|(wrap, _)| wrap)
+    }
+
+    /// What one side of the compiled range plays (see [`FCurve::stream_outside`]).
+    fn beyond(&self, after: bool) -> Beyond {
+        let c = self.cycles.unwrap_or_default();
+        let (mode, count) = if after {
+            (c.after, c.after_count)
+        } else {
+            (c.before, c.before_count)
+        };
+        let n = self.keys.len();
+        let (k0, k1) = (&self.keys[0], &self.keys[n - 1]);
+        let span = k1.frame - k0.frame;
+        if span > 0.0 && count == 0 {
+            let mut offset = [0.0; 4];
+            match mode {
+                CycleMode::None => {}
+                CycleMode::Repeat => {
+                    return Beyond::Loop {
+                        period: span,
+                        offset,
+                    }
+                }
+                CycleMode::RepeatOffset => {
+                    offset[0] = k1.value - k0.value;
+                    return Beyond::Loop {
+                        period: span,
+                        offset,
+                    };
+                }
+                CycleMode::Mirror => return Beyond::PingPong { period: span },
+            }
+        }
+        // Past the keys (and any counted cycles) Blender evaluates the keys' extrapolation at
+        // the frame itself.
+        let (lo, hi) = self.stream_range();
+        let edge = if after { hi } else { lo };
+        let value = self.eval_keys_unsnapped(edge);
+        let slope = self.extrapolation_slope(after);
+        let played = if after {
+            self.eval_compiled(hi)
+        } else {
+            self.eval_compiled(lo)
+        };
+        if slope == 0.0 && value == played {
+            return Beyond::Hold;
+        }
+        let mut line = ([0.0; 4], [0.0; 4]);
+        line.0[0] = value;
+        line.1[0] = slope;
+        Beyond::Line {
+            value: line.0,
+            slope: line.1,
+        }
     }
 
     /// The frames a stream covers: the keys, widened by the counted cycles on each side.
@@ -158,33 +228,13 @@ impl FCurve {
         self.eval_segment(segment, local.clamp(lo, hi)) + offset
     }
 
-    /// Whether the curve holds its end value on one side (before cycles).
-    fn side_holds(&self, before: bool) -> bool {
-        let n = self.keys.len();
-        let index = if before { 0 } else { n - 1 };
-        let key = &self.keys[index];
-        if self.extrapolation[usize::from(!before)] == Extrapolation::Constant || n < 2 {
-            return self.extrapolation[usize::from(!before)] == Extrapolation::Constant
-                || key.interp == FInterp::Constant;
-        }
-        let neighbour = &self.keys[if before { 1 } else { n - 2 }];
-        match key.interp {
-            FInterp::Constant => true,
-            FInterp::Linear => neighbour.value == key.value,
-            _ => {
-                let handle = if before { key.left } else { key.right };
-                handle[1] == key.value || handle[0] == key.frame
-            }
-        }
-    }
-
     /// The compiler's spans: a polynomial for constant and linear segments, smooth spans for
     /// Bezier and easing segments, cut where a Bezier segment's time map has a zero derivative
     /// inside it (both handles spanning the whole segment: a vertical tangent) and at the kinks
     /// of bounce, in-out joins and elastic blends.
     pub(crate) fn source_spans(&self) -> Vec<SourceSpan> {
         let base = self.key_spans();
-        if self.stream_wrap().is_err() {
+        if self.stream_outside().is_err() {
             // Not compilable (the compiler refuses it first): never unroll its cycles.
             return base;
         }
@@ -311,7 +361,11 @@ fn cuts(k0: &FKey, k1: &FKey) -> Vec<f64> {
     let duration = k1.frame - k0.frame;
     let at = |tau: f64| k0.frame + tau * duration;
     let mut frames: Vec<f64> = match k0.interp {
-        FInterp::Bezier => vertical_tangent(k0, k1).into_iter().collect(),
+        FInterp::Bezier => {
+            let mut f: Vec<f64> = vertical_tangent(k0, k1).into_iter().collect();
+            f.extend(short_handle_cuts(k0, k1));
+            f
+        }
         FInterp::Easing { kind, mode } => {
             let mode = mode.resolve(kind);
             let mut taus: Vec<f64> = Vec::new();
@@ -382,4 +436,40 @@ fn vertical_tangent(k0: &FKey, k1: &FKey) -> Option<f64> {
     let s = ra / (ra + rc);
     let x = bezier::time_at(p, s);
     (x > k0.frame && x < k1.frame).then_some(x)
+}
+
+/// Ratio between the parameters of consecutive cuts near a short handle (measured on the
+/// fixtures' 326 contained Bezier segments: 2 gives a worst case of 17 pieces and a mean of
+/// 3.73, 3 gives 18 and 3.48, 4 gives 19 and 3.64; without these cuts 26 and 4.36).
+const GRADE: f64 = 3.0;
+/// A handle reaching less than this fraction of its segment in time is short.
+const SHORT_HANDLE: f64 = 0.3;
+
+/// Frames inside the segment graded toward an end whose handle is short in time (reach α ≪ the
+/// segment): there the time map's derivative x′(s)/3 grows from α to about b = N − α − γ
+/// within s ≈ α/(α + b), and the value, nearly a function of √(frame) beyond that knee, needs
+/// pieces that shrink geometrically toward the end. Cuts at s = knee · GRADE^k (k ≥ 0,
+/// s < 1/2) from each such end (α < SHORT_HANDLE · N), at the frames x(s).
+fn short_handle_cuts(k0: &FKey, k1: &FKey) -> Vec<f64> {
+    let p = bezier::corrected_controls(k0, k1);
+    let (a, b, c) = (p[1][0] - p[0][0], p[2][0] - p[1][0], p[3][0] - p[2][0]);
+    let n = p[3][0] - p[0][0];
+    let mut out = Vec::new();
+    if !(n > 0.0 && b > 0.0) {
+        return out;
+    }
+    for (reach, from_end) in [(a, false), (c, true)] {
+        if reach >= n * SHORT_HANDLE {
+            continue;
+        }
+        let mut s = (reach / (reach + b)).max(1e-9);
+        while s < 0.5 {
+            let x = bezier::time_at(p, if from_end { 1.0 - s } else { s });
+            if x > k0.frame && x < k1.frame {
+                out.push(x);
+            }
+            s *= GRADE;
+        }
+    }
+    out
 }

@@ -94,7 +94,7 @@ pub(crate) fn build_track(
             tcb: crate::track::Tcb::ZERO,
         })
         .collect();
-    let curve = FCurve::new(spec.keys, spec.extrapolation, spec.cycles);
+    let curve = FCurve::with_smoothing(spec.keys, spec.extrapolation, spec.cycles, spec.smoothing);
     let track = assemble(
         raw.name,
         ValueType::Scalar,

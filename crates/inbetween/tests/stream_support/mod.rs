@@ -116,7 +116,7 @@ pub struct FnSource<F: Fn(f64) -> [f64; MAX_COMPONENTS]> {
     pub f: F,
 }
 
-impl<F: Fn(f64) -> [f64; MAX_COMPONENTS]> CurveSource for FnSource<F> {
+impl<F: Fn(f64) -> [f64; MAX_COMPONENTS] + Sync> CurveSource for FnSource<F> {
     fn components(&self) -> usize {
         self.components
     }

@@ -1,0 +1,859 @@
+//! One track's pieces: each span cut into intervals, each interval given the first candidate piece that replays within tolerance, split in two when none does.
+
+// Index loops over small fixed arrays read like the formulas they implement.
+#![allow(clippy::needless_range_loop)]
+
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use super::convert::{lobatto_interpolant, lobatto_node, power_to_differences};
+use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, Truth};
+use super::{
+    checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
+    BETWEEN_FRACTION, DEEP_SPLIT_BUDGET, DEEP_SPLIT_WORK, DEFAULT_RELATIVE_TOLERANCE, MAX_PIECES,
+    MIN_FRAME_PIECE_FRAMES, MIN_PIECE_FRAMES, WRAP_WINDOW,
+};
+use crate::stream::layout::MAX_TERMS;
+use crate::stream::{integer_frames, PieceData, Precision, StreamWrap, TrackData};
+
+/// A polynomial span's degree and per-component power coefficients, if within the maximum degree.
+type ExactPolynomial = Option<(usize, [[f64; MAX_TERMS]; MAX_COMPONENTS])>;
+
+/// A candidate piece and how it plays.
+type Tried = (Candidate, Checked);
+
+/// What a track compiles to, before the stream is written.
+struct TrackCompiler<'a> {
+    input: &'a TrackInput<'a>,
+    components: usize,
+    tolerance: f64,
+    precision: Precision,
+    max_degree: usize,
+    pieces: Vec<PieceData>,
+    /// Pieces of the tracks compiled before this one (for [`MAX_PIECES`]).
+    pieces_before: usize,
+    max_error: (f64, f64),
+    /// Sorted fractional frames that integer frames outside the keys wrap to (loop, ping-pong).
+    wrapped_frames: Vec<f64>,
+    /// The buffers of the last interval, reused by the next.
+    spare: Option<IntervalBuffers>,
+    /// With `Some`: the largest error (at integer frames and between them) of the kept
+    /// pieces stored in f32 instead (`compile_track_in_precision`).
+    f32_probe: Option<f64>,
+    /// The exact values of the kept pieces' integer frames, in order (`CompiledTrack::exact`).
+    exact: Vec<[f64; MAX_COMPONENTS]>,
+}
+
+/// An interval's exact values at integer frames, half frames and other frames between.
+type IntervalBuffers = (
+    Vec<[f64; MAX_COMPONENTS]>,
+    Vec<[f64; MAX_COMPONENTS]>,
+    Vec<(f64, [f64; MAX_COMPONENTS])>,
+);
+
+/// One interval `[a, b)` of a span, with the exact values its candidates are checked against.
+struct Interval {
+    a: f64,
+    b: f64,
+    /// The first integer frame in `[a, b)`, or `a` when it holds none.
+    origin: f64,
+    /// Exact values at the integer frames `origin + m`.
+    exact: Vec<[f64; MAX_COMPONENTS]>,
+    /// Exact values at the half frames `origin + m + ½` up to the end.
+    halves: Vec<[f64; MAX_COMPONENTS]>,
+    /// Exact values at the fractional frames checked (`between_values`).
+    between: Vec<(f64, [f64; MAX_COMPONENTS])>,
+    /// Where it would be split: the one integer frame after its start, else near the middle.
+    middle: f64,
+    /// The acceptance limit at integer frames: the tolerance for a piece of one integer frame,
+    /// else `ACCEPT_FRACTION` of it.
+    limit: f64,
+}
+
+/// What the candidates of one interval came to.
+#[derive(Default)]
+struct Trial {
+    /// The first candidate within the limit at integer frames and between them.
+    accepted: Option<Tried>,
+    /// The best by `fallback_rank` of those within the limit at integer frames only.
+    fallback: Option<Tried>,
+    /// The smallest error at integer frames of any candidate, and its frame.
+    best: Option<(f64, f64)>,
+}
+
+/// Frames to evaluate, pushed with zero values that `fill_values` fills in.
+struct Frames<'v>(&'v mut Vec<(f64, [f64; MAX_COMPONENTS])>);
+
+impl Frames<'_> {
+    fn push(&mut self, frame: f64) {
+        self.0.push((frame, [0.0; MAX_COMPONENTS]));
+    }
+    fn extend(&mut self, frames: impl IntoIterator<Item = f64>) {
+        for frame in frames {
+            self.push(frame);
+        }
+    }
+}
+
+/// The split budgets of one span (`DEEP_SPLIT_BUDGET`, `DEEP_SPLIT_WORK`).
+struct Budgets {
+    deep: usize,
+    work: usize,
+}
+
+/// Frames a played integer frame within `WRAP_WINDOW` frames outside `[first, last]` wraps to,
+/// where they are not whole frames (those are checked anyway), sorted. Empty for clamp.
+fn wrapped_frames(
+    wrap: StreamWrap,
+    outside: Option<&crate::stream::outside::Outside>,
+    first: f64,
+    last: f64,
+) -> Vec<f64> {
+    let span = last - first;
+    if !super::outside::moves(wrap, outside) || span <= 0.0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let before = crate::math::ceil(first) - WRAP_WINDOW;
+    let after = crate::math::floor(last) + WRAP_WINDOW;
+    let mut k = before;
+    while k <= after {
+        if k < first || k > last {
+            let w = match super::outside::played(wrap, outside, k, first, last) {
+                super::outside::Played::At(w, _) => w,
+                super::outside::Played::Value(_) => first,
+            };
+            if crate::math::floor(w) != w && w < last {
+                out.push(w);
+            }
+        }
+        k += 1.0;
+    }
+    out.sort_by(f64::total_cmp);
+    out.dedup();
+    out
+}
+
+/// A compiled track before it is measured.
+pub(super) struct CompiledTrack {
+    /// Its data, `max_error` as the pieces' replay measured it.
+    pub data: TrackData,
+    /// Its spans.
+    pub spans: Vec<SourceSpan>,
+    /// The exact values its pieces were checked against at its integer frames in
+    /// `[first, last)`, in order: `exact[m]` at frame `⌈first⌉ + m`.
+    pub exact: Vec<[f64; MAX_COMPONENTS]>,
+    /// `TrackReport::kept_in_f64`.
+    pub kept_in_f64: Option<f64>,
+}
+
+/// Compiles one track in `options.precision`.
+pub(super) fn compile_track(
+    input: &TrackInput<'_>,
+    options: &CompileOptions,
+    pieces_before: usize,
+) -> Result<CompiledTrack, CompileError> {
+    compile_track_probing(input, options, pieces_before, false)
+}
+
+/// [`compile_track`], and with `probe_f32` the largest error of its pieces stored in f32 (in
+/// `kept_in_f64`).
+fn compile_track_probing(
+    input: &TrackInput<'_>,
+    options: &CompileOptions,
+    pieces_before: usize,
+    probe_f32: bool,
+) -> Result<CompiledTrack, CompileError> {
+    let spans = checked_spans(input)?;
+    let source = input.source;
+    let tolerance = options
+        .tolerance
+        .unwrap_or_else(|| DEFAULT_RELATIVE_TOLERANCE * source.scale());
+    let mut end = [0.0; MAX_COMPONENTS];
+    source
+        .eval(source.last_frame(), &mut end)
+        .map_err(|e| non_finite(input.name, e))?;
+    let components = input.value_type.components();
+    for v in end.iter_mut().skip(components) {
+        *v = 0.0;
+    }
+    if end.iter().any(|v| !v.is_finite()) {
+        return Err(CompileError::NonFinite {
+            track: input.name.to_string(),
+            frame: source.last_frame(),
+            key: spans.len(),
+        });
+    }
+    let mut compiler = TrackCompiler {
+        input,
+        components,
+        tolerance,
+        precision: options.precision,
+        max_degree: usize::from(options.max_degree),
+        pieces: Vec::new(),
+        pieces_before,
+        max_error: (0.0, source.first_frame()),
+        wrapped_frames: wrapped_frames(
+            input.wrap,
+            source.outside().as_ref(),
+            source.first_frame(),
+            source.last_frame(),
+        ),
+        spare: None,
+        f32_probe: probe_f32.then_some(0.0),
+        exact: Vec::new(),
+    };
+    for span in &spans {
+        compiler.compile_span(span)?;
+    }
+    Ok(CompiledTrack {
+        data: TrackData {
+            name: input.name.to_string(),
+            value_type: input.value_type,
+            wrap: input.wrap,
+            precision: options.precision,
+            first_frame: source.first_frame(),
+            last_frame: source.last_frame(),
+            tolerance,
+            max_error: compiler.max_error.0,
+            max_error_frame: compiler.max_error.1,
+            end_value: end,
+            pieces: compiler.pieces,
+            outside: source.outside(),
+        },
+        spans,
+        exact: compiler.exact,
+        kept_in_f64: compiler.f32_probe,
+    })
+}
+
+/// Compiles one track in `options.precision`; for `F32`, when f32 made the compiler split
+/// pieces below one frame (pieces shorter than a frame that are not whole spans) and `F64`
+/// needs fewer such pieces, the track is kept in `F64` instead, with `kept_in_f64` the largest
+/// error of its pieces stored in f32 — the tolerance f32 reaches with pieces of that layout.
+///
+/// # Errors
+/// As [`compile_track`] (in the precision asked for).
+pub(super) fn compile_track_in_precision(
+    input: &TrackInput<'_>,
+    options: &CompileOptions,
+    pieces_before: usize,
+) -> Result<CompiledTrack, CompileError> {
+    let narrow = compile_track(input, options, pieces_before)?;
+    let split = sub_frame_splits(&narrow);
+    if options.precision != Precision::F32 || split == 0 {
+        return Ok(narrow);
+    }
+    let f64_options = CompileOptions {
+        precision: Precision::F64,
+        ..*options
+    };
+    match compile_track_probing(input, &f64_options, pieces_before, true) {
+        Ok(wide) if sub_frame_splits(&wide) < split => Ok(wide),
+        _ => Ok(narrow),
+    }
+}
+
+/// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
+fn sub_frame_splits(track: &CompiledTrack) -> usize {
+    let (data, spans) = (&track.data, &track.spans);
+    let ends = data
+        .pieces
+        .iter()
+        .skip(1)
+        .map(|p| p.start)
+        .chain(core::iter::once(data.last_frame));
+    data.pieces
+        .iter()
+        .zip(ends)
+        .filter(|(piece, end)| {
+            let whole_span = spans
+                .binary_search_by(|s| s.start.total_cmp(&piece.start))
+                .is_ok_and(|i| spans.get(i).is_some_and(|s| s.end == *end));
+            end - piece.start < 1.0 && !whole_span
+        })
+        .count()
+}
+
+/// The smallest degree whose dropped top coefficients sum (largest component) to ≤ `threshold`.
+fn trimmed_degree(coeffs: &[[f64; MAX_COMPONENTS]], components: usize, threshold: f64) -> usize {
+    let mut dropped = 0.0;
+    let mut degree = coeffs.len().saturating_sub(1);
+    while degree > 0 {
+        let top = coeffs[degree]
+            .iter()
+            .take(components)
+            .fold(0.0f64, |m, x| m.max(crate::math::abs(*x)));
+        if dropped + top > threshold {
+            break;
+        }
+        dropped += top;
+        degree -= 1;
+    }
+    degree
+}
+
+/// How a piece that cannot hold the tolerance between frames ranks as a fallback (smaller is
+/// better): first whether its start value (held by a clamped track before its first frame) is
+/// off by more than `limit`, then its error between frames. Near a jump inside a span (an
+/// `in_expo` ease at u = 0, say) every fit is poor between frames, and a steep high-degree one
+/// can lose its start value to f32 or fixed-point rounding.
+fn fallback_rank(checked: &Checked, limit: f64) -> (bool, f64) {
+    (checked.start_error > limit, checked.between_error)
+}
+
+/// A split point of `[a, b]`: the integer nearest the middle if strictly inside, else the middle.
+fn split_point(a: f64, b: f64) -> f64 {
+    let middle = a + (b - a) / 2.0;
+    let rounded = crate::math::round(middle);
+    if rounded > a && rounded < b {
+        rounded
+    } else {
+        middle
+    }
+}
+
+impl TrackCompiler<'_> {
+    /// Compiles `span` into pieces: intervals popped in increasing frame order, each kept
+    /// ([`Self::keep`]), refused, or split in two.
+    fn compile_span(&mut self, span: &SourceSpan) -> Result<(), CompileError> {
+        let poly = self.exact_polynomial(span);
+        // Intervals still to compile (last = next), each with the error between frames of its
+        // parent's best fallback.
+        let mut todo = alloc::vec![(span.start, span.end, f64::INFINITY)];
+        let mut budgets = Budgets {
+            deep: DEEP_SPLIT_BUDGET,
+            work: DEEP_SPLIT_WORK,
+        };
+        while let Some((a, b, parent_between)) = todo.pop() {
+            let interval = self.interval(span, a, b)?;
+            let mut trial =
+                self.try_candidates(span, &poly, &interval, self.precision, interval.limit)?;
+            let fallback_between = trial
+                .fallback
+                .as_ref()
+                .map_or(f64::INFINITY, |(_, f)| f.between_error);
+            let (minimal, deep) = self.stop_splitting(&interval, &trial, parent_between, &budgets);
+            let between_only = trial.fallback.is_some();
+            if trial.accepted.is_none() && (minimal || deep) && self.precision == Precision::F32 {
+                self.try_wide(span, &poly, &interval, &mut trial)?;
+            }
+            let kept = trial
+                .accepted
+                .or(if minimal { trial.fallback } else { None });
+            if let Some(kept) = kept {
+                self.probe_f32(&kept.0, &interval);
+                self.keep(kept)?;
+                self.exact.extend_from_slice(&interval.exact);
+            } else if minimal {
+                return Err(self.unreachable(trial.best, interval.origin));
+            } else {
+                let improving = fallback_between < 0.9 * parent_between;
+                budgets.spend(deep, improving, between_only);
+                todo.push((interval.middle, b, fallback_between));
+                todo.push((a, interval.middle, fallback_between));
+            }
+            self.spare = Some((interval.exact, interval.halves, interval.between));
+        }
+        Ok(())
+    }
+
+    /// The span's polynomial trimmed to the lowest degree whose dropped top coefficients sum
+    /// below `1e-3 × tolerance`, per component, if that degree is within the maximum.
+    fn exact_polynomial(&self, span: &SourceSpan) -> ExactPolynomial {
+        let SpanShape::Polynomial { coeffs } = &span.shape else {
+            return None;
+        };
+        let degree = trimmed_degree(coeffs, self.components, 1e-3 * self.tolerance);
+        (degree <= self.max_degree).then(|| {
+            let mut per_component = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+            for (k, row) in coeffs.iter().enumerate().take(degree + 1) {
+                for c in 0..self.components {
+                    per_component[c][k] = row[c];
+                }
+            }
+            (degree, per_component)
+        })
+    }
+
+    /// The interval `[a, b)` of `span` with its origin, exact values, split point and limit.
+    fn interval(&mut self, span: &SourceSpan, a: f64, b: f64) -> Result<Interval, CompileError> {
+        let origin = origin_of(a, b);
+        let (mut exact, mut halves, mut between) = self.spare.take().unwrap_or_default();
+        self.exact_values(span, (a, b, origin), &mut exact, &mut halves)?;
+        self.between_values(span, (a, b, origin), None, &mut between)?;
+        let middle = if exact.len() == 1 && origin > a {
+            origin
+        } else {
+            split_point(a, b)
+        };
+        let limit = if exact.len() <= 1 {
+            self.tolerance
+        } else {
+            ACCEPT_FRACTION * self.tolerance
+        };
+        Ok(Interval {
+            a,
+            b,
+            origin,
+            exact,
+            halves,
+            between,
+            middle,
+            limit,
+        })
+    }
+
+    /// Tries the candidates of `interval` in order, stored in `precision`, until one is within
+    /// `limit` at its integer frames and within `BETWEEN_FRACTION × limit` between them (a
+    /// fitted one also near its Lobatto nodes); remembers the best fallback on the way.
+    fn try_candidates(
+        &self,
+        span: &SourceSpan,
+        poly: &ExactPolynomial,
+        interval: &Interval,
+        precision: Precision,
+        limit: f64,
+    ) -> Result<Trial, CompileError> {
+        let (a, b, origin) = (interval.a, interval.b, interval.origin);
+        // A candidate failing at integer frames is only needed whole for the error message of
+        // an interval that cannot be split; one that can (and is not below
+        // `MIN_FRAME_PIECE_FRAMES`, where budgets decide) is split whatever its error.
+        let splittable = interval.middle > a && interval.middle < b && b - a >= self.min_length();
+        let check = Limit {
+            integer: limit,
+            stop_early: splittable && b - a >= MIN_FRAME_PIECE_FRAMES,
+        };
+        let mut trial = Trial::default();
+        let mut near_nodes = Vec::new();
+        for (candidate, fitted) in self.candidates(span, poly, a, b, origin) {
+            let candidate = candidate?;
+            let truth = Truth {
+                exact: &interval.exact,
+                halves: &interval.halves,
+                between: &interval.between,
+            };
+            let Ok(mut checked) =
+                store_and_check(&candidate, self.components, precision, &truth, check)
+            else {
+                continue;
+            };
+            // Near the nodes only when it holds at integer frames: otherwise it is neither
+            // accepted nor a fallback, whatever its error between frames.
+            if fitted && checked.max_error <= limit {
+                let fit = Some(candidate.degree);
+                self.between_values(span, (a, b, origin), fit, &mut near_nodes)?;
+                checked.check_between(&candidate, self.components, &near_nodes);
+            }
+            if self.max_degree == 0 {
+                // Constant pieces hold each frame's value; between frames they cannot follow.
+                checked.between_error = 0.0;
+            }
+            if checked.max_error <= limit && checked.between_error <= BETWEEN_FRACTION * limit {
+                trial.accepted = Some((candidate, checked));
+                break;
+            }
+            if trial.best.map_or(true, |(e, _)| checked.max_error < e) {
+                trial.best = Some((checked.max_error, checked.max_error_frame));
+            }
+            if checked.max_error <= limit
+                && trial.fallback.as_ref().map_or(true, |(_, f)| {
+                    fallback_rank(&checked, limit) < fallback_rank(f, limit)
+                })
+            {
+                trial.fallback = Some((candidate, checked));
+            }
+        }
+        Ok(trial)
+    }
+
+    /// Whether `interval` is not split further (`minimal`), and whether it is shorter than
+    /// `MIN_FRAME_PIECE_FRAMES` (`deep`). Split down to `MIN_FRAME_PIECE_FRAMES`; below it,
+    /// down to `MIN_PIECE_FRAMES`, only while the integer frames hold and either splitting
+    /// keeps reducing the error between frames (by 10 % a halving — near an infinite slope
+    /// inside a span it falls like √length) or `DEEP_SPLIT_BUDGET` allows (a steep transition
+    /// or a jump fails in one interval a level; a tolerance beyond the precision, everywhere);
+    /// and never more than `DEEP_SPLIT_WORK` times a span in all. A curve that oscillates
+    /// faster than the frames (`sin(100000 u)`) improves at every halving: without
+    /// `DEEP_SPLIT_WORK` one 10-frame span once became 18 000 pieces. Splits made only for the
+    /// error between frames (the integer frames hold: there is a fallback) share that budget
+    /// at any length: `floor(1020 frame)` over 2 000 frames once split every frame sixteen ways.
+    fn stop_splitting(
+        &self,
+        interval: &Interval,
+        trial: &Trial,
+        parent_between: f64,
+        budgets: &Budgets,
+    ) -> (bool, bool) {
+        let (a, b) = (interval.a, interval.b);
+        let fallback_between = trial
+            .fallback
+            .as_ref()
+            .map_or(f64::INFINITY, |(_, f)| f.between_error);
+        let improving = fallback_between < 0.9 * parent_between;
+        let deep = b - a < MIN_FRAME_PIECE_FRAMES;
+        let between_only = trial.fallback.is_some();
+        let splittable = interval.middle > a && interval.middle < b;
+        let minimal = !splittable
+            || b - a < self.min_length()
+            || (deep && !improving && budgets.deep == 0)
+            || ((deep || between_only) && budgets.work == 0);
+        (minimal, deep)
+    }
+
+    /// For an f32 track: f32 cannot hold the unit-step differences of some pieces shorter than
+    /// a frame (they grow like 1/length^degree), so the candidates are tried again stored in
+    /// f64 (a *wide* piece, limit the tolerance); the first within tolerance between frames
+    /// is accepted at `interval.limit`, else the best wide one competes as a fallback.
+    fn try_wide(
+        &self,
+        span: &SourceSpan,
+        poly: &ExactPolynomial,
+        interval: &Interval,
+        trial: &mut Trial,
+    ) -> Result<(), CompileError> {
+        let wide = self.try_candidates(span, poly, interval, Precision::F64, self.tolerance)?;
+        let Some(wide) = wide.accepted.or(wide.fallback) else {
+            return Ok(());
+        };
+        let limit = interval.limit;
+        if wide.1.between_error <= BETWEEN_FRACTION * limit {
+            trial.accepted = Some(wide);
+        } else if trial.fallback.as_ref().map_or(true, |(_, f)| {
+            fallback_rank(&wide.1, limit) < fallback_rank(f, limit)
+        }) {
+            trial.fallback = Some(wide);
+        }
+        Ok(())
+    }
+
+    /// With the f32 probe on: raises it to the error of `candidate` stored in f32 (at integer
+    /// frames and between them; infinite when f32 cannot hold its numbers).
+    fn probe_f32(&mut self, candidate: &Candidate, interval: &Interval) {
+        let Some(probe) = self.f32_probe else {
+            return;
+        };
+        let truth = Truth {
+            exact: &interval.exact,
+            halves: &interval.halves,
+            between: &interval.between,
+        };
+        let whole = Limit {
+            integer: f64::INFINITY,
+            stop_early: false,
+        };
+        let error = store_and_check(candidate, self.components, Precision::F32, &truth, whole)
+            .map_or(f64::INFINITY, |c| c.max_error.max(c.between_error));
+        self.f32_probe = Some(probe.max(error));
+    }
+
+    /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`].
+    fn keep(&mut self, (candidate, checked): Tried) -> Result<(), CompileError> {
+        if checked.max_error > self.max_error.0 {
+            self.max_error = (checked.max_error, checked.max_error_frame);
+        }
+        if self.pieces_before + self.pieces.len() >= MAX_PIECES {
+            return Err(CompileError::TooManyPieces {
+                track: self.input.name.to_string(),
+                frame: candidate.start,
+                max: MAX_PIECES,
+            });
+        }
+        self.pieces.push(PieceData {
+            start: candidate.start,
+            origin: candidate.origin,
+            degree: candidate.degree as u8,
+            exponent: checked.exponent,
+            numbers: checked.numbers,
+        });
+        Ok(())
+    }
+
+    /// The error for an interval that nothing holds and that cannot be split: the best
+    /// candidate's error at integer frames, or `OutOfRange` when none could be stored.
+    fn unreachable(&self, best: Option<(f64, f64)>, origin: f64) -> CompileError {
+        match best {
+            Some((error, frame)) => CompileError::ToleranceExceeded {
+                track: self.input.name.to_string(),
+                frame,
+                error,
+                tolerance: self.tolerance,
+                precision: self.precision,
+                max_degree: self.max_degree as u8,
+            },
+            None => CompileError::OutOfRange {
+                track: self.input.name.to_string(),
+                frame: origin,
+                precision: self.precision,
+            },
+        }
+    }
+
+    /// Pieces shorter than this are not split further: `MIN_PIECE_FRAMES`, or one frame at
+    /// degree 0.
+    fn min_length(&self) -> f64 {
+        if self.max_degree == 0 {
+            1.0
+        } else {
+            MIN_PIECE_FRAMES
+        }
+    }
+
+    /// Exact values at the integer frames of `[a, b)` from `origin` on (`exact`), and at the
+    /// half frames after them that are before `b` (`halves`): for a polynomial span its own
+    /// polynomial (Horner in `v`, what `CurveSource::eval` is there), else
+    /// `CurveSource::eval` at integer frames and `eval_in_span` at half frames.
+    fn exact_values(
+        &self,
+        span: &SourceSpan,
+        (a, b, origin): (f64, f64, f64),
+        exact: &mut Vec<[f64; MAX_COMPONENTS]>,
+        halves: &mut Vec<[f64; MAX_COMPONENTS]>,
+    ) -> Result<(), CompileError> {
+        exact.clear();
+        halves.clear();
+        let mut value = [0.0; MAX_COMPONENTS];
+        for m in 0..integer_frames(a, b) {
+            let frame = origin + m as f64;
+            if !span.polynomial_value(frame, self.components, &mut value) {
+                self.input
+                    .source
+                    .eval(frame, &mut value)
+                    .map_err(|e| non_finite(self.input.name, e))?;
+            }
+            self.check_finite(span, frame, &value)?;
+            exact.push(value);
+        }
+        for m in 0..exact.len() {
+            let frame = origin + m as f64 + 0.5;
+            if origin + m as f64 + 1.0 > b {
+                break;
+            }
+            if !span.polynomial_value(frame, self.components, &mut value) {
+                self.input
+                    .source
+                    .eval_in_span(span, frame, &mut value)
+                    .map_err(|e| non_finite(self.input.name, e))?;
+            }
+            self.check_finite(span, frame, &value)?;
+            halves.push(value);
+        }
+        Ok(())
+    }
+
+    /// `NonFinite` when a component of `value` (the exact value at `frame`) is not finite.
+    fn check_finite(
+        &self,
+        span: &SourceSpan,
+        frame: f64,
+        value: &[f64; MAX_COMPONENTS],
+    ) -> Result<(), CompileError> {
+        if value.iter().take(self.components).all(|v| v.is_finite()) {
+            return Ok(());
+        }
+        Err(CompileError::NonFinite {
+            track: self.input.name.to_string(),
+            frame,
+            key: span.key,
+        })
+    }
+
+    /// Exact values between the integer frames of `[a, b)`: at `a` and `b` (the span's formula
+    /// there, the limit from inside), at the midpoints between its
+    /// integer frames, between its start and its first integer frame, and between its last
+    /// integer frame and its end (at a quarter, half and three quarters of a piece without
+    /// integer frames; at 4 (n + 1) evenly spaced points of a piece shorter than 2 (n + 1)
+    /// frames); with `fit_degree`, instead at k/8 (k = 1..7) of the way between consecutive
+    /// Lobatto nodes of that degree, where a fit's error peaks. Checked so that rate playback
+    /// and wrapped frames, which land between frames, stay within tolerance.
+    fn between_values(
+        &self,
+        span: &SourceSpan,
+        (a, b, origin): (f64, f64, f64),
+        fit_degree: Option<usize>,
+        out: &mut Vec<(f64, [f64; MAX_COMPONENTS])>,
+    ) -> Result<(), CompileError> {
+        out.clear();
+        let mut frames = Frames(out);
+        if let Some(d) = fit_degree {
+            let d = d.max(1);
+            for j in 0..d {
+                let (v0, v1) = (lobatto_node(j, d), lobatto_node(j + 1, d));
+                for k in 1..8 {
+                    frames.push(a + (v0 + f64::from(k) / 8.0 * (v1 - v0)) * (b - a));
+                }
+            }
+            return self.fill_values(span, out);
+        }
+        // Short pieces: 4 (n + 1) evenly spaced points for the highest degree n, so the
+        // polynomial error of the stored numbers is sampled densely however short the piece.
+        let even = 4 * (self.max_degree + 1);
+        if b - a < even as f64 / 2.0 {
+            frames.extend((1..even).map(|k| a + (b - a) * k as f64 / even as f64));
+        }
+        // Where integer frames outside the keys wrap to: played like integer frames.
+        let from = self.wrapped_frames.partition_point(|w| *w < a);
+        let to = self.wrapped_frames.partition_point(|w| *w < b);
+        frames.extend(
+            self.wrapped_frames
+                .get(from..to)
+                .unwrap_or(&[])
+                .iter()
+                .copied(),
+        );
+        let count = integer_frames(a, b);
+        // The ends: a clamped track holds the value at its first frame, and frames just before
+        // the end are played from this piece.
+        frames.extend([a, b]);
+        if count == 0 {
+            frames.extend([0.25, 0.5, 0.75].map(|x| a + x * (b - a)));
+        } else {
+            if origin > a {
+                frames.push((a + origin) / 2.0);
+            }
+            // Half frames before `b` are checked from `halves`; the last midpoint when the piece
+            // ends less than a frame after its last integer frame is checked here.
+            let last = origin + (count - 1) as f64;
+            if last + 1.0 > b {
+                frames.push((last + b) / 2.0);
+            }
+        }
+        self.fill_values(span, out)
+    }
+
+    /// The pieces to try on `[a, b)`, in order, each tagged whether it is fitted: the exact
+    /// polynomial (if the span is one within the maximum degree), then Chebyshev–Lobatto fits of
+    /// degree 1 (0 when the maximum is 0) up to the maximum — lower degrees are better
+    /// conditioned on pieces shorter than a frame, where unit-step differences grow like
+    /// 1/length^degree. Generated lazily.
+    fn candidates<'c>(
+        &'c self,
+        span: &'c SourceSpan,
+        exact_poly: &'c ExactPolynomial,
+        a: f64,
+        b: f64,
+        origin: f64,
+    ) -> impl Iterator<Item = (Result<Candidate, CompileError>, bool)> + 'c {
+        let exact = exact_poly.as_ref().map(move |(degree, coeffs)| {
+            (
+                Ok(self.exact_candidate(span, *degree, coeffs, a, b, origin)),
+                false,
+            )
+        });
+        let fitted = (self.max_degree.min(1)..=self.max_degree)
+            .map(move |d| (self.fitted_candidate(span, d, a, b, origin), true));
+        exact.into_iter().chain(fitted)
+    }
+
+    /// Fills in the exact values of `span` at the frames of `out`: its polynomial
+    /// (`SourceSpan::polynomial_value`), else `CurveSource::eval_in_span`.
+    fn fill_values(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), CompileError> {
+        for (frame, value) in out.iter_mut() {
+            if !span.polynomial_value(*frame, self.components, value) {
+                self.input
+                    .source
+                    .eval_in_span(span, *frame, value)
+                    .map_err(|e| non_finite(self.input.name, e))?;
+            }
+            self.check_finite(span, *frame, value)?;
+        }
+        Ok(())
+    }
+
+    /// The exact differences of a polynomial span on the sub-interval `[a, b)` at `origin`.
+    fn exact_candidate(
+        &self,
+        span: &SourceSpan,
+        degree: usize,
+        coeffs: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+        a: f64,
+        b: f64,
+        origin: f64,
+    ) -> Candidate {
+        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        for c in 0..self.components {
+            power_to_differences(
+                &coeffs[c][..=degree],
+                span.end - span.start,
+                origin - span.start,
+                &mut differences[c][..=degree],
+            );
+        }
+        Candidate {
+            start: a,
+            end: b,
+            origin,
+            degree,
+            differences,
+        }
+    }
+
+    /// The Chebyshev–Lobatto interpolant of degree `d` over the closed `[a, b]`, as differences
+    /// at `origin`.
+    fn fitted_candidate(
+        &self,
+        span: &SourceSpan,
+        d: usize,
+        a: f64,
+        b: f64,
+        origin: f64,
+    ) -> Result<Candidate, CompileError> {
+        let mut nodes = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        let mut value = [0.0; MAX_COMPONENTS];
+        for j in 0..=d {
+            let v = lobatto_node(j, d);
+            let frame = if j == 0 {
+                a
+            } else if j == d {
+                b
+            } else {
+                a + v * (b - a)
+            };
+            self.input
+                .source
+                .eval_in_span(span, frame, &mut value)
+                .map_err(|e| non_finite(self.input.name, e))?;
+            for c in 0..self.components {
+                if !value[c].is_finite() {
+                    return Err(CompileError::NonFinite {
+                        track: self.input.name.to_string(),
+                        frame,
+                        key: span.key,
+                    });
+                }
+                nodes[c][j] = value[c];
+            }
+        }
+        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        for c in 0..self.components {
+            let power = lobatto_interpolant(&nodes[c][..=d], d);
+            power_to_differences(&power[..=d], b - a, origin - a, &mut differences[c][..=d]);
+        }
+        Ok(Candidate {
+            start: a,
+            end: b,
+            origin,
+            degree: d,
+            differences,
+        })
+    }
+}
+
+impl Budgets {
+    /// Spends the budgets on a split: `DEEP_SPLIT_WORK` for a split below
+    /// `MIN_FRAME_PIECE_FRAMES` or made only for the error between frames, `DEEP_SPLIT_BUDGET`
+    /// for a split below it that did not reduce that error.
+    fn spend(&mut self, deep: bool, improving: bool, between_only: bool) {
+        if deep || between_only {
+            self.work = self.work.saturating_sub(1);
+        }
+        if deep && !improving {
+            self.deep = self.deep.saturating_sub(1);
+        }
+    }
+}
