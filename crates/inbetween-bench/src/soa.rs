@@ -190,6 +190,7 @@ macro_rules! with_avx2 {
         /// The CPU must support AVX2.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
+        #[allow(unsafe_code)]
         unsafe fn $avx($($p: $t),*) {
             $loop($($p),*);
         }
@@ -200,7 +201,10 @@ macro_rules! with_avx2 {
                 // SAFETY: the function only requires AVX2, which `avx2()` just detected; the
                 // loop is safe Rust, so the wider instruction set cannot change what it
                 // computes (`avx2_and_plain_loops_agree`).
-                unsafe { $avx($($p),*) };
+                #[allow(unsafe_code)]
+                unsafe {
+                    $avx($($p),*);
+                }
                 return;
             }
             $loop($($p),*);

@@ -312,7 +312,10 @@ impl IntLanes {
             // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
             // detected at run time; it runs the same wrapping integer operations, conversion
             // and product (`avx2_and_default_paths_agree`).
-            unsafe { eval_avx2(self, u, start, out) };
+            #[allow(unsafe_code)]
+            unsafe {
+                eval_avx2(self, u, start, out);
+            }
             return;
         }
         eval_any(self, u, start, out);
@@ -341,6 +344,7 @@ fn eval_any(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
 /// The CPU must support AVX2.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
 unsafe fn eval_avx2(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
     eval_any(g, u, start, out);
 }

@@ -1766,12 +1766,15 @@ fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pen
 }
 
 /// The exponent `E` of a fixed track's i32 lanes (see `fixed32`), when it may have them:
-/// `clamp` wrap (off its chain it then holds constants) and every integer frame of every piece
+/// `clamp` wrap without an outside record (off its chain it then holds constants) and every
+/// integer frame of every piece
 /// of its forward chain, played in the lanes' integer arithmetic, within `tolerance −
 /// max_error` of `TrackPlayer`'s value.
 fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> {
     let budget = info.track.tolerance() - info.track.max_error();
-    if info.track.wrap() != StreamWrap::Clamp
+    let clamped = info.track.wrap() == crate::stream::StreamWrap::Clamp;
+    if !clamped
+        || info.track.outside().is_some()
         || chain.is_empty()
         || budget.is_nan()
         || budget <= 0.0
