@@ -16,15 +16,15 @@ import sys
 WHAT = {
     "inbetween-batch-f32": "`Bank` over an f32 stream: f32 Horner lanes about 16-frame epochs (checked in `Bank::new`), SoA, reload script",
     "inbetween-batch-f64": "`Bank` over an f64 stream (Horner lanes, f32 or f64 as the check allows)",
-    "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i64 forward differences, bit-exact",
+    "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i32 Horner lanes (integer coefficients in units 2^-E about 16-frame epochs, checked in `Bank::new`), SoA, reload script",
     "inbetween-batch-f32-degree4": "`Bank`, f32 stream compiled with `max_degree: 4`",
     "inbetween-batch-f32-parallel": "`Bank::advance_parallel` (feature rayon)",
     "inbetween-player-f32": "one `TrackPlayer` per track",
     "inbetween-exact": "`Track::eval_segment` in f64 with a segment cursor",
-    "hermite-soa-script": "hand-written: per lane 4 f32 coefficients + start frame (SoA), Horner, same reload script; the same cubics",
-    "slerp-soa-script": "hand-written: Shoemake slerp in f32, angle and 1/sin cached per lane (SoA), same reload script; the same slerp",
+    "hermite-soa-script": "hand-written: per lane 4 f32 coefficients + start frame (SoA), Horner, same reload script, AVX2 at run time; the same cubics",
+    "slerp-soa-script": "hand-written: Shoemake slerp in f32, angle and 1/sin cached per lane (SoA), same reload script, AVX2 at run time; the same slerp",
     "ozz-animation-rs": "ozz-animation-rs 0.11 `SamplingJob`, one context per character",
-    "streaming-ceiling": "reads 16 B (four f32) and writes one f32 per value; plays no curve (not checked)",
+    "streaming-ceiling": "reads 16 B (four f32) and writes one f32 per value (Horner, one `t` per frame, AVX2 at run time); plays no curve (not checked)",
 }
 
 WORKLOADS = {

@@ -1,4 +1,4 @@
-//! Playback speed of the batch player (Horner lanes and the exact bank) against a local SoA f32 Horner + time-ordered script baseline and a streaming ceiling, on the benchmark's scalar workload; prints ns per channel-frame, `Bank::new` time and memory.
+//! Playback speed of the batch player (Horner lanes and the exact bank) against `hermite-soa-script` and `streaming-ceiling` (the benchmark's own baselines), on the benchmark's scalar workload; prints ns per channel-frame, `Bank::new` time and memory.
 //!
 //! `cargo run --release -p inbetween-bench --example bank_speed [CHANNELS… | qROTATIONS…]` (default
 //! `1000 100000 q300`; `q300`: the quaternion workload, 300 rotations = 1 200 channels).
@@ -10,127 +10,10 @@ use std::time::Instant;
 
 use inbetween::batch::Bank;
 use inbetween::stream::{Precision, Stream};
-use inbetween::Document;
 use inbetween_bench::{
     compile, max_error, quat_workload_document, time, workload_document, workload_keys,
-    BatchMethod, Method, CHECK_TOLERANCE, KEYS, START_FRAME,
+    BatchMethod, HermiteSoaScript, Method, StreamingCeiling, CHECK_TOLERANCE,
 };
-
-/// SoA f32 Horner lanes (c0..c3 and the segment's start frame per channel: 20 B read and 4 B
-/// written per channel-frame) with every segment change in one time-ordered script built up
-/// front: the fair scalar baseline.
-struct HermiteSoaScript {
-    c: [Vec<f32>; 4],
-    start: Vec<f32>,
-    /// (frame, channel, [c0, c1, c2, c3, start]) in frame order.
-    script: Vec<(f32, u32, [f32; 5])>,
-    cursor: usize,
-    frame: f32,
-}
-
-impl HermiteSoaScript {
-    /// Each segment as the cubic through u = 0, 1/3, 2/3, 1 of the exact curve (exact: every
-    /// segment of the workload is a cubic in the frame), in powers of `frame − start`.
-    fn new(doc: &Document) -> Self {
-        let mut script = Vec::new();
-        for (ch, t) in doc.tracks().iter().enumerate() {
-            let keys = t.keys();
-            for i in 0..keys.len().saturating_sub(1).min(KEYS - 1) {
-                let p = |u: f64| t.eval_segment_at(i, u).as_slice()[0];
-                let (y0, y1, y2, y3) = (p(0.0), p(1.0 / 3.0), p(2.0 / 3.0), p(1.0));
-                // Power coefficients in u of the interpolating cubic, then in frames.
-                let a1 = (-11.0 * y0 + 18.0 * y1 - 9.0 * y2 + 2.0 * y3) / 2.0;
-                let a2 = (18.0 * y0 - 45.0 * y1 + 36.0 * y2 - 9.0 * y3) / 2.0;
-                let a3 = (-9.0 * y0 + 27.0 * y1 - 27.0 * y2 + 9.0 * y3) / 2.0;
-                let (f0, f1) = (keys[i].frame, keys[i + 1].frame);
-                let l = f1 - f0;
-                let c = [y0, a1 / l, a2 / (l * l), a3 / (l * l * l)];
-                script.push((
-                    f0 as f32,
-                    ch as u32,
-                    [
-                        c[0] as f32,
-                        c[1] as f32,
-                        c[2] as f32,
-                        c[3] as f32,
-                        f0 as f32,
-                    ],
-                ));
-            }
-        }
-        script.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let n = doc.tracks().len();
-        Self {
-            c: [vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]],
-            start: vec![0.0; n],
-            script,
-            cursor: 0,
-            frame: 0.0,
-        }
-    }
-
-    fn play_script(&mut self) {
-        while let Some(&(f, ch, v)) = self.script.get(self.cursor) {
-            if f > self.frame {
-                break;
-            }
-            let ch = ch as usize;
-            for (k, c) in self.c.iter_mut().enumerate() {
-                c[ch] = v[k];
-            }
-            self.start[ch] = v[4];
-            self.cursor += 1;
-        }
-    }
-}
-
-impl Method for HermiteSoaScript {
-    fn name(&self) -> String {
-        "hermite-soa-script (local)".into()
-    }
-    fn reset(&mut self) {
-        self.cursor = 0;
-        self.frame = START_FRAME as f32 - 1.0;
-    }
-    fn frame(&mut self, out: &mut [f32]) {
-        self.frame += 1.0;
-        self.play_script();
-        let f = self.frame;
-        let [c0, c1, c2, c3] = &self.c;
-        let n = out.len().min(c0.len());
-        let (out, c0, c1, c2, c3, s) = (
-            &mut out[..n],
-            &c0[..n],
-            &c1[..n],
-            &c2[..n],
-            &c3[..n],
-            &self.start[..n],
-        );
-        for i in 0..n {
-            let t = f - s[i];
-            out[i] = ((c3[i] * t + c2[i]) * t + c1[i]) * t + c0[i];
-        }
-    }
-}
-
-/// Reads 16 B and writes 4 B per channel (`out = a + b + c + d`): the floor of any player that
-/// reads four f32 coefficients per channel.
-struct StreamingCeiling {
-    v: [Vec<f32>; 4],
-}
-
-impl Method for StreamingCeiling {
-    fn name(&self) -> String {
-        "streaming-ceiling (local)".into()
-    }
-    fn reset(&mut self) {}
-    fn frame(&mut self, out: &mut [f32]) {
-        let [a, b, c, d] = &self.v;
-        for ((((o, a), b), c), d) in out.iter_mut().zip(a).zip(b).zip(c).zip(d) {
-            *o = a + b + c + d;
-        }
-    }
-}
 
 /// A bank built with `build` (new or exact), labelled, with its build time and heap bytes.
 fn bank_method<'s>(
@@ -221,10 +104,7 @@ fn main() -> Result<(), String> {
             }
             checked.push(m);
         }
-        let v = || vec![1.0f32; channels];
-        methods.push(Box::new(StreamingCeiling {
-            v: [v(), v(), v(), v()],
-        }));
+        methods.push(Box::new(StreamingCeiling::new(channels)));
         let mut rows = Vec::new();
         // For profiling one method: BANK_SPEED_ONLY=name BANK_SPEED_RUNS=n.
         let only = std::env::var("BANK_SPEED_ONLY").unwrap_or_default();

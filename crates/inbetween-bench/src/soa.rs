@@ -154,12 +154,67 @@ impl Method for HermiteSoaScript {
             &c3[..n],
             &s[..n],
         );
-        for i in 0..n {
-            let t = f - s[i];
-            out[i] = ((c3[i] * t + c2[i]) * t + c1[i]) * t + c0[i];
-        }
+        hermite_run(f, out, [c0, c1, c2, c3, s]);
     }
 }
+
+/// `hermite-soa-script`'s frame loop (the equal-length slices of `HermiteSoaScript::frame`).
+#[inline(always)]
+fn hermite_loop(f: f32, out: &mut [f32], [c0, c1, c2, c3, s]: [&[f32]; 5]) {
+    let n = out.len();
+    let (c0, c1, c2, c3, s) = (&c0[..n], &c1[..n], &c2[..n], &c3[..n], &s[..n]);
+    for i in 0..n {
+        let t = f - s[i];
+        out[i] = ((c3[i] * t + c2[i]) * t + c1[i]) * t + c0[i];
+    }
+}
+
+/// Whether the baselines run their AVX2 copies: the bank's own run-time choice
+/// (`batch::horner`), given to every baseline so that the comparison is at equal SIMD.
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Defines `$avx`: `$loop` (an `#[inline(always)]` frame loop) compiled with AVX2 enabled (no
+/// FMA: the same IEEE operations), and `$run`, which calls it when [`avx2`] holds, else `$loop`.
+macro_rules! with_avx2 {
+    ($run:ident, $avx:ident, $loop:ident ($($p:ident : $t:ty),*)) => {
+        /// # Safety
+        /// The CPU must support AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        #[allow(unsafe_code)]
+        unsafe fn $avx($($p: $t),*) {
+            $loop($($p),*);
+        }
+
+        fn $run($($p: $t),*) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the function only requires AVX2, which `avx2()` just detected; the
+                // loop is safe Rust, so the wider instruction set cannot change what it
+                // computes (`avx2_and_plain_loops_agree`).
+                #[allow(unsafe_code)]
+                unsafe {
+                    $avx($($p),*);
+                }
+                return;
+            }
+            $loop($($p),*);
+        }
+    };
+}
+
+with_avx2!(hermite_run, hermite_avx2, hermite_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 5]));
+with_avx2!(slerp_run, slerp_avx2, slerp_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 12]));
+with_avx2!(ceiling_run, ceiling_avx2, ceiling_loop(t: f32, out: &mut [f32], lanes: [&[f32]; 4]));
 
 /// sin x for x in [0, π]: reflected to [0, π/2], then the Taylor series to x¹³ (error below
 /// 6e-8 there), so the loop that calls it vectorizes.
@@ -233,16 +288,26 @@ impl Method for SlerpSoaScript {
     fn frame(&mut self, out: &mut [f32]) {
         let f = self.script.step();
         let [ax, ay, az, aw, bx, by, bz, bw, theta, inv_sin, start, inv_len] = &self.script.lanes;
-        let n = (out.len() / 4).min(start.len());
-        for (i, o) in out.chunks_exact_mut(4).take(n).enumerate() {
-            let u = (f - start[i]) * inv_len[i];
-            let w0 = sin_0_pi((1.0 - u) * theta[i]) * inv_sin[i];
-            let w1 = sin_0_pi(u * theta[i]) * inv_sin[i];
-            o[0] = w0 * ax[i] + w1 * bx[i];
-            o[1] = w0 * ay[i] + w1 * by[i];
-            o[2] = w0 * az[i] + w1 * bz[i];
-            o[3] = w0 * aw[i] + w1 * bw[i];
-        }
+        let lanes = [
+            ax, ay, az, aw, bx, by, bz, bw, theta, inv_sin, start, inv_len,
+        ];
+        slerp_run(f, out, lanes.map(|v| v.as_slice()));
+    }
+}
+
+/// `slerp-soa-script`'s frame loop over its twelve lane arrays.
+#[inline(always)]
+fn slerp_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 12]) {
+    let [ax, ay, az, aw, bx, by, bz, bw, theta, inv_sin, start, inv_len] = lanes;
+    let n = (out.len() / 4).min(start.len());
+    for (i, o) in out.chunks_exact_mut(4).take(n).enumerate() {
+        let u = (f - start[i]) * inv_len[i];
+        let w0 = sin_0_pi((1.0 - u) * theta[i]) * inv_sin[i];
+        let w1 = sin_0_pi(u * theta[i]) * inv_sin[i];
+        o[0] = w0 * ax[i] + w1 * bx[i];
+        o[1] = w0 * ay[i] + w1 * by[i];
+        o[2] = w0 * az[i] + w1 * bz[i];
+        o[3] = w0 * aw[i] + w1 * bw[i];
     }
 }
 
@@ -265,6 +330,16 @@ impl StreamingCeiling {
     }
 }
 
+/// `streaming-ceiling`'s frame loop over equal-length slices.
+#[inline(always)]
+fn ceiling_loop(t: f32, out: &mut [f32], [a, b, c, d]: [&[f32]; 4]) {
+    let n = out.len();
+    let (a, b, c, d) = (&a[..n], &b[..n], &c[..n], &d[..n]);
+    for i in 0..n {
+        out[i] = ((a[i] * t + b[i]) * t + c[i]) * t + d[i];
+    }
+}
+
 impl Method for StreamingCeiling {
     fn name(&self) -> String {
         "streaming-ceiling".into()
@@ -278,9 +353,7 @@ impl Method for StreamingCeiling {
         let [a, b, c, d] = &self.c;
         let n = out.len().min(a.len());
         let (out, a, b, c, d) = (&mut out[..n], &a[..n], &b[..n], &c[..n], &d[..n]);
-        for i in 0..n {
-            out[i] = ((a[i] * t + b[i]) * t + c[i]) * t + d[i];
-        }
+        ceiling_run(t, out, [a, b, c, d]);
     }
 }
 
@@ -288,6 +361,28 @@ impl Method for StreamingCeiling {
 mod tests {
     // Paths spelled out: the criterion bench includes this file with `cfg(test)` set but
     // without the test harness, where `use` lines would be unused.
+
+    #[test]
+    fn avx2_and_plain_loops_agree() {
+        let x: Vec<f32> = (0..1003).map(|i| i as f32 * 0.37 - 100.0).collect();
+        let lanes = [x.as_slice(); 5];
+        let (mut run, mut plain) = (vec![0.0f32; 1003], vec![0.0f32; 1003]);
+        super::hermite_run(7.0, &mut run, lanes);
+        super::hermite_loop(7.0, &mut plain, lanes);
+        assert!(run
+            .iter()
+            .zip(&plain)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+        let q: Vec<f32> = (0..1003).map(|i| (i % 97) as f32 / 97.0).collect();
+        let lanes = [q.as_slice(); 12];
+        let (mut run, mut plain) = (vec![0.0f32; 4 * 1003], vec![0.0f32; 4 * 1003]);
+        super::slerp_run(0.5, &mut run, lanes);
+        super::slerp_loop(0.5, &mut plain, lanes);
+        assert!(run
+            .iter()
+            .zip(&plain)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
 
     #[test]
     fn polynomial_sine_matches_the_library_sine_on_zero_to_pi() {

@@ -204,25 +204,29 @@ pub(crate) fn verify_piece(
 }
 
 /// Lanes of one maximum degree `D`: `D + 1` f32 coefficient arrays about the current centre,
-/// order-major (`coef[k * len + slot]`), and where each lane's f64 power coefficients about its
-/// piece origin (padded with zeros to degree `D`) are kept cold, in the script's numbers, for
-/// re-centring.
+/// order-major (`coef[k * len + slot]`). Forward play only ever stores into them (script
+/// records, epoch blocks) and reads them (`eval`): the f64 power coefficients stay in the
+/// script.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HornerGroup {
     pub(crate) degree: usize,
     pub(crate) len: usize,
     coef: Vec<f32>,
-    /// Offset of each lane's power coefficients in the script's numbers (`NO_PIECE`: none, the
-    /// lane plays 0).
-    cold_at: Vec<usize>,
-    origin: Vec<f64>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// `Some(c0)` when slot `i` is channel `c0 + i` for every slot (output is contiguous).
     pub(crate) consecutive: Option<usize>,
-    /// Slots whose f32 value holds the budget only as an f32 output: `write_f64` gives them
-    /// [`horner_f64`] of their cold coefficients.
-    pub(crate) wide: Vec<u32>,
+    /// Slots whose f32 value holds the budget only as an f32 output, with their track and
+    /// component: `write_f64` gives them [`horner_f64`] of their piece's power coefficients.
+    pub(crate) wide: Vec<WideLane>,
+}
+
+/// A lane whose `write_f64` value is [`horner_f64`] (see [`HornerGroup::wide`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WideLane {
+    pub(crate) slot: u32,
+    pub(crate) track: u32,
+    pub(crate) component: u8,
 }
 
 impl HornerGroup {
@@ -232,65 +236,72 @@ impl HornerGroup {
             degree,
             len,
             coef: alloc::vec![0.0; (degree + 1) * len],
-            cold_at: alloc::vec![NO_PIECE; len],
-            origin: alloc::vec![0.0; len],
             channel: alloc::vec![0; len],
             consecutive: None,
             wide: Vec::new(),
         }
     }
 
-    /// `write_f64` for the `wide` slots: [`horner_f64`] of the cold coefficients at integer
-    /// `frame`, into their channels of `out`.
-    pub(crate) fn write_wide(&self, frame: f64, cold: &[f64], out: &mut [f64]) {
-        for &slot in &self.wide {
-            let slot = slot as usize;
-            let (Some(&at), Some(&origin), Some(&channel)) = (
-                self.cold_at.get(slot),
-                self.origin.get(slot),
-                self.channel.get(slot),
-            ) else {
-                continue;
-            };
-            if let (Some(a), Some(o)) = (
-                cold.get(at..at.saturating_add(self.degree + 1)),
-                out.get_mut(channel as usize),
-            ) {
-                *o = horner_f64(a, frame - origin);
-            }
-        }
-    }
-
-    /// Bytes held (hot and cold arrays).
+    /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.coef.len() * 4 + self.len * (8 + 8 + 4)
+        self.coef.len() * 4 + self.len * 4 + self.wide.len() * 12
     }
 
-    /// Bytes one frame reads from this group (the hot coefficients).
+    /// Bytes one frame reads from this group (the coefficients).
     pub(crate) fn hot_bytes(&self) -> usize {
         self.coef.len() * 4
     }
 
-    /// Loads into `slot` the piece whose power coefficients (about `origin`, `D + 1` of them)
-    /// are at `cold_at` in the script's numbers, with their f32 coefficients about the current
-    /// centre, `hot` (= `centred(a, D, centre − origin)`, computed by the caller or taken from
-    /// the script).
-    pub(crate) fn set(&mut self, slot: usize, hot: &[f32], cold_at: usize, origin: f64) {
+    /// Loads into `slot` its f32 coefficients about the current centre (`hot`, `D + 1` of
+    /// them; missing ones are 0).
+    #[inline]
+    pub(crate) fn set(&mut self, slot: usize, hot: &[f32]) {
         let len = self.len;
         if slot >= len {
             return;
         }
-        let terms = self.degree + 1;
-        for k in 0..terms {
+        for k in 0..=self.degree {
             if let Some(x) = self.coef.get_mut(k * len + slot) {
                 *x = hot.get(k).copied().unwrap_or(0.0);
             }
         }
-        if let Some(x) = self.cold_at.get_mut(slot) {
-            *x = cold_at;
-        }
-        if let Some(x) = self.origin.get_mut(slot) {
-            *x = origin;
+    }
+
+    /// Plays the records `from..to` of `script` (this group's piece changes at one frame),
+    /// skipping those whose track is not on its script; calls `entered(channel)` for each
+    /// record played.
+    #[inline]
+    pub(crate) fn play(
+        &mut self,
+        script: &HotScript,
+        (from, to): (usize, usize),
+        on_script: &[bool],
+        mut entered: impl FnMut(usize),
+    ) {
+        let terms = self.degree + 1;
+        let len = self.len;
+        let (Some(slots), Some(tracks), Some(coef)) = (
+            script.slot.get(from..to),
+            script.track.get(from..to),
+            script.coef.get(from * terms..to * terms),
+        ) else {
+            return;
+        };
+        for ((&slot, &track), c) in slots.iter().zip(tracks).zip(coef.chunks_exact(terms)) {
+            if !on_script.get(track as usize).copied().unwrap_or(false) {
+                continue;
+            }
+            let slot = slot as usize;
+            debug_assert!(
+                slot < len,
+                "script slot {slot} past the group's {len} lanes"
+            );
+            for (k, &x) in c.iter().enumerate() {
+                if let Some(dst) = self.coef.get_mut(k * len + slot) {
+                    *dst = x;
+                }
+            }
+            entered(self.channel.get(slot).copied().unwrap_or(u32::MAX) as usize);
         }
     }
 
@@ -302,68 +313,14 @@ impl HornerGroup {
         }
     }
 
+    /// Makes every lane play 0 (an epoch without a block: no lane holds a piece there).
+    pub(crate) fn zero(&mut self) {
+        self.coef.iter_mut().for_each(|x| *x = 0.0);
+    }
+
     /// Makes `slot` play 0 (its channel is written by the exact path).
     pub(crate) fn clear(&mut self, slot: usize) {
-        self.set(slot, &[], NO_PIECE, 0.0);
-    }
-
-    /// Re-centres every lane on `centre` from its cold coefficients: [`centred`] lane by lane,
-    /// the same operations in the same order, done `CHUNK` lanes at a time.
-    pub(crate) fn recentre(&mut self, centre: f64, cold: &[f64]) {
-        match self.degree {
-            0 => self.recentre_n::<1>(centre, cold),
-            1 => self.recentre_n::<2>(centre, cold),
-            2 => self.recentre_n::<3>(centre, cold),
-            3 => self.recentre_n::<4>(centre, cold),
-            4 => self.recentre_n::<5>(centre, cold),
-            5 => self.recentre_n::<6>(centre, cold),
-            6 => self.recentre_n::<7>(centre, cold),
-            7 => self.recentre_n::<8>(centre, cold),
-            _ => self.recentre_n::<9>(centre, cold),
-        }
-    }
-
-    fn recentre_n<const N: usize>(&mut self, centre: f64, cold: &[f64]) {
-        let len = self.len;
-        let mut start = 0;
-        while start < len {
-            let n = (len - start).min(CHUNK);
-            let mut b = [[0.0f64; CHUNK]; N];
-            let mut d = [0.0f64; CHUNK];
-            for (x, o) in d
-                .iter_mut()
-                .zip(self.origin.get(start..start + n).unwrap_or(&[]))
-            {
-                *x = centre - o;
-            }
-            let at = self.cold_at.get(start..start + n).unwrap_or(&[]);
-            for (j, &at) in at.iter().enumerate().take(CHUNK) {
-                let a = cold.get(at..at.saturating_add(N));
-                if let Some(a) = a.and_then(|a| <&[f64; N]>::try_from(a).ok()) {
-                    for k in 0..N {
-                        b[k][j] = a[k];
-                    }
-                }
-            }
-            for i in 0..N - 1 {
-                for k in (i..N - 1).rev() {
-                    let (low, high) = b.split_at_mut(k + 1);
-                    if let (Some(bk), Some(next)) = (low.last_mut(), high.first()) {
-                        for ((x, y), dj) in bk.iter_mut().zip(next).zip(&d) {
-                            *x += dj * y;
-                        }
-                    }
-                }
-            }
-            for (k, row) in b.iter().enumerate() {
-                if let Some(to) = self.coef.get_mut(k * len + start..k * len + start + n) {
-                    for (x, y) in to.iter_mut().zip(row) {
-                        *x = round(*y);
-                    }
-                }
-            }
-            start += n;
-        }
+        self.set(slot, &[]);
     }
 
     /// The values of slots `start .. start + out.len()` at `t` frames from the centre, in slot
@@ -396,6 +353,32 @@ impl HornerGroup {
             *x = self.coef.get(k * self.len + slot).copied().unwrap_or(0.0);
         }
         horner(c.get(..=self.degree).unwrap_or(&[]), t)
+    }
+}
+
+/// One Horner group's piece changes in forward play, frame by frame: record `r` loads
+/// `coef[r (D + 1) .. (r + 1) (D + 1)]` (f32 coefficients about the centre of its own frame)
+/// into lane `slot[r]` when track `track[r]` is on its script. The records of script frame `i`
+/// are `start[i] .. start[i + 1]`.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct HotScript {
+    pub(crate) start: Vec<u32>,
+    pub(crate) slot: Vec<u32>,
+    pub(crate) track: Vec<u32>,
+    pub(crate) coef: Vec<f32>,
+}
+
+impl HotScript {
+    /// Records of script frame `i`.
+    #[inline]
+    pub(crate) fn range(&self, i: usize) -> (usize, usize) {
+        let at = |i: usize| self.start.get(i).copied().unwrap_or(0) as usize;
+        (at(i), at(i + 1))
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        (self.start.len() + self.slot.len() + self.track.len() + self.coef.len()) * 4
     }
 }
 
@@ -433,9 +416,6 @@ unsafe fn eval_avx2(
 ) {
     eval_any(degree, coef, len, start, t, out);
 }
-
-/// `cold_at` of a lane without a piece.
-const NO_PIECE: usize = usize::MAX;
 
 /// Lanes per block of the evaluation loop (a multiple of every vector width).
 const CHUNK: usize = 16;
@@ -522,12 +502,7 @@ mod tests {
             [s * 0.37, -1.5, 0.01 * s, -1e-4 * s, 0.0, 0.0, 0.0, 0.0, 0.0]
         };
         for slot in 0..37 {
-            g.set(
-                slot,
-                &centred(&a(slot), 3, 16.0 - slot as f64),
-                NO_PIECE,
-                slot as f64,
-            );
+            g.set(slot, &centred(&a(slot), 3, 16.0 - slot as f64));
         }
         let mut out = [0.0f32; 37];
         for t in -16..16 {
@@ -538,40 +513,6 @@ mod tests {
                     v.to_bits(),
                     g.value(slot, t as f32).to_bits(),
                     "slot {slot} t {t}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn recentring_equals_centred_bit_for_bit() {
-        let mut g = HornerGroup::new(5, 21);
-        let a = |slot: usize| {
-            let s = slot as f64 + 0.5;
-            [
-                s,
-                -1.5 / s,
-                0.01 * s,
-                -1e-4 * s,
-                3e-6,
-                -1e-7 * s,
-                0.0,
-                0.0,
-                0.0,
-            ]
-        };
-        let cold: Vec<f64> = (0..21).flat_map(|slot| a(slot)[..6].to_vec()).collect();
-        for slot in 0..21 {
-            g.set(slot, &[], slot * 6, slot as f64 - 9.0);
-        }
-        g.recentre(48.0, &cold);
-        for slot in 0..21 {
-            let want = centred(&a(slot), 5, 48.0 - (slot as f64 - 9.0));
-            for (k, w) in want.iter().enumerate().take(6) {
-                assert_eq!(
-                    g.coef[k * 21 + slot].to_bits(),
-                    w.to_bits(),
-                    "slot {slot} k {k}"
                 );
             }
         }

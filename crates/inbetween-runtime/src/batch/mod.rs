@@ -1,4 +1,4 @@
-//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
+//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 (float tracks) and i32 (fixed tracks) Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
 //!
 //! # Two ways of playing
 //!
@@ -10,6 +10,9 @@
 //!   straight into the caller's row in `write_f32`; `advance` only plays the script (and copies
 //!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
 //!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
+//!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
+//!   coefficients in units of `2^-E` per track, wrapping i32 Horner steps, one exact conversion
+//!   to the output — integer arithmetic only, checked the same way.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
@@ -20,12 +23,15 @@
 //!
 //! # What is guaranteed
 //!
-//! - Exact lanes equal `TrackPlayer::value` (float channels exactly, fixed channels bit for bit).
+//! - Exact lanes equal `TrackPlayer::value` bit for bit (`write_f64`; `write_f32` gives it
+//!   rounded to f32), float and fixed channels alike.
 //! - Horner lanes, at every integer frame of forward play from any integer seek: `write_f64`
 //!   gives a value within `tolerance − max_error` of `TrackPlayer`'s, hence within the stream's
 //!   tolerance of exact evaluation (the compiler measured `max_error` for `TrackPlayer`); the
 //!   f32 values of `write_f32` are within that plus half an ulp of the value written (what
-//!   rounding any within-tolerance value to f32 gives). This is *checked in `Bank::new` in the
+//!   rounding any within-tolerance value to f32 gives). i32 lanes (fixed tracks) promise the
+//!   same: their `write_f64` is the exact value `v · 2^-E` the check measured, their
+//!   `write_f32` that value rounded once. This is *checked in `Bank::new` in the
 //!   arithmetic that plays it*: for every piece of every component, at every integer frame of
 //!   its forward run, the f32 Horner value (the very coefficients forward play loads there, which
 //!   depend only on the piece and the frame) against `TrackPlayer`'s f64 additions; a track with
@@ -54,13 +60,15 @@
 //! `Bank::new` allocates (lanes, script, epoch blocks, schedule); `seek` and `set_step` do not
 //! allocate (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
 
+mod fixed32;
 mod horner;
 
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use horner::HornerGroup;
+use fixed32::{IntLanes, IntScript};
+use horner::{HornerGroup, HotScript, WideLane};
 
 use crate::player::{PlayerError, RawState, TrackPlayer};
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
@@ -257,8 +265,11 @@ struct TrackInfo<'s> {
     first_channel: u32,
     components: u8,
     fixed: bool,
-    /// Played by Horner lanes in forward play (every piece verified in `Bank::new`).
+    /// Played by Horner lanes (f32 for float tracks, i32 for fixed ones) in forward play
+    /// (every piece verified in `Bank::new`).
     fast: bool,
+    /// Fixed tracks with i32 lanes: the exponent `E` of their units `2^-E`.
+    exponent: i32,
     /// The f32 values of its Horner lanes hold the budget as f64 outputs too.
     strict: bool,
     /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
@@ -267,7 +278,8 @@ struct TrackInfo<'s> {
     slot: u32,
     /// Float tracks: slot of component 0 in the Horner group of its maximum degree (every float
     /// track has lanes there, in channel order, so that group's output is contiguous; the lanes
-    /// of tracks played exactly stay 0 and are overwritten).
+    /// of tracks played exactly stay 0 and are overwritten). Fixed tracks: the same in
+    /// the i32 group of their maximum degree.
     lane: u32,
 }
 
@@ -284,16 +296,21 @@ struct Side {
 struct Script {
     /// Distinct integer frames, increasing.
     frames: Vec<f64>,
-    /// Entries of `frames[i]` are `frame_start[i]..frame_start[i + 1]`.
+    /// Entries of `frames[i]` played through [`Bank::apply_entry`] (every entry but the
+    /// Horner records) are `others[frame_start[i]..frame_start[i + 1]]`.
     frame_start: Vec<u32>,
+    others: Vec<u32>,
+    /// Every entry (seeks find a track's entry here, through `by_track`).
     entries: Vec<Entry>,
     /// Numbers, entry after entry, each component-major (`components × (degree + 1)`), in
     /// `floats` for float tracks and `ints` for fixed tracks.
     floats: Vec<f64>,
     ints: Vec<i64>,
-    /// Beside `floats`: for Horner entries (whose numbers are power coefficients padded to the
-    /// group degree), the f32 coefficients about the centre of the entry's frame.
-    hot: Vec<f32>,
+    /// Forward play's Horner piece changes, one record per lane, by group degree (the
+    /// numbers of Horner entries in `floats` are power coefficients padded to the group degree).
+    hot: Vec<HotScript>,
+    /// Forward play's piece changes of the i32 lanes, one record per lane, by group degree.
+    hot32: Vec<IntScript>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
     /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
@@ -303,68 +320,64 @@ struct Script {
     track_start: Vec<u32>,
 }
 
-/// Every Horner lane's f32 coefficients about the centre of each epoch its tracks' script
-/// entries cover, as forward play holds them at the epoch's first frame: a new epoch copies its
-/// block (16 B read and written per cubic lane per `EPOCH` frames) instead of re-centring every
-/// lane from its cold coefficients (same numbers: both are `horner::centred` of the same power
-/// coefficients about the same centre). Lanes whose track is off its chain there are 0 (their
-/// channels are written from the side list).
+/// Every Horner lane's coefficients about the centre of each epoch its tracks' script entries
+/// cover (f32 lanes: `horner::centred`; i32 lanes: `fixed32::quantize` of `fixed32::shifted`), as
+/// forward play holds them at the epoch's first frame: a new epoch copies its block (16 B read
+/// and written per cubic lane per `EPOCH` frames), the same numbers a seek computes. Lanes whose
+/// track is off its chain there are 0 (their channels are written from the side list).
 #[derive(Debug, Clone, Default)]
 struct EpochBlocks {
     /// Epoch index (`frame.div_euclid(EPOCH)`) of the first block.
     first: i64,
+    /// Blocks built (0: none, the bank has no fast lanes).
+    count: usize,
     /// Floats per block: every Horner group's coefficient arrays, group after group.
     len: usize,
     values: Vec<f32>,
+    /// Integers per block: every i32 group's coefficient arrays, group after group.
+    int_len: usize,
+    ints: Vec<i32>,
 }
 
 impl EpochBlocks {
-    fn build(tracks: &[TrackInfo<'_>], script: &Script, groups: &[HornerGroup]) -> Self {
+    fn build(
+        tracks: &[TrackInfo<'_>],
+        script: &Script,
+        (groups, int_groups): (&[HornerGroup], &[IntLanes]),
+    ) -> Self {
         let len: usize = groups.iter().map(|g| g.hot_bytes() / 4).sum();
-        let fast = |e: &&Entry| e.place.fast && e.kind != SLOW;
-        let frames = script.entries.iter().filter(fast).map(|e| e.frame as i64);
-        let (Some(lo), Some(hi)) = (frames.clone().min(), frames.max()) else {
+        let int_len: usize = int_groups.iter().map(IntLanes::block_len).sum();
+        let Some((first, count)) = Self::span(tracks, script, len + int_len) else {
             return Self::default();
         };
-        let first = lo.div_euclid(horner::EPOCH);
-        let count = (hi.div_euclid(horner::EPOCH) - first + 1) as usize;
-        // Blocks only where they pay: their size may not exceed four times what the tracks
-        // cover, plus 2^20 values (tracks far apart in time would make most blocks empty);
-        // past that the bank is built without Horner lanes.
-        let covered: usize = tracks
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| i.fast)
-            .map(|(t, info)| {
-                let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
-                let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
-                let frame = |i: usize| {
-                    let e = script.by_track.get(i).copied().unwrap_or(0) as usize;
-                    script.entries.get(e).map_or(0.0, |e| e.frame)
-                };
-                let span = (frame(to.saturating_sub(1)) - frame(from)).max(0.0);
-                let epochs = (span / horner::EPOCH as f64) as usize + 2;
-                let terms = usize::from(info.group) % MAX_TERMS + 1;
-                epochs.saturating_mul(terms * usize::from(info.components))
-            })
-            .fold(0usize, usize::saturating_add);
-        if count.saturating_mul(len) > covered.saturating_mul(4).saturating_add(1 << 20) {
-            return Self::default();
-        }
-        let mut values = alloc::vec![0.0f32; len.saturating_mul(count)];
-        let mut group_start = [0usize; MAX_TERMS];
-        let mut at = 0;
-        for (g, start) in groups.iter().zip(group_start.iter_mut()) {
-            *start = at;
-            at += g.hot_bytes() / 4;
-        }
+        let mut blocks = Self {
+            first,
+            count,
+            len,
+            values: alloc::vec![0.0f32; len.saturating_mul(count)],
+            int_len,
+            ints: alloc::vec![0; int_len.saturating_mul(count)],
+        };
+        let starts = |sizes: &mut dyn Iterator<Item = usize>| {
+            let mut start = [0usize; MAX_TERMS];
+            let mut at = 0;
+            for (s, n) in start.iter_mut().zip(sizes) {
+                *s = at;
+                at += n;
+            }
+            start
+        };
+        let group_start = starts(&mut groups.iter().map(|g| g.hot_bytes() / 4));
+        let int_start = starts(&mut int_groups.iter().map(IntLanes::block_len));
         for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
             let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
             let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
             let chain = script.by_track.get(from..to).unwrap_or(&[]);
             let degree = usize::from(info.group) % MAX_TERMS;
-            let Some(g) = groups.get(degree) else {
-                continue;
+            let group_len = if info.fixed {
+                int_groups.get(degree).map_or(0, |g| g.len)
+            } else {
+                groups.get(degree).map_or(0, |g| g.len)
             };
             for (i, &e) in chain.iter().enumerate() {
                 let (Some(entry), Some(next)) = (
@@ -384,7 +397,7 @@ impl EpochBlocks {
                     epoch -= 1;
                 }
                 while epoch * horner::EPOCH < end {
-                    let block = (epoch - first) as usize * len + group_start[degree];
+                    let i = (epoch - first) as usize;
                     let centre = (epoch * horner::EPOCH + horner::EPOCH / 2) as f64;
                     for c in 0..usize::from(info.components) {
                         let o = entry.offset as usize + c * (degree + 1);
@@ -395,11 +408,27 @@ impl EpochBlocks {
                         {
                             *x = *y;
                         }
-                        let hot = horner::centred(&a, degree, centre - entry.frame);
                         let lane = info.lane as usize + c;
-                        for (k, h) in hot.iter().enumerate().take(degree + 1) {
-                            if let Some(x) = values.get_mut(block + k * g.len + lane) {
-                                *x = *h;
+                        let d = centre - entry.frame;
+                        for k in 0..=degree {
+                            let at = k * group_len + lane;
+                            if info.fixed {
+                                let hot = fixed32::quantize(
+                                    &fixed32::shifted(&a, degree, d),
+                                    info.exponent,
+                                );
+                                if let Some(x) =
+                                    blocks.ints.get_mut(i * int_len + int_start[degree] + at)
+                                {
+                                    *x = hot[k];
+                                }
+                            } else {
+                                let hot = horner::centred(&a, degree, d);
+                                if let Some(x) =
+                                    blocks.values.get_mut(i * len + group_start[degree] + at)
+                                {
+                                    *x = hot[k];
+                                }
                             }
                         }
                     }
@@ -407,14 +436,58 @@ impl EpochBlocks {
                 }
             }
         }
-        Self { first, len, values }
+        blocks
+    }
+
+    /// The first epoch and the number of blocks: from the first fast entry to the last frame
+    /// any of them plays (the end of its chain: the entry after it, a `SLOW` one at the latest).
+    /// `None` when there is none, or when blocks would not pay: their size may not exceed four
+    /// times what the tracks cover, plus 2^20 values (tracks far apart in time would make most
+    /// blocks empty); past that the bank is built without fast lanes.
+    fn span(tracks: &[TrackInfo<'_>], script: &Script, len: usize) -> Option<(i64, usize)> {
+        let frames = script.entries.iter().filter(|e| e.place.fast);
+        let lo = frames
+            .clone()
+            .filter(|e| e.kind != SLOW)
+            .map(|e| e.frame as i64)
+            .min()?;
+        let hi = frames.map(|e| e.frame as i64).max()?;
+        let first = lo.div_euclid(horner::EPOCH);
+        let count = (hi.div_euclid(horner::EPOCH) - first + 1) as usize;
+        let covered: usize = tracks
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| i.fast)
+            .map(|(t, info)| {
+                let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
+                let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+                let frame = |i: usize| {
+                    let e = script.by_track.get(i).copied().unwrap_or(0) as usize;
+                    script.entries.get(e).map_or(0.0, |e| e.frame)
+                };
+                let span = (frame(to.saturating_sub(1)) - frame(from)).max(0.0);
+                let epochs = (span / horner::EPOCH as f64) as usize + 2;
+                let terms = usize::from(info.group) % MAX_TERMS + 1;
+                epochs.saturating_mul(terms * usize::from(info.components))
+            })
+            .fold(0usize, usize::saturating_add);
+        (count.saturating_mul(len) <= covered.saturating_mul(4).saturating_add(1 << 20))
+            .then_some((first, count))
     }
 
     /// The block of the epoch starting at `frame`, if built.
-    fn block(&self, frame: i64) -> Option<&[f32]> {
+    fn block(&self, frame: i64) -> Option<(&[f32], &[i32])> {
         let i = usize::try_from(frame.div_euclid(horner::EPOCH) - self.first).ok()?;
-        self.values
-            .get(i.checked_mul(self.len)?..(i + 1).checked_mul(self.len)?)
+        if i >= self.count {
+            return None;
+        }
+        let values = self
+            .values
+            .get(i.checked_mul(self.len)?..(i + 1).checked_mul(self.len)?)?;
+        let ints = self
+            .ints
+            .get(i.checked_mul(self.int_len)?..(i + 1).checked_mul(self.int_len)?)?;
+        Some((values, ints))
     }
 }
 
@@ -456,6 +529,8 @@ struct Pending {
     ints: Vec<i64>,
     /// Horner entries: f32 coefficients about the centre of `frame` (see `Script::hot`).
     hot: Vec<f32>,
+    /// i32-lane entries: integer coefficients about the centre of `frame` (`Script::hot32`).
+    hot_int: Vec<i32>,
 }
 
 /// Many tracks played together. See the module docs.
@@ -467,7 +542,9 @@ pub struct Bank<'s> {
     channels: usize,
     floats: Vec<Group<f64>>,
     fixed: Vec<Group<i64>>,
-    /// Horner lanes of the `fast` tracks, by maximum degree (forward play only).
+    /// i32 lanes of the `fast` fixed tracks, by maximum degree (forward play only).
+    fixed32: Vec<IntLanes>,
+    /// Horner lanes of the `fast` float tracks, by maximum degree (forward play only).
     horner: Vec<HornerGroup>,
     /// Centre of the current epoch (forward play).
     centre: i64,
@@ -512,26 +589,34 @@ impl<'s> Bank<'s> {
             let from = pending.len();
             has_track.push(track_chain(info, t as u32, &mut pending));
             let chain = pending.get(from..).unwrap_or(&[]);
-            let verdict = (lanes && !info.fixed)
-                .then(|| verify_chain(info, chain))
-                .flatten();
+            let verdict = match (lanes, info.fixed) {
+                (false, _) => None,
+                (true, false) => verify_chain(info, chain),
+                (true, true) => fixed_chain_exponent(info, chain).map(|e| {
+                    info.exponent = e;
+                    true
+                }),
+            };
             info.fast = verdict.is_some();
             info.strict = verdict.unwrap_or(false);
             if info.fast {
                 to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
             }
         }
-        let (counts, lanes) = assign_slots(&mut tracks)?;
+        let (counts, lanes, lanes32) = assign_slots(&mut tracks)?;
         let mut floats: Vec<Group<f64>> = (0..2 * MAX_TERMS)
             .map(|g| group_for(g % MAX_TERMS, counts[0][g], false))
             .collect();
-        let mut fixed: Vec<Group<i64>> = (0..MAX_TERMS)
-            .map(|d| group_for(d, counts[1][d], true))
+        let mut fixed: Vec<Group<i64>> = (0..2 * MAX_TERMS)
+            .map(|g| group_for(g % MAX_TERMS, counts[1][g], true))
+            .collect();
+        let mut fixed32: Vec<IntLanes> = (0..MAX_TERMS)
+            .map(|d| IntLanes::new(d, lanes32[d]))
             .collect();
         let mut horner: Vec<HornerGroup> = (0..MAX_TERMS)
             .map(|d| HornerGroup::new(d, lanes[d]))
             .collect();
-        for info in &tracks {
+        for (t, info) in tracks.iter().enumerate() {
             for c in 0..u32::from(info.components) {
                 let slot = (info.slot + c) as usize;
                 let channel = info.first_channel + c;
@@ -544,12 +629,27 @@ impl<'s> Bank<'s> {
                 if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
                     *x = channel;
                 }
+                if let Some(g) = fixed32.get_mut(group % MAX_TERMS).filter(|_| info.fixed) {
+                    let lane = (info.lane + c) as usize;
+                    if let Some(x) = g.channel.get_mut(lane) {
+                        *x = channel;
+                    }
+                    // Lanes of fixed tracks played exactly keep scale 0: they write 0, then
+                    // the exact groups overwrite their channels (contiguous output).
+                    if let Some(x) = g.scale.get_mut(lane).filter(|_| info.fast) {
+                        *x = fixed32::pow2(-info.exponent) as f32;
+                    }
+                }
                 if let Some(g) = horner.get_mut(group % MAX_TERMS).filter(|_| !info.fixed) {
                     if let Some(x) = g.channel.get_mut((info.lane + c) as usize) {
                         *x = channel;
                     }
                     if info.fast && !info.strict {
-                        g.wide.push(info.lane + c);
+                        g.wide.push(WideLane {
+                            slot: info.lane + c,
+                            track: t as u32,
+                            component: c as u8,
+                        });
                     }
                 }
             }
@@ -559,11 +659,14 @@ impl<'s> Bank<'s> {
         for g in &mut horner {
             g.consecutive = consecutive_from(&g.channel);
         }
+        for g in &mut fixed32 {
+            g.consecutive = consecutive_from(&g.channel);
+        }
         let mut script = build_script(&tracks, pending, has_track);
-        script.blocks = EpochBlocks::build(&tracks, &script, &horner);
-        if script.blocks.values.is_empty() && tracks.iter().any(|i| i.fast) {
-            // Horner lanes play on script only where epoch blocks exist (see `EpochBlocks`);
-            // a bank whose tracks are too far apart in time for them plays exactly.
+        script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
+        if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
+            // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
+            // bank whose tracks are too far apart in time for them plays exactly.
             return Self::build(streams, false);
         }
         let track_count = tracks.len();
@@ -575,6 +678,7 @@ impl<'s> Bank<'s> {
             channels,
             floats,
             fixed,
+            fixed32,
             horner,
             centre: horner::centre(0),
             side: Vec::with_capacity(channels),
@@ -605,21 +709,33 @@ impl<'s> Bank<'s> {
     pub fn state_bytes(&self) -> usize {
         let exact = self.floats.get(..MAX_TERMS).unwrap_or(&[]);
         let floats: usize = exact.iter().map(|g| g.state.len() * 8).sum();
-        let fixed: usize = self.fixed.iter().map(|g| g.state.len() * 8).sum();
+        let fixed = self.fixed.get(..MAX_TERMS).unwrap_or(&[]);
+        let fixed: usize = fixed.iter().map(|g| g.state.len() * 8).sum::<usize>()
+            + self.fixed32.iter().map(IntLanes::hot_bytes).sum::<usize>();
         let horner: usize = self.horner.iter().map(HornerGroup::hot_bytes).sum();
         floats + fixed + horner
     }
 
-    /// Channels played on Horner lanes in forward play (the rest are played exactly, as
-    /// `TrackPlayer` plays them; see the module docs).
+    /// Channels played on Horner lanes in forward play — f32 lanes for float tracks, i32 lanes
+    /// for fixed ones (the rest are played exactly, as `TrackPlayer` plays them; see the module
+    /// docs).
     #[must_use]
     pub fn horner_channels(&self) -> usize {
         let fast = self.tracks.iter().filter(|i| i.fast);
         fast.map(|i| usize::from(i.components)).sum()
     }
 
+    /// The fixed channels among [`Bank::horner_channels`]: played on i32 Horner lanes in forward
+    /// play (integer arithmetic; see the module docs).
+    #[must_use]
+    pub fn int32_channels(&self) -> usize {
+        let fast = self.tracks.iter().filter(|i| i.fast && i.fixed);
+        fast.map(|i| usize::from(i.components)).sum()
+    }
+
     /// Whether forward play at step 1 from an integer frame plays `channel` on Horner lanes
-    /// (within `tolerance − max_error` of `TrackPlayer`) rather than exactly as `TrackPlayer`.
+    /// (f32 or i32; within `tolerance − max_error` of `TrackPlayer`) rather than exactly as
+    /// `TrackPlayer`.
     #[must_use]
     pub fn is_horner_channel(&self, channel: usize) -> bool {
         let t = self
@@ -641,13 +757,17 @@ impl<'s> Bank<'s> {
                 .iter()
                 .map(|g| g.state.len() * 8 + g.len * 12)
                 .sum::<usize>()
-            + self.horner.iter().map(HornerGroup::bytes).sum::<usize>();
+            + self.horner.iter().map(HornerGroup::bytes).sum::<usize>()
+            + self.fixed32.iter().map(IntLanes::bytes).sum::<usize>();
         let s = &self.script;
         let script = s.frames.len() * 12
             + s.entries.len() * (core::mem::size_of::<Entry>() + 4)
             + s.floats.len() * 8
-            + s.hot.len() * 4
+            + s.hot.iter().map(HotScript::bytes).sum::<usize>()
+            + s.hot32.iter().map(IntScript::bytes).sum::<usize>()
+            + s.others.len() * 4
             + s.blocks.values.len() * 4
+            + s.blocks.ints.len() * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len();
@@ -708,7 +828,7 @@ impl<'s> Bank<'s> {
         for group in self.exact_groups() {
             group.advance();
         }
-        for group in &mut self.fixed {
+        for group in active(&mut self.fixed, self.scripted) {
             group.advance();
         }
         self.advance_rest();
@@ -717,13 +837,7 @@ impl<'s> Bank<'s> {
     /// The float groups whose lanes advance: all of them, or in forward play only those of the
     /// tracks not on Horner lanes.
     fn exact_groups(&mut self) -> &mut [Group<f64>] {
-        let n = if self.scripted {
-            MAX_TERMS
-        } else {
-            2 * MAX_TERMS
-        };
-        let len = self.floats.len().min(n);
-        self.floats.get_mut(..len).unwrap_or(&mut [])
+        active(&mut self.floats, self.scripted)
     }
 
     /// Forward play: a new epoch re-centres every Horner lane.
@@ -731,19 +845,24 @@ impl<'s> Bank<'s> {
         let frame = self.frame() as i64;
         if frame.rem_euclid(horner::EPOCH) == 0 {
             self.centre = horner::centre(frame);
-            let centre = self.centre as f64;
             match self.script.blocks.block(frame) {
-                Some(mut block) => {
+                Some((mut block, mut ints)) => {
                     for g in &mut self.horner {
                         let n = g.hot_bytes() / 4;
                         g.copy_hot(block.get(..n).unwrap_or(&[]));
                         block = block.get(n..).unwrap_or(&[]);
                     }
-                }
-                None => {
-                    for g in &mut self.horner {
-                        g.recentre(centre, &self.script.floats);
+                    for g in &mut self.fixed32 {
+                        let n = g.block_len();
+                        g.copy_block(ints.get(..n).unwrap_or(&[]));
+                        ints = ints.get(n..).unwrap_or(&[]);
                     }
+                }
+                // No block: no lane holds a piece in this epoch (blocks cover every epoch
+                // of every fast entry, `EpochBlocks::build`).
+                None => {
+                    self.horner.iter_mut().for_each(HornerGroup::zero);
+                    self.fixed32.iter_mut().for_each(IntLanes::zero);
                 }
             }
         }
@@ -782,9 +901,10 @@ impl<'s> Bank<'s> {
         for group in self.exact_groups() {
             group.advance_parallel();
         }
-        for group in &mut self.fixed {
+        for group in active(&mut self.fixed, self.scripted) {
             group.advance_parallel();
         }
+
         self.advance_rest();
     }
 
@@ -796,8 +916,10 @@ impl<'s> Bank<'s> {
         self.fits(out.len())?;
         self.write_horner(out, f64::from);
         if self.scripted {
-            for g in &self.horner {
-                g.write_wide(self.frame(), &self.script.floats, out);
+            self.write_wide(out);
+            let u = (self.frame() as i64 - self.centre) as i32;
+            for g in &self.fixed32 {
+                g.write_f64(u, out);
             }
         }
         self.write_with(out, |x| x, |i, s| i as f64 * s)
@@ -816,6 +938,9 @@ impl<'s> Bank<'s> {
                     Some(dst) => g.eval(t, 0, dst),
                     None => scatter(g, t, out, |x| x),
                 }
+            }
+            for g in &self.fixed32 {
+                g.write_f32(t as i32, out);
             }
         }
         self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)
@@ -877,7 +1002,7 @@ impl<'s> Bank<'s> {
                 }
             }
         }
-        for group in &self.fixed {
+        for group in self.fixed.iter().take(n) {
             let values = group.values();
             match group.consecutive {
                 Some(c0) => {
@@ -986,6 +1111,9 @@ impl<'s> Bank<'s> {
             if let Some(g) = self.fixed.get_mut(group) {
                 g.set(slot, &[]);
             }
+            if let Some(g) = self.fixed32.get_mut(group % MAX_TERMS).filter(|_| on_lanes) {
+                g.set(info.lane as usize + c, &[]);
+            }
         } else if let Some(g) = self.horner.get_mut(group % MAX_TERMS) {
             g.clear(info.lane as usize + c);
         }
@@ -1028,6 +1156,18 @@ impl<'s> Bank<'s> {
             self.load_float(info, c, &state[..n]);
             return;
         }
+        if info.fast && self.scripted {
+            // Off its forward chain (its chain is on the i32 lanes, loaded from the script), a
+            // `clamp` track (the only ones given i32 lanes) holds a constant: exact on the side
+            // list as the f64 `TrackPlayer` outputs.
+            debug_assert!(
+                w.iter().skip(1).all(|&x| x == 0),
+                "non-constant state off the chain"
+            );
+            let value = w.first().map_or(0.0, |&x| x as f64 * scale);
+            self.load_float(info, c, &[value]);
+            return;
+        }
         self.leave_side(info.first_channel as usize + c);
         if let Some(g) = self.fixed.get_mut(group) {
             g.set(slot, w);
@@ -1037,7 +1177,8 @@ impl<'s> Bank<'s> {
         }
     }
 
-    /// Applies the script entries of the current frame (and any frames skipped, none in play).
+    /// Applies the script entries of the current frame (and any frames skipped, none in play):
+    /// the Horner records group by group, then the other entries.
     fn play_script(&mut self) {
         let frame = self.frame();
         while let Some(&f) = self.script.frames.get(self.cursor) {
@@ -1049,12 +1190,45 @@ impl<'s> Bank<'s> {
             if f < frame {
                 continue;
             }
+            self.play_hot(i);
             let start = self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
             let end = self.script.frame_start.get(i + 1).copied().unwrap_or(0) as usize;
-            for e in start..end {
-                if !self.play_horner_entry(e) {
-                    self.apply_entry(e);
+            for o in start..end {
+                if let Some(&e) = self.script.others.get(o) {
+                    self.apply_entry(e as usize);
                 }
+            }
+        }
+    }
+
+    /// Forward play's common case, kept lean: the Horner records of script frame `i` (a few
+    /// f32 stores per lane; a channel on the side list leaves it).
+    #[inline]
+    fn play_hot(&mut self, i: usize) {
+        let Self {
+            horner,
+            fixed32,
+            script,
+            on_script,
+            side,
+            side_of,
+            ..
+        } = self;
+        for (g, hot) in fixed32.iter_mut().zip(&script.hot32) {
+            let range = hot.range(i);
+            if range.0 != range.1 {
+                g.play(hot, range, on_script, |c| leave_side(side, side_of, c));
+            }
+        }
+        for (g, hot) in horner.iter_mut().zip(&script.hot) {
+            let range = hot.range(i);
+            if range.0 == range.1 {
+                continue;
+            }
+            if side.is_empty() {
+                g.play(hot, range, on_script, |_| {});
+            } else {
+                g.play(hot, range, on_script, |c| leave_side(side, side_of, c));
             }
         }
     }
@@ -1115,74 +1289,41 @@ impl<'s> Bank<'s> {
         }
     }
 
-    /// Forward play's common case, kept lean: a Horner entry of a track on its script, played at
-    /// its own frame (so its f32 coefficients are for the current centre). Returns false (and
-    /// does nothing) for any other entry.
-    #[inline]
-    fn play_horner_entry(&mut self, e: usize) -> bool {
-        let Some(entry) = self.script.entries.get(e) else {
-            return false;
-        };
-        let place = entry.place;
-        if !place.fast || entry.kind == SLOW {
-            return false;
-        }
-        let t = entry.track as usize;
-        if !self.on_script.get(t).copied().unwrap_or(false) {
-            return true;
-        }
-        if !self.side.is_empty() {
-            let first = self.tracks.get(t).map_or(0, |i| i.first_channel as usize);
-            for c in 0..usize::from(place.components) {
-                self.leave_side(first + c);
-            }
-        }
-        let Some(entry) = self.script.entries.get(e) else {
-            return false;
-        };
-        let terms = usize::from(entry.kind) + 1;
-        let Some(g) = self.horner.get_mut(usize::from(entry.kind)) else {
-            return false;
-        };
-        let at = entry.offset as usize;
-        for c in 0..usize::from(place.components) {
-            let at = at + c * terms;
-            let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
-            g.set(place.slot as usize + c, hot, at, entry.frame);
-        }
-        true
-    }
-
-    /// Loads a Horner entry into its track's lanes: forward play applies an entry at its own
-    /// frame, whose centre its f32 coefficients were computed for (a copy); a seek into the
-    /// piece computes them for the current centre.
+    /// Loads a Horner entry into its track's lanes at the current centre (a seek into the
+    /// piece: the same `horner::centred` of the same power coefficients forward play holds
+    /// there).
     fn apply_horner(&mut self, entry: &Entry) {
         let terms = usize::from(entry.kind) + 1;
-        let due = horner::centre(entry.frame as i64) == self.centre;
-        let Some(g) = self
-            .horner
-            .get_mut(usize::from(entry.place.group) % MAX_TERMS)
-        else {
-            return;
-        };
+        let degree = usize::from(entry.place.group) % MAX_TERMS;
+        let exponent = self
+            .tracks
+            .get(entry.track as usize)
+            .map_or(0, |i| i.exponent);
+        let d = self.centre as f64 - entry.frame;
         for c in 0..usize::from(entry.place.components) {
             let at = entry.offset as usize + c * terms;
             let slot = entry.place.slot as usize + c;
-            if due {
-                let hot = self.script.hot.get(at..at + terms).unwrap_or(&[]);
-                g.set(slot, hot, at, entry.frame);
-            } else {
-                let mut a = [0.0; MAX_TERMS];
-                for (x, y) in a
-                    .iter_mut()
-                    .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
-                {
-                    *x = *y;
+            let mut a = [0.0; MAX_TERMS];
+            for (x, y) in a
+                .iter_mut()
+                .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
+            {
+                *x = *y;
+            }
+            if entry.place.fixed {
+                let hot = fixed32::quantize(&fixed32::shifted(&a, terms - 1, d), exponent);
+                if let Some(g) = self.fixed32.get_mut(degree) {
+                    g.set(slot, &hot);
                 }
-                let hot = horner::centred(&a, terms - 1, self.centre as f64 - entry.frame);
-                g.set(slot, &hot, at, entry.frame);
+            } else if let Some(g) = self.horner.get_mut(degree) {
+                g.set(slot, &horner::centred(&a, terms - 1, d));
             }
         }
+        self.leave_side_track(entry);
+    }
+
+    /// Takes the channels of `entry`'s track off the side list.
+    fn leave_side_track(&mut self, entry: &Entry) {
         if !self.side.is_empty() {
             let first = self
                 .tracks
@@ -1194,18 +1335,62 @@ impl<'s> Bank<'s> {
         }
     }
 
+    /// `write_f64` of the Horner lanes whose f32 values hold the budget only as f32 outputs:
+    /// [`horner::horner_f64`] of their piece's power coefficients at the current frame (the
+    /// track's script entry covering it). Channels off their lanes are overwritten later from
+    /// the side list.
+    fn write_wide(&self, out: &mut [f64]) {
+        let frame = self.frame();
+        let s = &self.script;
+        for g in &self.horner {
+            let terms = g.degree + 1;
+            for w in &g.wide {
+                let t = w.track as usize;
+                let from = s.track_start.get(t).copied().unwrap_or(0) as usize;
+                let to = s.track_start.get(t + 1).copied().unwrap_or(0) as usize;
+                let entries = s.by_track.get(from..to).unwrap_or(&[]);
+                let i = entries.partition_point(|&e| {
+                    s.entries.get(e as usize).is_some_and(|x| x.frame <= frame)
+                });
+                let Some(entry) = i
+                    .checked_sub(1)
+                    .and_then(|i| entries.get(i))
+                    .and_then(|&e| s.entries.get(e as usize))
+                    .filter(|e| e.kind != SLOW)
+                else {
+                    continue;
+                };
+                let at = entry.offset as usize + usize::from(w.component) * terms;
+                let (Some(a), Some(o)) = (
+                    s.floats.get(at..at + terms),
+                    g.channel
+                        .get(w.slot as usize)
+                        .and_then(|&c| out.get_mut(c as usize)),
+                ) else {
+                    continue;
+                };
+                *o = horner::horner_f64(a, frame - entry.frame);
+            }
+        }
+    }
+
     /// Takes `channel` off the side list, if it is there.
     fn leave_side(&mut self, channel: usize) {
-        if let Some(i) = self.side_of.get(channel).copied().filter(|&i| i != NONE) {
-            self.side.swap_remove(i as usize);
-            if let Some(moved) = self.side.get(i as usize).map(|s| s.channel as usize) {
-                if let Some(x) = self.side_of.get_mut(moved) {
-                    *x = i;
-                }
+        leave_side(&mut self.side, &mut self.side_of, channel);
+    }
+}
+
+/// Takes `channel` off the side list `side` (positions in `side_of`), if it is there.
+fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
+    if let Some(i) = side_of.get(channel).copied().filter(|&i| i != NONE) {
+        side.swap_remove(i as usize);
+        if let Some(moved) = side.get(i as usize).map(|s| s.channel as usize) {
+            if let Some(x) = side_of.get_mut(moved) {
+                *x = i;
             }
-            if let Some(x) = self.side_of.get_mut(channel) {
-                *x = NONE;
-            }
+        }
+        if let Some(x) = side_of.get_mut(channel) {
+            *x = NONE;
         }
     }
 }
@@ -1246,6 +1431,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
             components: components as u8,
             fixed: track.precision() == Precision::Fixed,
             fast: false,
+            exponent: 0,
             strict: false,
             group: 0,
             slot: 0,
@@ -1259,15 +1445,24 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
     Ok(tracks)
 }
 
-/// Gives each track its group, first slot and first Horner lane; returns the lane count of
-/// every group (`[float groups (2 × MAX_TERMS), fixed groups (MAX_TERMS, then unused)]`) and of
-/// every Horner group.
+/// Gives each track its group, first slot and first lane (float tracks: in the Horner group of
+/// their degree; fixed tracks: in the i32 group); returns the lane count of every
+/// group (`[float groups, fixed groups]`, each `MAX_TERMS` exact then `MAX_TERMS` for tracks
+/// with fast lanes), of every Horner group and of every i32 group.
 #[allow(clippy::type_complexity)]
 fn assign_slots(
     tracks: &mut [TrackInfo<'_>],
-) -> Result<([[usize; 2 * MAX_TERMS]; 2], [usize; MAX_TERMS]), BatchError> {
+) -> Result<
+    (
+        [[usize; 2 * MAX_TERMS]; 2],
+        [usize; MAX_TERMS],
+        [usize; MAX_TERMS],
+    ),
+    BatchError,
+> {
     let mut counts = [[0usize; 2 * MAX_TERMS]; 2];
     let mut lanes = [0usize; MAX_TERMS];
+    let mut lanes32 = [0usize; MAX_TERMS];
     let index = |n: usize| {
         u32::try_from(n).map_err(|_| BatchError::TooManyChannels {
             channels: n,
@@ -1281,12 +1476,14 @@ fn assign_slots(
         info.group = group as u8;
         info.slot = index(*count)?;
         *count += usize::from(info.components);
-        if !info.fixed {
-            info.lane = index(lanes[degree])?;
-            lanes[degree] += usize::from(info.components);
-        }
+        let lane_count = match (info.fixed, info.fast) {
+            (false, _) => &mut lanes[degree],
+            (true, _) => &mut lanes32[degree],
+        };
+        info.lane = index(*lane_count)?;
+        *lane_count += usize::from(info.components);
     }
-    Ok((counts, lanes))
+    Ok((counts, lanes, lanes32))
 }
 
 /// Whether every piece of a float track's forward chain plays within its budget on Horner lanes
@@ -1328,8 +1525,9 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
 }
 
 /// Replaces the differences of a verified chain's entries by power coefficients padded to the
-/// group degree `D` (per component, `D + 1` each; the entry's kind becomes `D`), the numbers the
-/// Horner lanes load, with their f32 coefficients about the centre of the entry's frame.
+/// group degree `D` (per component, `D + 1` each, in `floats` for fixed tracks too; the entry's
+/// kind becomes `D`), the numbers the Horner lanes load, with their f32 (float tracks) or i32
+/// (fixed tracks, units `2^-E`) coefficients about the centre of the entry's frame.
 fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
     let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
     for entry in chain.iter_mut().filter(|e| e.kind != SLOW) {
@@ -1337,17 +1535,38 @@ fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
         let d = (horner::centre(entry.frame as i64) as f64) - entry.frame;
         let mut power = Vec::with_capacity((degree + 1) * usize::from(info.components));
         for c in 0..usize::from(info.components) {
-            let diffs = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
-            let a = horner::power_from_differences(diffs);
+            let a = if info.fixed {
+                let w = entry.ints.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+                fixed_power(w, entry.scale)
+            } else {
+                let diffs = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+                horner::power_from_differences(diffs)
+            };
             power.extend_from_slice(a.get(..=degree).unwrap_or(&[]));
-            let hot = horner::centred(&a, degree, d);
-            entry
-                .hot
-                .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
+            if info.fixed {
+                let hot = fixed32::quantize(&fixed32::shifted(&a, degree, d), info.exponent);
+                entry
+                    .hot_int
+                    .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
+            } else {
+                let hot = horner::centred(&a, degree, d);
+                entry
+                    .hot
+                    .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
+            }
         }
+        entry.ints.clear();
         entry.floats = power;
         entry.kind = degree as u8;
     }
+}
+
+/// The exact groups that play: all of them, or in forward play (`scripted`) the first
+/// `MAX_TERMS`, those of the tracks without Horner or i32 lanes.
+fn active<T>(groups: &mut [T], scripted: bool) -> &mut [T] {
+    let n = if scripted { MAX_TERMS } else { 2 * MAX_TERMS };
+    let len = groups.len().min(n);
+    groups.get_mut(..len).unwrap_or(&mut [])
 }
 
 /// `Some(c0)` when `channel[i] = c0 + i` for every slot.
@@ -1403,6 +1622,7 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
             floats: Vec::new(),
             ints: Vec::new(),
             hot: Vec::new(),
+            hot_int: Vec::new(),
         };
         if p >= last {
             out.push(slow);
@@ -1417,6 +1637,7 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
             floats: Vec::new(),
             ints: Vec::new(),
             hot: Vec::new(),
+            hot_int: Vec::new(),
         };
         let mut ok = true;
         for c in 0..usize::from(info.components) {
@@ -1459,18 +1680,27 @@ fn build_script(
     };
     pending.sort_by(|a, b| a.frame.total_cmp(&b.frame).then(a.track.cmp(&b.track)));
     script.entries.reserve_exact(pending.len());
+    script.hot = (0..MAX_TERMS).map(|_| HotScript::default()).collect();
+    script.hot32 = (0..MAX_TERMS).map(|_| IntScript::default()).collect();
     for entry in &pending {
         let Some(info) = tracks.get(entry.track as usize) else {
             continue;
         };
         if script.frames.last() != Some(&entry.frame) {
             script.frames.push(entry.frame);
-            script.frame_start.push(script.entries.len() as u32);
+            script.frame_start.push(script.others.len() as u32);
+            for h in &mut script.hot {
+                h.start.push(h.slot.len() as u32);
+            }
+            for h in &mut script.hot32 {
+                h.start.push(h.slot.len() as u32);
+            }
         }
+        let e = script.entries.len() as u32;
         script.entries.push(Entry {
             frame: entry.frame,
             scale: entry.scale,
-            offset: if info.fixed {
+            offset: if info.fixed && !info.fast {
                 script.ints.len()
             } else {
                 script.floats.len()
@@ -1485,17 +1715,109 @@ fn build_script(
             },
             kind: entry.kind,
         });
-        if info.fixed {
-            script.ints.extend_from_slice(&entry.ints);
-        } else {
-            script.floats.extend_from_slice(&entry.floats);
-            let hot = entry.hot.iter().copied().chain(core::iter::repeat(0.0));
-            script.hot.extend(hot.take(entry.floats.len()));
+        let hot = script.hot.get_mut(usize::from(entry.kind) % MAX_TERMS);
+        match hot.filter(|_| info.fast && !info.fixed && entry.kind != SLOW) {
+            Some(hot) => {
+                let terms = usize::from(entry.kind) + 1;
+                for c in 0..u32::from(info.components) {
+                    hot.slot.push(info.lane + c);
+                    hot.track.push(entry.track);
+                    let from = c as usize * terms;
+                    let coef = entry.hot.get(from..from + terms).unwrap_or(&[]);
+                    let coef = coef.iter().copied().chain(core::iter::repeat(0.0));
+                    hot.coef.extend(coef.take(terms));
+                }
+            }
+            None if info.fast && info.fixed && entry.kind != SLOW => {
+                push_fixed_records(&mut script.hot32, info, entry);
+            }
+            None => script.others.push(e),
         }
+        script.ints.extend_from_slice(&entry.ints);
+        script.floats.extend_from_slice(&entry.floats);
     }
-    script.frame_start.push(script.entries.len() as u32);
+    script.frame_start.push(script.others.len() as u32);
+    for h in &mut script.hot {
+        h.start.push(h.slot.len() as u32);
+    }
+    for h in &mut script.hot32 {
+        h.start.push(h.slot.len() as u32);
+    }
     index_by_track(&mut script, tracks.len());
     script
+}
+
+/// The i32-lane records of a fixed track's script entry: per component, its lane and its
+/// integer coefficients about the centre of the entry's frame.
+fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pending) {
+    let degree = usize::from(info.group) % MAX_TERMS;
+    let Some(h) = hot32.get_mut(degree) else {
+        return;
+    };
+    let terms = degree + 1;
+    for c in 0..u32::from(info.components) {
+        h.slot.push(info.lane + c);
+        h.track.push(entry.track);
+        let from = c as usize * terms;
+        let coef = entry.hot_int.get(from..from + terms).unwrap_or(&[]);
+        let coef = coef.iter().copied().chain(core::iter::repeat(0));
+        h.coef.extend(coef.take(terms));
+    }
+}
+
+/// The exponent `E` of a fixed track's i32 lanes (see `fixed32`), when it may have them:
+/// `clamp` wrap without an outside record (off its chain it then holds constants) and every
+/// integer frame of every piece
+/// of its forward chain, played in the lanes' integer arithmetic, within `tolerance −
+/// max_error` of `TrackPlayer`'s value.
+fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> {
+    let budget = info.track.tolerance() - info.track.max_error();
+    let clamped = info.track.wrap() == crate::stream::StreamWrap::Clamp;
+    if !clamped
+        || info.track.outside().is_some()
+        || chain.is_empty()
+        || budget.is_nan()
+        || budget <= 0.0
+    {
+        return None;
+    }
+    let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let components = usize::from(info.components);
+    let mut pieces = Vec::new();
+    let mut largest: f64 = 0.0;
+    for (i, entry) in chain.iter().enumerate() {
+        if entry.kind == SLOW {
+            continue;
+        }
+        let next = chain.get(i + 1)?;
+        let terms = usize::from(entry.kind) + 1;
+        let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
+        if run > MAX_CHECKED_RUN {
+            return None;
+        }
+        for c in 0..components {
+            let w = entry.ints.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
+            let a = fixed_power(w, entry.scale);
+            largest = largest.max(fixed32::largest_coefficient(&a, degree, origin, run));
+            pieces.push((w, entry.scale, a, origin, run));
+        }
+    }
+    let e = fixed32::exponent_for(largest)?;
+    pieces
+        .iter()
+        .all(|&(w, scale, a, origin, run)| {
+            fixed32::verify_piece((w, scale), &a, (origin, run), (degree, e), budget)
+        })
+        .then_some(e)
+}
+
+/// Power coefficients of a fixed piece's integer differences `w` at `scale` (f64).
+fn fixed_power(w: &[i64], scale: f64) -> [f64; MAX_TERMS] {
+    let mut d = [0.0; MAX_TERMS];
+    for (x, &y) in d.iter_mut().zip(w) {
+        *x = y as f64 * scale;
+    }
+    horner::power_from_differences(d.get(..w.len().min(MAX_TERMS)).unwrap_or(&[]))
 }
 
 /// Fills `by_track` and `track_start`: each track's entries in frame order (a counting sort of
