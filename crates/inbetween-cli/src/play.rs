@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use inbetween::player::TrackPlayer;
+use inbetween::player::{Player, TrackPlayer};
 use inbetween::sample::csv_field;
 use inbetween::stream::{Stream, StreamValueType};
 
@@ -108,12 +108,12 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<(String, u64),
     } else {
         (from, rate)
     };
-    let mut players: Vec<TrackPlayer<'_>> = stream.tracks().map(TrackPlayer::new).collect();
-    for p in &mut players {
-        p.seek(start).map_err(|e| CliError::Usage(e.to_string()))?;
-        p.set_step(step)
-            .map_err(|e| CliError::Usage(e.to_string()))?;
-    }
+    // The library's multi-track player over one cursor slot per track.
+    let mut slots = vec![TrackPlayer::default(); stream.track_count()];
+    let usage = |e: inbetween::player::PlayerError| CliError::Usage(e.to_string());
+    let mut player = Player::new(stream, &mut slots).map_err(usage)?;
+    player.seek(start).map_err(usage)?;
+    player.set_step(step).map_err(usage)?;
     let mut values = vec![0.0; stream.total_components()];
     let (decimals, quats) = if args.exact {
         (vec![None; stream.total_components()], Vec::new())
@@ -122,14 +122,9 @@ pub fn render(stream: &Stream<'_>, args: &PlayArgs<'_>) -> Result<(String, u64),
     };
     for row in 0..rows {
         if row > 0 {
-            for p in &mut players {
-                p.advance();
-            }
+            player.advance();
         }
-        let mut at = 0;
-        for p in &players {
-            at += p.write(&mut values[at..]);
-        }
+        player.write(&mut values);
         numbers::renormalize_quats(&mut values, &quats);
         let frame = numbers::frame_label(start, step, row);
         numbers::write_row(&frame, &values, &decimals, &mut text);
