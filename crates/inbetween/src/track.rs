@@ -631,63 +631,38 @@ impl Track {
             // move it by an ulp).
             return *p0;
         }
-        let dims = p0.len();
-        let mut out = Value::zeros(dims);
-        // Σ |term| over the blend's terms and components: the size of the rounding left where a
-        // component-wise quaternion blend cancels (see the normalization below).
-        let mut magnitude = 0.0;
-        match &segment.form {
+        let (out, magnitude) = match &segment.form {
             SegmentForm::Hold => return *p0,
+            SegmentForm::Slerp => return Value::new(quat::slerp(p0.to_array(), p1.to_array(), u)),
             SegmentForm::Lerp => {
-                for c in 0..dims {
-                    out.as_mut_slice()[c] = p0[c] + (p1[c] - p0[c]) * u;
-                    magnitude += math::abs(p0[c]) + math::abs((p1[c] - p0[c]) * u);
+                // p0 + (p1 − p0)·u, the form that is exact at both ends.
+                let mut out = Value::zeros(p0.len());
+                let mut magnitude = 0.0;
+                for c in 0..p0.len() {
+                    let step = (p1[c] - p0[c]) * u;
+                    out.as_mut_slice()[c] = p0[c] + step;
+                    magnitude += math::abs(p0[c]) + math::abs(step);
                 }
-            }
-            SegmentForm::Slerp => {
-                let q = quat::slerp(p0.to_array(), p1.to_array(), u);
-                return Value::new(q);
+                (out, magnitude)
             }
             SegmentForm::Hermite { m0, m1 } => {
-                let u2 = u * u;
-                let u3 = u2 * u;
-                let h00 = 2.0 * u3 - 3.0 * u2 + 1.0;
-                let h10 = u3 - 2.0 * u2 + u;
-                let h01 = -2.0 * u3 + 3.0 * u2;
-                let h11 = u3 - u2;
-                for c in 0..dims {
-                    let terms = [h00 * p0[c], h10 * m0[c], h01 * p1[c], h11 * m1[c]];
-                    out.as_mut_slice()[c] = terms[0] + terms[1] + terms[2] + terms[3];
-                    magnitude += terms.iter().map(|t| math::abs(*t)).sum::<f64>();
-                }
+                let (u2, u3) = (u * u, u * u * u);
+                let weights = [
+                    2.0 * u3 - 3.0 * u2 + 1.0,
+                    u3 - 2.0 * u2 + u,
+                    -2.0 * u3 + 3.0 * u2,
+                    u3 - u2,
+                ];
+                blend(&weights, [p0, m0, p1, m1])
             }
             SegmentForm::Bezier { c1, c2 } => {
                 let v = 1.0 - u;
-                let b0 = v * v * v;
-                let b1 = 3.0 * v * v * u;
-                let b2 = 3.0 * v * u * u;
-                let b3 = u * u * u;
-                for c in 0..dims {
-                    let terms = [b0 * p0[c], b1 * c1[c], b2 * c2[c], b3 * p1[c]];
-                    out.as_mut_slice()[c] = terms[0] + terms[1] + terms[2] + terms[3];
-                    magnitude += terms.iter().map(|t| math::abs(*t)).sum::<f64>();
-                }
+                let weights = [v * v * v, 3.0 * v * v * u, 3.0 * v * u * u, u * u * u];
+                blend(&weights, [p0, c1, c2, p1])
             }
             SegmentForm::Lagrange { start, count } => {
-                let x = k0.frame + u * length;
-                let window = &self.keys[*start..*start + *count];
-                for (j, kj) in window.iter().enumerate() {
-                    let mut basis = 1.0;
-                    for (m, km) in window.iter().enumerate() {
-                        if m != j {
-                            basis *= (x - km.frame) / (kj.frame - km.frame);
-                        }
-                    }
-                    for c in 0..dims {
-                        out.as_mut_slice()[c] += basis * kj.value[c];
-                        magnitude += math::abs(basis * kj.value[c]);
-                    }
-                }
+                let window = self.keys.get(*start..*start + *count).unwrap_or(&[]);
+                lagrange(window, k0.frame + u * length, p0.len())
             }
             SegmentForm::Expr(exprs) => {
                 let frame_at = k0.frame + u * length;
@@ -696,29 +671,16 @@ impl Track {
                     frame: frame_at,
                     time: frame_at / self.fps,
                 };
-                for (c, e) in exprs.iter().enumerate().take(dims) {
+                let mut out = Value::zeros(p0.len());
+                for (c, e) in exprs.iter().enumerate().take(p0.len()) {
                     out.as_mut_slice()[c] = e.eval(&vars);
                 }
+                // Expressions have no terms to compare with: only an exact zero cancels.
+                (out, 0.0)
             }
-        }
-        // A blend whose length is within rounding of its terms' sizes (16 ulp of Σ |term|) is a
-        // cancellation to zero: its direction is noise, so it counts as zero, like an exact zero.
-        // Expressions have no terms to compare with (`magnitude` stays 0): only an exact zero.
-        let cancelled = {
-            let length_squared: f64 = out.iter().map(|x| x * x).sum();
-            math::sqrt(length_squared) <= 16.0 * f64::EPSILON * magnitude
         };
-        if segment.normalize && cancelled && out.is_finite() {
-            return *p0;
-        }
         if segment.normalize {
-            match quat::normalize(out.to_array()) {
-                Some(q) => Value::new(q),
-                // A component-wise blend through the origin has no direction: hold the
-                // segment's start rotation (the same rotation as any q and −q pair).
-                None if out.is_finite() => *p0,
-                None => out,
-            }
+            normalized_blend(out, magnitude, *p0)
         } else {
             out
         }
@@ -1236,4 +1198,53 @@ pub(crate) fn distinct_names(names: impl Iterator<Item = &'static str>) -> Vec<&
         }
     }
     out
+}
+
+/// Σ wᵢ·pᵢ per component over four weighted points, with Σ |wᵢ·pᵢ| over every term and component
+/// (the size of the rounding left where a blend cancels; see [`normalized_blend`]).
+fn blend(weights: &[f64; 4], points: [&Value; 4]) -> (Value, f64) {
+    let mut out = Value::zeros(points[0].len());
+    let mut magnitude = 0.0;
+    for (c, slot) in out.as_mut_slice().iter_mut().enumerate() {
+        let terms: [f64; 4] = core::array::from_fn(|i| weights[i] * points[i][c]);
+        *slot = terms[0] + terms[1] + terms[2] + terms[3];
+        magnitude += terms.iter().map(|t| math::abs(*t)).sum::<f64>();
+    }
+    (out, magnitude)
+}
+
+/// The Lagrange polynomial through `window`'s keys at frame `x`, with Σ |term|.
+fn lagrange(window: &[Key], x: f64, dims: usize) -> (Value, f64) {
+    let mut out = Value::zeros(dims);
+    let mut magnitude = 0.0;
+    for (j, kj) in window.iter().enumerate() {
+        let mut basis = 1.0;
+        for (m, km) in window.iter().enumerate() {
+            if m != j {
+                basis *= (x - km.frame) / (kj.frame - km.frame);
+            }
+        }
+        for c in 0..dims {
+            out.as_mut_slice()[c] += basis * kj.value[c];
+            magnitude += math::abs(basis * kj.value[c]);
+        }
+    }
+    (out, magnitude)
+}
+
+/// A component-wise quaternion blend normalized. A blend whose length is within rounding of
+/// its terms' sizes (16 ulp of `magnitude` = Σ |term|) is a cancellation to zero: its direction
+/// is noise, so it counts as zero, like an exact zero, and the segment's start rotation `start`
+/// holds (the same rotation as any q and −q pair).
+fn normalized_blend(out: Value, magnitude: f64, start: Value) -> Value {
+    let length_squared: f64 = out.iter().map(|x| x * x).sum();
+    let cancelled = math::sqrt(length_squared) <= 16.0 * f64::EPSILON * magnitude;
+    if cancelled && out.is_finite() {
+        return start;
+    }
+    match quat::normalize(out.to_array()) {
+        Some(q) => Value::new(q),
+        None if out.is_finite() => start,
+        None => out,
+    }
 }
