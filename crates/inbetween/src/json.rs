@@ -702,93 +702,9 @@ fn interp_from_json(
         return Err(invalid(field, INTERP_EXPECTED, v));
     };
     match kind.as_str() {
-        "hermite" | "bezier" => {
-            let sub = loc.with_field(format!("interp.{kind}"));
-            let inner = body
-                .as_object()
-                .ok_or_else(|| invalid(sub.clone(), "an object {\"out\": V, \"in\": V}", body))?;
-            let get = |name: &str| -> Result<Vec<f64>, DocumentError> {
-                let f = format!("interp.{kind}.{name}");
-                match inner.get(name) {
-                    None => Err(DocumentError::new(
-                        loc.with_field(f),
-                        ErrorKind::Missing {
-                            expected: "a value of the track's type",
-                        },
-                    )),
-                    Some(x) => numbers(x, loc, &f, value_type),
-                }
-            };
-            let out = get("out")?;
-            let r#in = get("in")?;
-            Ok(if kind == "hermite" {
-                RawInterp::Hermite { out, r#in }
-            } else {
-                RawInterp::Bezier { out, r#in }
-            })
-        }
-        "polynomial" => {
-            let sub = loc.with_field("interp.polynomial");
-            let inner = body
-                .as_object()
-                .ok_or_else(|| invalid(sub.clone(), "an object {\"keys\": K}", body))?;
-            let kf = loc.with_field("interp.polynomial.keys");
-            let k = inner.get("keys").ok_or_else(|| {
-                DocumentError::new(
-                    kf.clone(),
-                    ErrorKind::Missing {
-                        expected: "the number of keys K, an integer ≥ 2",
-                    },
-                )
-            })?;
-            let count = match k.as_f64() {
-                Some(x)
-                    if x.is_finite()
-                        && x == crate::math::floor(x)
-                        && (2.0..=1.0e9).contains(&x) =>
-                {
-                    x as usize
-                }
-                _ => return Err(invalid(kf, "an integer K ≥ 2", k)),
-            };
-            Ok(RawInterp::Plain(Interp::Polynomial { keys: count }))
-        }
-        "expr" => {
-            let sub = loc.with_field("interp.expr");
-            let want = value_type.components();
-            let sources: Vec<String> = if want == 1 {
-                match body.as_str() {
-                    Some(s) => alloc::vec![s.to_string()],
-                    None => {
-                        return Err(invalid(
-                            sub,
-                            "an expression string for a scalar track",
-                            body,
-                        ))
-                    }
-                }
-            } else {
-                let expected =
-                    format!("an array of {want} expression strings for a {value_type} track");
-                let arr = body
-                    .as_array()
-                    .filter(|a| a.len() == want)
-                    .ok_or_else(|| invalid(sub.clone(), expected.clone(), body))?;
-                let mut out = Vec::with_capacity(want);
-                for (c, e) in arr.iter().enumerate() {
-                    out.push(
-                        string(
-                            e,
-                            loc.with_field(format!("interp.expr[{c}]")),
-                            "an expression string",
-                        )?
-                        .to_string(),
-                    );
-                }
-                out
-            };
-            Ok(RawInterp::Plain(Interp::Expr(sources)))
-        }
+        "hermite" | "bezier" => handles_from_json(kind, body, loc, value_type),
+        "polynomial" => polynomial_from_json(body, loc),
+        "expr" => expressions_from_json(body, loc, value_type),
         _ => Err(bad_object_kind(
             field.clone(),
             kind,
@@ -796,6 +712,94 @@ fn interp_from_json(
             invalid(field, INTERP_EXPECTED, v),
         )),
     }
+}
+
+/// `{"hermite" | "bezier": {"out": V, "in": V}}`: two values of the track's type.
+fn handles_from_json(
+    kind: &str,
+    body: &Json,
+    loc: &Location,
+    value_type: ValueType,
+) -> Result<RawInterp, DocumentError> {
+    let sub = loc.with_field(format!("interp.{kind}"));
+    let inner = body
+        .as_object()
+        .ok_or_else(|| invalid(sub.clone(), "an object {\"out\": V, \"in\": V}", body))?;
+    let get = |name: &str| -> Result<Vec<f64>, DocumentError> {
+        let f = format!("interp.{kind}.{name}");
+        match inner.get(name) {
+            None => Err(DocumentError::new(
+                loc.with_field(f),
+                ErrorKind::Missing {
+                    expected: "a value of the track's type",
+                },
+            )),
+            Some(x) => numbers(x, loc, &f, value_type),
+        }
+    };
+    let out = get("out")?;
+    let r#in = get("in")?;
+    Ok(if kind == "hermite" {
+        RawInterp::Hermite { out, r#in }
+    } else {
+        RawInterp::Bezier { out, r#in }
+    })
+}
+
+/// `{"polynomial": {"keys": K}}`: an integer K ≥ 2 (checked against the track at validation).
+fn polynomial_from_json(body: &Json, loc: &Location) -> Result<RawInterp, DocumentError> {
+    let sub = loc.with_field("interp.polynomial");
+    let inner = body
+        .as_object()
+        .ok_or_else(|| invalid(sub.clone(), "an object {\"keys\": K}", body))?;
+    let kf = loc.with_field("interp.polynomial.keys");
+    let k = inner.get("keys").ok_or_else(|| {
+        DocumentError::new(
+            kf.clone(),
+            ErrorKind::Missing {
+                expected: "the number of keys K, an integer ≥ 2",
+            },
+        )
+    })?;
+    let count = match k.as_f64() {
+        Some(x) if x.is_finite() && x == crate::math::floor(x) && (2.0..=1.0e9).contains(&x) => {
+            x as usize
+        }
+        _ => return Err(invalid(kf, "an integer K ≥ 2", k)),
+    };
+    Ok(RawInterp::Plain(Interp::Polynomial { keys: count }))
+}
+
+/// `{"expr": "…"}` on a scalar track, `{"expr": ["…", …]}` with one string per component
+/// otherwise (parsed at validation).
+fn expressions_from_json(
+    body: &Json,
+    loc: &Location,
+    value_type: ValueType,
+) -> Result<RawInterp, DocumentError> {
+    let sub = loc.with_field("interp.expr");
+    let want = value_type.components();
+    if want == 1 {
+        return match body.as_str() {
+            Some(s) => Ok(RawInterp::Plain(Interp::Expr(alloc::vec![s.to_string()]))),
+            None => Err(invalid(
+                sub,
+                "an expression string for a scalar track",
+                body,
+            )),
+        };
+    }
+    let expected = format!("an array of {want} expression strings for a {value_type} track");
+    let arr = body
+        .as_array()
+        .filter(|a| a.len() == want)
+        .ok_or_else(|| invalid(sub.clone(), expected.clone(), body))?;
+    let mut sources = Vec::with_capacity(want);
+    for (c, e) in arr.iter().enumerate() {
+        let field = loc.with_field(format!("interp.expr[{c}]"));
+        sources.push(string(e, field, "an expression string")?.to_string());
+    }
+    Ok(RawInterp::Plain(Interp::Expr(sources)))
 }
 
 /// What an ease may be: every name, then the two parametric forms.
