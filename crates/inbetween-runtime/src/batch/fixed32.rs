@@ -222,33 +222,15 @@ impl IntLanes {
         script: &IntScript,
         (from, to): (usize, usize),
         on_script: &[bool],
-        mut entered: impl FnMut(usize),
+        entered: impl FnMut(usize),
     ) {
         let terms = self.degree + 1;
-        let len = self.len;
-        let (Some(slots), Some(tracks), Some(coef)) = (
-            script.slot.get(from..to),
-            script.track.get(from..to),
-            script.coef.get(from * terms..to * terms),
-        ) else {
-            return;
-        };
-        for ((&slot, &track), c) in slots.iter().zip(tracks).zip(coef.chunks_exact(terms)) {
-            if !on_script.get(track as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let slot = slot as usize;
-            debug_assert!(
-                slot < len,
-                "script slot {slot} past the group's {len} lanes"
-            );
-            for (k, &x) in c.iter().enumerate() {
-                if let Some(dst) = self.coef.get_mut(k * len + slot) {
-                    *dst = x;
-                }
-            }
-            entered(self.channel.get(slot).copied().unwrap_or(u32::MAX) as usize);
-        }
+        script.play_into(
+            (&mut self.coef, &self.channel, self.len, terms),
+            (from, to),
+            on_script,
+            entered,
+        );
     }
 
     /// Replaces every lane's coefficients (a precomputed epoch block).
@@ -398,31 +380,8 @@ fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
     }
 }
 
-/// One i32 group's piece changes in forward play, frame by frame: record `r` loads
-/// `coef[r (D + 1) .. (r + 1) (D + 1)]` (the integer coefficients about the centre of its own
-/// frame) into lane `slot[r]` when track `track[r]` is on its script. The records of script
-/// frame `i` are `start[i] .. start[i + 1]`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct IntScript {
-    pub(crate) start: Vec<u32>,
-    pub(crate) slot: Vec<u32>,
-    pub(crate) track: Vec<u32>,
-    pub(crate) coef: Vec<i32>,
-}
-
-impl IntScript {
-    /// Records of script frame `i`.
-    #[inline]
-    pub(crate) fn range(&self, i: usize) -> (usize, usize) {
-        let at = |i: usize| self.start.get(i).copied().unwrap_or(0) as usize;
-        (at(i), at(i + 1))
-    }
-
-    /// Bytes held.
-    pub(crate) fn bytes(&self) -> usize {
-        (self.start.len() + self.slot.len() + self.track.len() + self.coef.len()) * 4
-    }
-}
+/// One group's piece-change records (i32 coefficients).
+pub(crate) type IntScript = super::records::Records<i32>;
 
 #[cfg(test)]
 mod tests {

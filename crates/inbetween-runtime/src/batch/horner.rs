@@ -276,33 +276,15 @@ impl HornerGroup {
         script: &HotScript,
         (from, to): (usize, usize),
         on_script: &[bool],
-        mut entered: impl FnMut(usize),
+        entered: impl FnMut(usize),
     ) {
         let terms = self.degree + 1;
-        let len = self.len;
-        let (Some(slots), Some(tracks), Some(coef)) = (
-            script.slot.get(from..to),
-            script.track.get(from..to),
-            script.coef.get(from * terms..to * terms),
-        ) else {
-            return;
-        };
-        for ((&slot, &track), c) in slots.iter().zip(tracks).zip(coef.chunks_exact(terms)) {
-            if !on_script.get(track as usize).copied().unwrap_or(false) {
-                continue;
-            }
-            let slot = slot as usize;
-            debug_assert!(
-                slot < len,
-                "script slot {slot} past the group's {len} lanes"
-            );
-            for (k, &x) in c.iter().enumerate() {
-                if let Some(dst) = self.coef.get_mut(k * len + slot) {
-                    *dst = x;
-                }
-            }
-            entered(self.channel.get(slot).copied().unwrap_or(u32::MAX) as usize);
-        }
+        script.play_into(
+            (&mut self.coef, &self.channel, self.len, terms),
+            (from, to),
+            on_script,
+            entered,
+        );
     }
 
     /// Replaces every lane's f32 coefficients (a precomputed epoch block, `hot_bytes() / 4`
@@ -356,31 +338,8 @@ impl HornerGroup {
     }
 }
 
-/// One Horner group's piece changes in forward play, frame by frame: record `r` loads
-/// `coef[r (D + 1) .. (r + 1) (D + 1)]` (f32 coefficients about the centre of its own frame)
-/// into lane `slot[r]` when track `track[r]` is on its script. The records of script frame `i`
-/// are `start[i] .. start[i + 1]`.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct HotScript {
-    pub(crate) start: Vec<u32>,
-    pub(crate) slot: Vec<u32>,
-    pub(crate) track: Vec<u32>,
-    pub(crate) coef: Vec<f32>,
-}
-
-impl HotScript {
-    /// Records of script frame `i`.
-    #[inline]
-    pub(crate) fn range(&self, i: usize) -> (usize, usize) {
-        let at = |i: usize| self.start.get(i).copied().unwrap_or(0) as usize;
-        (at(i), at(i + 1))
-    }
-
-    /// Bytes held.
-    pub(crate) fn bytes(&self) -> usize {
-        (self.start.len() + self.slot.len() + self.track.len() + self.coef.len()) * 4
-    }
-}
+/// One group's piece-change records (f32 coefficients).
+pub(crate) type HotScript = super::records::Records<f32>;
 
 /// [`eval_n`] for a group of degree `degree` (the target's default vectors: SSE2 on x86-64).
 #[inline(always)]

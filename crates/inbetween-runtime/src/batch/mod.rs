@@ -62,6 +62,7 @@
 
 mod fixed32;
 mod horner;
+mod records;
 
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
