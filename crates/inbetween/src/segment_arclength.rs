@@ -105,18 +105,8 @@ pub(crate) fn push_spans(
         }
         let cuts: Vec<f64> = match pair[0].ease {
             Ease::Steps(steps) => {
-                let n = steps.count();
-                let mut start = f0;
-                for j in 1..=n {
-                    let end = if j == n {
-                        f1
-                    } else {
-                        f0 + f64::from(j) * length / f64::from(n)
-                    };
-                    if end > start {
-                        out.push(constant(index, start, end));
-                        start = end;
-                    }
+                for (start, end) in crate::track_source::step_spans(f0, f1, steps.count()) {
+                    out.push(constant(index, start, end));
                 }
                 continue;
             }

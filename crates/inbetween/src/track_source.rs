@@ -318,18 +318,8 @@ impl Track {
         }
         if let Ease::Steps(steps) = k0.ease {
             // Piecewise constant: one span per step, breaking where ⌊(f − f_i)·n / N⌋ changes.
-            let n = steps.count();
-            let mut start = f0;
-            for j in 1..=n {
-                let end = if j == n {
-                    k1.frame
-                } else {
-                    f0 + f64::from(j) * length / f64::from(n)
-                };
-                if end > start {
-                    out.push(constant_span(start, end, self));
-                    start = end;
-                }
+            for (start, end) in step_spans(f0, k1.frame, steps.count()) {
+                out.push(constant_span(start, end, self));
             }
             return;
         }
@@ -644,6 +634,27 @@ impl CurveSource for Track {
             })
         }
     }
+}
+
+/// The frame ranges of a `steps(n)` ease over `[f0, f1)`: one per step, cut where
+/// ⌊(f − f0)·n / (f1 − f0)⌋ changes (the last ends exactly at `f1`); empty ranges, which
+/// rounding can make on a very short segment, are left out.
+pub(crate) fn step_spans(f0: f64, f1: f64, n: u32) -> Vec<(f64, f64)> {
+    let length = f1 - f0;
+    let mut spans = Vec::with_capacity(n as usize);
+    let mut start = f0;
+    for j in 1..=n {
+        let end = if j == n {
+            f1
+        } else {
+            f0 + f64::from(j) * length / f64::from(n)
+        };
+        if end > start {
+            spans.push((start, end));
+            start = end;
+        }
+    }
+    spans
 }
 
 #[cfg(test)]
