@@ -1,5 +1,8 @@
 //! Lottie import: track names, precomposition time maps, time-remap baking, per-segment arc-length timing against kurbo, bad files refused with where, and format round trips.
 
+mod common;
+use common::cubic_bezier;
+
 use std::path::{Path, PathBuf};
 
 use inbetween::lottie_import::{import_lottie, is_lottie, LottieError, LottieImport};
@@ -30,23 +33,6 @@ fn import_json(doc: &Json) -> Result<LottieImport, LottieError> {
 
 fn names(import: &LottieImport) -> Vec<&str> {
     import.document.tracks().iter().map(|t| t.name()).collect()
-}
-
-/// CSS cubic-bezier by bisection on x(t) (independent of the library's solver).
-fn cubic_bezier(x1: f64, y1: f64, x2: f64, y2: f64, x: f64) -> f64 {
-    let bez = |a: f64, b: f64, t: f64| {
-        3.0 * (1.0 - t) * (1.0 - t) * t * a + 3.0 * (1.0 - t) * t * t * b + t * t * t
-    };
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if bez(x1, x2, mid) < x {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    bez(y1, y2, 0.5 * (lo + hi))
 }
 
 /// The names of docs/lottie.md: layer `nm`, `{nm}#{ind}` for two layers of one name, `#{ind}`

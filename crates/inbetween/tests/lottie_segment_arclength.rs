@@ -1,28 +1,14 @@
 //! `path: "segment_arclength"` (After Effects' per-segment arc-length timing): every segment kind and ease against closed forms and kurbo, and its compiled stream played at every frame.
 
+mod common;
+use common::cubic_bezier;
+
 use inbetween::compile::CompileOptions;
 use inbetween::ease::{CubicBezierEase, StepJump, Steps};
 use inbetween::player::TrackPlayer;
 use inbetween::stream::Stream;
 use inbetween::{Document, Ease, Interp, Track, Value};
 use kurbo::{CubicBez, ParamCurve, ParamCurveArclen, Point};
-
-/// CSS cubic-bezier by bisection on x(t) (independent of the library's solver).
-fn cubic_bezier(x1: f64, y1: f64, x2: f64, y2: f64, x: f64) -> f64 {
-    let bez = |a: f64, b: f64, t: f64| {
-        3.0 * (1.0 - t) * (1.0 - t) * t * a + 3.0 * (1.0 - t) * t * t * b + t * t * t
-    };
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..200 {
-        let mid = 0.5 * (lo + hi);
-        if bez(x1, x2, mid) < x {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    bez(y1, y2, 0.5 * (lo + hi))
-}
 
 /// Four segments: a Bezier with an After Effects ease (frames 0–30), a hold (30–40), a straight
 /// line with an overshooting ease (40–70), a Bezier with `steps(4)` (70–90).

@@ -35,3 +35,21 @@ macro_rules! assert_all_close {
 
 #[allow(dead_code)]
 pub mod random_documents;
+
+/// CSS cubic-bezier by bisection on x(t) (independent of the library's solver).
+#[allow(dead_code)]
+pub fn cubic_bezier(x1: f64, y1: f64, x2: f64, y2: f64, x: f64) -> f64 {
+    let bez = |a: f64, b: f64, t: f64| {
+        3.0 * (1.0 - t) * (1.0 - t) * t * a + 3.0 * (1.0 - t) * t * t * b + t * t * t
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if bez(x1, x2, mid) < x {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    bez(y1, y2, 0.5 * (lo + hi))
+}
