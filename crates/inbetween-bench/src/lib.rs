@@ -702,15 +702,32 @@ pub fn run_bench_with_status(
     size: BenchSize,
     status: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, String> {
+    run_workloads(size, &WORKLOADS, status)
+}
+
+/// The workloads, in the order [`run_bench_with_status`] runs them.
+pub const WORKLOADS: [&str; 3] = ["scalar", "quaternion", "ozz"];
+
+/// [`run_bench_with_status`] for the workloads named in `workloads` only (names of
+/// [`WORKLOADS`]; `inbetween bench --workload quaternion`).
+///
+/// # Errors
+/// As [`run_bench_with_status`].
+pub fn run_workloads(
+    size: BenchSize,
+    workloads: &[&str],
+    status: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
     let shape = size.shape();
     let mut report = BenchReport::default();
-    for &channels in size.scalar() {
+    let runs = |name: &str| workloads.contains(&name);
+    for &channels in size.scalar().iter().filter(|_| runs("scalar")) {
         bench_scalar(channels, shape, &mut report, status)?;
     }
-    for &channels in size.quaternion() {
+    for &channels in size.quaternion().iter().filter(|_| runs("quaternion")) {
         bench_quaternion(channels, shape, &mut report, status)?;
     }
-    for &instances in size.ozz() {
+    for &instances in size.ozz().iter().filter(|_| runs("ozz")) {
         bench_ozz(instances, shape, &mut report, status)?;
     }
     Ok(report)

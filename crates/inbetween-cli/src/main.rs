@@ -116,6 +116,9 @@ enum Command {
         /// Only compile the workloads (the `compile` figures; no playback is timed).
         #[arg(long)]
         compile_only: bool,
+        /// Only this workload (playback and its compile figures).
+        #[arg(long, value_parser = inbetween_bench::WORKLOADS)]
+        workload: Option<String>,
     },
     /// Print a shell completion script.
     ///
@@ -217,6 +220,10 @@ struct CompileCmd {
     /// Highest polynomial degree of a piece (0..=8).
     #[arg(long, default_value_t = inbetween::compile::DEFAULT_MAX_DEGREE)]
     max_degree: u8,
+    /// Fit quat tracks' components as they are, played without normalization (default: fitted
+    /// for normalized playback, the stream's normalize flag set).
+    #[arg(long)]
+    raw_quaternions: bool,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -341,6 +348,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             tolerance: a.tolerance,
             precision: a.precision.into(),
             max_degree: a.max_degree,
+            normalize: !a.raw_quaternions,
             quiet: a.quiet,
         }),
         Command::Play(a) => play::run(&play::PlayArgs {
@@ -375,6 +383,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             smoke,
             json,
             compile_only,
+            workload,
         } => {
             let size = match (smoke, quick) {
                 (true, _) => inbetween_bench::BenchSize::Smoke,
@@ -385,6 +394,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let mut status = |what: &str| spinner.label(what);
             let report = if compile_only {
                 inbetween_bench::run_compile_bench(size, &mut status)
+            } else if let Some(name) = workload.as_deref() {
+                inbetween_bench::run_workloads(size, &[name], &mut status)
             } else {
                 inbetween_bench::run_bench_with_status(size, &mut status)
             };

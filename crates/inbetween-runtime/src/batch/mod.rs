@@ -62,6 +62,7 @@
 
 mod fixed32;
 mod horner;
+mod normalize;
 mod records;
 
 use alloc::collections::BinaryHeap;
@@ -561,6 +562,8 @@ pub struct Bank<'s> {
     /// Next script frame index to play.
     cursor: usize,
     on_script: Vec<bool>,
+    /// Runs of tracks whose output is normalized (`normalize::flagged`).
+    normalized: Vec<normalize::Run>,
 }
 
 impl<'s> Bank<'s> {
@@ -590,10 +593,11 @@ impl<'s> Bank<'s> {
             let from = pending.len();
             has_track.push(track_chain(info, t as u32, &mut pending));
             let chain = pending.get(from..).unwrap_or(&[]);
-            let verdict = match (lanes, info.fixed) {
-                (false, _) => None,
-                (true, false) => verify_chain(info, chain),
-                (true, true) => fixed_chain_exponent(info, chain).map(|e| {
+            let verdict = match (lanes, info.fixed, info.track.normalizes()) {
+                // Flagged fixed tracks play on the exact lanes (`normalize`).
+                (false, _, _) | (true, true, true) => None,
+                (true, false, _) => verify_chain(info, chain),
+                (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
                     info.exponent = e;
                     true
                 }),
@@ -692,7 +696,9 @@ impl<'s> Bank<'s> {
             scripted: false,
             cursor: 0,
             on_script: alloc::vec![false; track_count],
+            normalized: Vec::new(),
         };
+        bank.normalized = normalize::flagged(&bank.tracks);
         bank.reload_all();
         Ok(bank)
     }
@@ -923,7 +929,9 @@ impl<'s> Bank<'s> {
                 g.write_f64(u, out);
             }
         }
-        self.write_with(out, |x| x, |i, s| i as f64 * s)
+        self.write_with(out, |x| x, |i, s| i as f64 * s)?;
+        self.normalize_f64(out);
+        Ok(())
     }
 
     /// Like `write_f64`, rounding each value to f32.
@@ -944,7 +952,9 @@ impl<'s> Bank<'s> {
                 g.write_f32(t as i32, out);
             }
         }
-        self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)
+        self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)?;
+        self.normalize_f32(out);
+        Ok(())
     }
 
     /// `BufferTooSmall` unless `len ≥ channels()`.
@@ -1512,6 +1522,16 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
         let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
         if run > MAX_CHECKED_RUN {
             return None;
+        }
+        if info.track.normalizes() {
+            // The four components together, normalized (`normalize::verify_piece`).
+            let at = (origin, run);
+            let v = normalize::verify_piece(&entry.floats, terms, at, group_degree, budget);
+            if !(v.f32_output && (v.strict || v.f64_output)) {
+                return None;
+            }
+            strict &= v.strict;
+            continue;
         }
         for c in 0..components {
             let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);

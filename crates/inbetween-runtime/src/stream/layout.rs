@@ -64,6 +64,10 @@ pub const T_MAX_DEGREE: usize = 12;
 pub const T_RESERVED: usize = 13;
 /// Track entry, version 2: 1 when an outside record follows the track's numbers, else 0 (u8).
 pub const T_OUTSIDE: usize = 13;
+/// Track entry, version 2 and later: track flags (u8), bit 0 [`TRACK_FLAG_NORMALIZE`].
+pub const T_FLAGS: usize = 14;
+/// Track flag, bit 0: the player normalizes the value (quat tracks only).
+pub const TRACK_FLAG_NORMALIZE: u8 = 1;
 /// Track entry: number of pieces (u32).
 pub const T_PIECE_COUNT: usize = 16;
 /// Track entry: absolute offset of the piece table (u32).

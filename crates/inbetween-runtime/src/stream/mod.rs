@@ -349,6 +349,12 @@ impl<'s> StreamTrack<'s> {
             .saturating_add(to_usize(self.field_u32(T_DATA_LENGTH)));
         Some(outside::Outside::read(self.bytes, at))
     }
+    /// Whether the player normalizes this track's value (track flags bit 0, format version 2;
+    /// quat tracks only): `q / ‖q‖` in f64, see docs/stream-format.md.
+    #[must_use]
+    pub fn normalizes(&self) -> bool {
+        read_u8(self.bytes, self.entry + T_FLAGS) & TRACK_FLAG_NORMALIZE != 0
+    }
     /// Whether frames before the first frame hold its value (`clamp`, or an outside record's
     /// `Hold` before).
     #[must_use]

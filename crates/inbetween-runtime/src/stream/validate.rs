@@ -168,7 +168,9 @@ fn validate_track_entry(
     // Version 2: the first reserved byte says whether an outside record follows (0 or 1).
     let version2 = read_u16(bytes, H_VERSION) == FORMAT_VERSION_OUTSIDE;
     let has_outside = version2 && read_u8(bytes, entry + T_OUTSIDE) == 1;
-    check_track_reserved(bytes, entry, track, has_outside)?;
+    let normalize = version2 && read_u8(bytes, entry + T_FLAGS) == TRACK_FLAG_NORMALIZE;
+    check_track_reserved(bytes, entry, track, (has_outside, normalize))?;
+    check_track_flags(bytes, entry, track, normalize)?;
     let (first, last) = track_numbers(bytes, entry, track, codes.components)?;
     let piece_count = read_u32(bytes, entry + T_PIECE_COUNT);
     check_piece_count(track, piece_count, first, last)?;
@@ -292,14 +294,18 @@ fn track_codes(bytes: &[u8], entry: usize, track: u32) -> Result<TrackCodes, Str
     })
 }
 
-/// The track entry's reserved bytes are 0 (the first one is the outside flag in version 2).
+/// The track entry's reserved bytes are 0 (in version 2 the first one is the outside flag and
+/// the second the track flags, bit 0 of which may be set).
 fn check_track_reserved(
     bytes: &[u8],
     entry: usize,
     track: u32,
-    has_outside: bool,
+    (has_outside, normalize): (bool, bool),
 ) -> Result<(), StreamError> {
     for r in usize::from(has_outside)..3 {
+        if r == 1 && normalize {
+            continue;
+        }
         let found = read_u8(bytes, entry + T_RESERVED + r);
         if found != 0 {
             return Err(StreamError::ReservedNotZero {
@@ -309,6 +315,25 @@ fn check_track_reserved(
                 found: u64::from(found),
             });
         }
+    }
+    Ok(())
+}
+
+/// The normalize flag (track flags bit 0, version 2) only on a quat track.
+fn check_track_flags(
+    bytes: &[u8],
+    entry: usize,
+    track: u32,
+    normalize: bool,
+) -> Result<(), StreamError> {
+    let type_code = read_u8(bytes, entry + T_VALUE_TYPE);
+    if normalize && StreamValueType::from_code(type_code) != Some(StreamValueType::Quat) {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "value type (with the normalize flag)",
+            found: type_code,
+            expected: "6 quat",
+        });
     }
     Ok(())
 }

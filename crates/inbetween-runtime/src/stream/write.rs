@@ -34,6 +34,9 @@ pub struct TrackData {
     /// What each side plays, when not the wrap (then `wrap` must be `Clamp`; the stream is
     /// written as version 2).
     pub outside: Option<super::outside::Outside>,
+    /// Played normalized (track flag bit 0; quat tracks only; the stream is written as
+    /// version 2).
+    pub normalize: bool,
 }
 
 /// A piece to write.
@@ -114,7 +117,7 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
     let names_length: usize = tracks.iter().map(|t| t.name.len()).sum();
     let mut out = Vec::new();
     out.extend_from_slice(&MAGIC);
-    let version = if tracks.iter().any(|t| t.outside.is_some()) {
+    let version = if tracks.iter().any(|t| t.outside.is_some() || t.normalize) {
         FORMAT_VERSION_OUTSIDE
     } else {
         FORMAT_VERSION
@@ -146,7 +149,12 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
         out.push(track.precision.code());
         out.push(track.wrap.code());
         out.push(max_degree);
-        out.extend_from_slice(&[u8::from(track.outside.is_some()), 0, 0]);
+        let flags = if track.normalize {
+            TRACK_FLAG_NORMALIZE
+        } else {
+            0
+        };
+        out.extend_from_slice(&[u8::from(track.outside.is_some()), flags, 0]);
         out.extend_from_slice(&fit_u32("piece count", track.pieces.len())?.to_le_bytes());
         out.extend_from_slice(&fit_u32("piece table offset", cursor)?.to_le_bytes());
         out.extend_from_slice(&fit_u32("data offset", cursor + table_size)?.to_le_bytes());
