@@ -674,10 +674,22 @@ fn bench_quaternion(
     let all = [Precision::F32, Precision::F64, Precision::Fixed];
     let bytes = compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
     let low_degree = compile_with_degree(&doc, Precision::F32, 4)?;
+    // The components fitted and played raw (no normalize flag): the bank before the flag.
+    let raw_options = CompileOptions {
+        precision: Precision::F32,
+        normalize: false,
+        ..CompileOptions::default()
+    };
+    let raw = compile_with_options(&doc, &raw_options)?;
     let mut methods = stream_methods(&bytes);
     let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
     methods.push(Box::new(BatchMethod::new(
         "inbetween-batch-f32-degree4",
+        stream,
+    )?));
+    let stream = Stream::from_bytes(&raw).map_err(|e| e.to_string())?;
+    methods.push(Box::new(BatchMethod::new(
+        "inbetween-batch-f32-raw",
         stream,
     )?));
     methods.push(Box::new(ExactMethod::new(&doc)));

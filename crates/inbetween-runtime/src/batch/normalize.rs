@@ -6,8 +6,8 @@
 //!   f64 with `math::normalize4` — `TrackPlayer`'s own function, so on exact lanes the result
 //!   is `TrackPlayer::value` bit for bit.
 //! - `write_f32`: a flagged track playing on f32 Horner lanes is normalized in f32
-//!   ([`normalize_f32`]: the same operations as `math::normalize4` in f32, eight quaternions a
-//!   vector step); any other flagged track is normalized in f64 from its exact f64 (or fixed)
+//!   ([`normalize_quat_f32`]: a series in multiplies and adds, two quaternions a vector step
+//!   with AVX); any other flagged track is normalized in f64 from its exact f64 (or fixed)
 //!   state, then rounded to f32: `TrackPlayer::value` rounded, bit for bit.
 //!
 //! Fixed tracks with the flag play on the exact i64 lanes (never i32 lanes), so their output is
@@ -87,20 +87,10 @@ pub(crate) fn normalize_quat_f32(q: [f32; 4]) -> [f32; 4] {
 
 /// Normalizes every quaternion `[x, y, z, w]` of `values` (its length rounded down to a
 /// multiple of 4) in place with [`normalize_quat_f32`]'s operations, bit for bit: on x86-64
-/// four quaternions a 512-bit register with AVX-512F or two a 256-bit register with AVX
-/// (chosen at run time), else one a 128-bit register (SSE2, every x86-64 CPU); elsewhere one
-/// by one.
+/// two quaternions a 256-bit register with AVX (chosen at run time), else one a 128-bit
+/// register (SSE2, every x86-64 CPU); elsewhere one by one. (AVX-512 would take four a register,
+/// but its intrinsics are stable only from Rust 1.89, past the crate's MSRV of 1.81.)
 pub(crate) fn normalize_f32(values: &mut [f32]) {
-    #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if std::is_x86_feature_detected!("avx512f") {
-        // SAFETY: `x86::normalize_avx512` only requires the CPU to support AVX-512F, which was
-        // just detected at run time.
-        #[allow(unsafe_code)]
-        unsafe {
-            x86::normalize_avx512(values);
-        }
-        return;
-    }
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if std::is_x86_feature_detected!("avx") {
         // SAFETY: `x86::normalize_avx` only requires the CPU to support AVX, which was just
@@ -177,32 +167,6 @@ mod x86 {
                 let t = _mm256_add_ps(_mm256_set1_ps(0.5), _mm256_mul_ps(_mm256_set1_ps(0.375), d));
                 let s = _mm256_add_ps(_mm256_set1_ps(1.0), _mm256_mul_ps(d, t));
                 _mm256_storeu_ps(p, _mm256_mul_ps(v, s));
-            }
-        }
-        normalize_sse2(chunks.into_remainder());
-    }
-
-    /// Four quaternions per 512-bit register, the rest by [`normalize_sse2`].
-    ///
-    /// # Safety
-    /// The CPU must support AVX-512F.
-    #[cfg(feature = "std")]
-    #[target_feature(enable = "avx512f")]
-    pub(super) unsafe fn normalize_avx512(values: &mut [f32]) {
-        let mut chunks = values.chunks_exact_mut(16);
-        for q in &mut chunks {
-            let p = q.as_mut_ptr();
-            // SAFETY: `q` is a chunk of exactly 16 f32s, so the unaligned 64-byte load and
-            // store stay inside it; the caller guarantees AVX-512F.
-            unsafe {
-                let v = _mm512_loadu_ps(p);
-                let sq = _mm512_mul_ps(v, v);
-                let pairs = _mm512_add_ps(sq, _mm512_permute_ps::<0b10_11_00_01>(sq));
-                let n = _mm512_add_ps(pairs, _mm512_permute_ps::<0b01_00_11_10>(pairs));
-                let d = _mm512_sub_ps(_mm512_set1_ps(1.0), n);
-                let t = _mm512_add_ps(_mm512_set1_ps(0.5), _mm512_mul_ps(_mm512_set1_ps(0.375), d));
-                let s = _mm512_add_ps(_mm512_set1_ps(1.0), _mm512_mul_ps(d, t));
-                _mm512_storeu_ps(p, _mm512_mul_ps(v, s));
             }
         }
         normalize_sse2(chunks.into_remainder());
