@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use inbetween::gltf_import::{import_gltf_path, AnimationSelector, ImportOptions};
+use inbetween::gltf_import::{
+    import_gltf_path_with_scene, AnimationSelector, GltfImport, ImportOptions,
+};
 use inbetween::Document;
 
 use crate::error::{snippet, CliError};
@@ -117,6 +119,14 @@ impl Default for GltfChoice<'_> {
 
 /// Imports a glTF file's animations as `choice` says.
 pub fn import_gltf(path: &Path, choice: &GltfChoice<'_>) -> Result<Document, CliError> {
+    import_gltf_with_scene(path, choice).map(|import| import.document)
+}
+
+/// [`import_gltf`], with the record of the source's nodes and animations (`"x-gltf"`).
+pub fn import_gltf_with_scene(
+    path: &Path,
+    choice: &GltfChoice<'_>,
+) -> Result<GltfImport, CliError> {
     let options = ImportOptions {
         fps: choice.fps,
         animation: animation_selector(choice.animation),
@@ -125,7 +135,7 @@ pub fn import_gltf(path: &Path, choice: &GltfChoice<'_>) -> Result<Document, Cli
         // `--max-input-bytes` bounds every input, glTF files included.
         max_file_bytes: MAX_INPUT_BYTES.load(Ordering::Relaxed),
     };
-    import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
+    import_gltf_path_with_scene(path, &options).map_err(|error| CliError::Gltf {
         path: path.to_path_buf(),
         error: Box::new(error),
     })
@@ -138,14 +148,19 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         return import_gltf(path, &GltfChoice::default());
     }
     let bytes = read_input(path)?;
-    crate::sniff::refuse_stream(path, &bytes)?;
-    if inbetween::lottie_import::is_lottie(&bytes) {
-        return import_lottie(&bytes, path);
+    document_from_bytes(path, &bytes)
+}
+
+/// The document in `bytes` read from `path` (JSON or Lottie; a compiled stream is refused).
+pub fn document_from_bytes(path: &Path, bytes: &[u8]) -> Result<Document, CliError> {
+    crate::sniff::refuse_stream(path, bytes)?;
+    if inbetween::lottie_import::is_lottie(bytes) {
+        return import_lottie(bytes, path);
     }
     let name = display_name(path);
     let (doc, warnings) =
-        Document::from_json_slice_with_warnings(&bytes, &name).map_err(|error| CliError::Load {
-            snippet: snippet(&bytes, &error),
+        Document::from_json_slice_with_warnings(bytes, &name).map_err(|error| CliError::Load {
+            snippet: snippet(bytes, &error),
             error: Box::new(error),
         })?;
     crate::warnings::report(&name, &warnings)?;

@@ -299,6 +299,10 @@ struct ExportCmd {
     /// input's name with .glb (standard output for `-` input).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Ignore the document's "x-gltf" record (what `import` kept of the source's nodes and
+    /// animations): one animation on nodes named after the tracks.
+    #[arg(long)]
+    flat: bool,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -366,7 +370,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.skeleton.as_deref(),
             a.quiet,
         ),
-        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.quiet),
+        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.flat, a.quiet),
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),

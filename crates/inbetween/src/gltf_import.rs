@@ -16,7 +16,9 @@ mod pointer;
 mod uri;
 
 pub use crate::gltf_scene::{GltfScene, RecordedAnimation, RecordedTrack, TrackTarget};
-pub use pointer::{escape as escape_pointer_token, EXTRAS_PREFIX};
+pub use pointer::{
+    escape as escape_pointer_token, unescape as unescape_pointer_token, EXTRAS_PREFIX,
+};
 pub use uri::BufferProblem;
 use uri::UriPolicy;
 
@@ -571,7 +573,9 @@ impl Importer<'_> {
             any = true;
             let cref = ChannelRef {
                 animation: anim_ref.clone(),
-                channel: self.parsed.channel_index(animation.index(), channel.index()),
+                channel: self
+                    .parsed
+                    .channel_index(animation.index(), channel.index()),
                 sampler: channel.sampler().index(),
             };
             let node = channel.target().node().index();
@@ -588,7 +592,12 @@ impl Importer<'_> {
             }
             self.node_channel(&channel, &cref, &name, record)?;
         }
-        for p in self.parsed.pointers.iter().filter(|p| p.animation == animation.index()) {
+        for p in self
+            .parsed
+            .pointers
+            .iter()
+            .filter(|p| p.animation == animation.index())
+        {
             any = true;
             self.pointer_channel(animation, p, &anim_ref, record)?;
         }
@@ -689,7 +698,14 @@ impl Importer<'_> {
             name = format!("{name}#{}", p.channel);
         }
         self.used_names.insert(name.clone());
-        let builder = pointer_track(&sampler, &cref, &p.pointer, &name, &mut self.buffers, self.options)?;
+        let builder = pointer_track(
+            &sampler,
+            &cref,
+            &p.pointer,
+            &name,
+            &mut self.buffers,
+            self.options,
+        )?;
         self.scene.tracks.push(RecordedTrack {
             track: name,
             animation: record,
@@ -1017,7 +1033,7 @@ const LISTED_ANIMATIONS: usize = 20;
 /// `NAME#INDEX` when the name (or the index written as a name) is shared. A made-up label never
 /// takes a label that an item carries as its own (a node really named `foo#3`): `#INDEX` is
 /// appended again until it is free.
-fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
+pub(crate) fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
     let base: Vec<String> = names
         .enumerate()
         .map(|(i, n)| match n {

@@ -21,7 +21,6 @@
 //! (`node`, `path`: `translation` | `rotation` | `scale` | `weights`, `weight` the morph target)
 //! or a `KHR_animation_pointer` (`pointer`).
 
-use std::collections::BTreeMap;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
@@ -350,11 +349,20 @@ fn read_track(
         .as_str()
         .ok_or_else(|| bad(&format!("{at}.track"), "a string"))?
         .to_string();
-    let animation = index(field(v, at, "animation")?, &format!("{at}.animation"), animations)?;
+    let animation = index(
+        field(v, at, "animation")?,
+        &format!("{at}.animation"),
+        animations,
+    )?;
     let target = if let Some(p) = v.get("pointer") {
         match p.as_str() {
             Some(p) if p.starts_with('/') => TrackTarget::Pointer(p.to_string()),
-            _ => return Err(bad(&format!("{at}.pointer"), "a JSON pointer starting with /")),
+            _ => {
+                return Err(bad(
+                    &format!("{at}.pointer"),
+                    "a JSON pointer starting with /",
+                ))
+            }
         }
     } else {
         let node = index(field(v, at, "node")?, &format!("{at}.node"), nodes)?;
@@ -369,7 +377,9 @@ fn read_track(
         };
         let weight = match v.get("weight") {
             None => None,
-            Some(w) => Some(as_index(w).ok_or_else(|| bad(&format!("{at}.weight"), "a whole number"))?),
+            Some(w) => {
+                Some(as_index(w).ok_or_else(|| bad(&format!("{at}.weight"), "a whole number"))?)
+            }
         };
         TrackTarget::Node { node, path, weight }
     };
@@ -378,15 +388,4 @@ fn read_track(
         animation,
         target,
     })
-}
-
-/// Labels of recorded nodes by name, as the importer makes them (unique, index when unnamed):
-/// name → node index.
-#[must_use]
-pub(crate) fn label_index(labels: &[String]) -> BTreeMap<&str, usize> {
-    labels
-        .iter()
-        .enumerate()
-        .map(|(i, l)| (l.as_str(), i))
-        .collect()
 }

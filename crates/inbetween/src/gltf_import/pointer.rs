@@ -42,7 +42,10 @@ impl Parsed {
 pub(super) fn parse(bytes: &[u8]) -> Result<Parsed, GltfImportError> {
     let (json, blob) = if bytes.starts_with(b"glTF") {
         let glb = gltf::binary::Glb::from_slice(bytes).map_err(GltfImportError::Parse)?;
-        (glb.json.into_owned(), glb.bin.map(std::borrow::Cow::into_owned))
+        (
+            glb.json.into_owned(),
+            glb.bin.map(std::borrow::Cow::into_owned),
+        )
     } else {
         (bytes.to_vec(), None)
     };

@@ -1,0 +1,273 @@
+//! Where each track goes in the exported glTF: which animation, and which node property or `KHR_animation_pointer`, from the `"x-gltf"` record when the document has one and from the track's name otherwise.
+
+use std::collections::BTreeMap;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use serde_json::{json, Map, Value as Json};
+
+use crate::document::Document;
+use crate::gltf_import::{escape_pointer_token, EXTRAS_PREFIX};
+use crate::gltf_scene::{GltfScene, TrackTarget};
+use crate::track::Track;
+use crate::value::ValueType;
+
+/// What a channel animates.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Dest {
+    /// A node property (`translation`, `rotation`, `scale`).
+    Node { node: usize, path: &'static str },
+    /// A `KHR_animation_pointer` JSON pointer.
+    Pointer(String),
+}
+
+/// One track and where it goes.
+pub(super) struct Planned<'d> {
+    pub track: &'d Track,
+    /// Index into [`Plan::animations`].
+    pub animation: usize,
+    pub dest: Dest,
+    /// The node's label (for the report), or the pointer.
+    pub label: String,
+}
+
+/// Every track's destination and the objects the export writes besides the animations.
+pub(super) struct Plan<'d> {
+    /// The output's nodes: the record's (same order, same indices) then those made for tracks.
+    pub nodes: Vec<Map<String, Json>>,
+    /// Nodes made for tracks (they join the scene as roots).
+    pub new_nodes: Vec<usize>,
+    /// The output animations' names, in order.
+    pub animations: Vec<Option<String>>,
+    pub tracks: Vec<Planned<'d>>,
+    /// (track, why it was not exported).
+    pub skipped: Vec<(String, &'static str)>,
+    /// The `materials` and `extras` that pointers animate (see [`super::pointer`]).
+    pub assets: Map<String, Json>,
+}
+
+/// The name of the animation that holds tracks without a recorded one.
+pub(super) const DEFAULT_ANIMATION: &str = "inbetween";
+
+struct Planner<'d, 's> {
+    scene: Option<&'s GltfScene>,
+    /// Node label (as the importer names nodes) → output node.
+    nodes_by_label: BTreeMap<String, usize>,
+    /// Animation label (as the importer prefixes names) → output animation.
+    animations_by_label: Vec<(String, usize)>,
+    /// The output animation for tracks the record does not place, once made.
+    fallback: Option<usize>,
+    plan: Plan<'d>,
+}
+
+/// Plans where every track of `doc` goes; `scene` is the document's `"x-gltf"` record.
+pub(super) fn plan<'d>(doc: &'d Document, scene: Option<&GltfScene>) -> Plan<'d> {
+    let mut planner = Planner::new(scene);
+    for track in doc.tracks() {
+        planner.place(track);
+    }
+    planner.plan
+}
+
+impl<'d, 's> Planner<'d, 's> {
+    fn new(scene: Option<&'s GltfScene>) -> Self {
+        let mut plan = Plan {
+            nodes: Vec::new(),
+            new_nodes: Vec::new(),
+            animations: Vec::new(),
+            tracks: Vec::new(),
+            skipped: Vec::new(),
+            assets: Map::new(),
+        };
+        let mut nodes_by_label = BTreeMap::new();
+        let mut animations_by_label = Vec::new();
+        if let Some(scene) = scene {
+            plan.nodes.clone_from(&scene.nodes);
+            let labels = crate::gltf_import::labels(scene.node_names().into_iter());
+            nodes_by_label.extend(labels.into_iter().enumerate().map(|(i, l)| (l, i)));
+            let names = scene.animations.iter().map(|a| a.name.as_deref());
+            let anim_labels = crate::gltf_import::labels(names);
+            animations_by_label.extend(anim_labels.into_iter().enumerate().map(|(i, l)| (l, i)));
+            plan.animations = scene.animations.iter().map(|a| a.name.clone()).collect();
+        }
+        Planner {
+            scene,
+            nodes_by_label,
+            animations_by_label,
+            fallback: None,
+            plan,
+        }
+    }
+
+    fn skip(&mut self, track: &Track, why: &'static str) {
+        self.plan.skipped.push((track.name().to_string(), why));
+    }
+
+    fn push(&mut self, track: &'d Track, animation: usize, dest: Dest) {
+        let label = match &dest {
+            Dest::Node { node, .. } => self
+                .plan
+                .nodes
+                .get(*node)
+                .and_then(|n| n.get("name"))
+                .and_then(Json::as_str)
+                .map_or_else(|| node.to_string(), str::to_string),
+            Dest::Pointer(p) => p.clone(),
+        };
+        self.plan.tracks.push(Planned {
+            track,
+            animation,
+            dest,
+            label,
+        });
+    }
+
+    /// Places one track: by its record, else by its name.
+    fn place(&mut self, track: &'d Track) {
+        let recorded = self.scene.and_then(|s| s.track(track.name()));
+        match recorded.map(|r| (r.animation, &r.target)) {
+            Some((animation, TrackTarget::Node { node, path, .. })) => {
+                match node_path(path, track.value_type()) {
+                    Ok(path) => self.node_dest(track, animation, *node, path),
+                    Err(why) => self.skip(track, why),
+                }
+            }
+            Some((animation, TrackTarget::Pointer(p))) => self.pointer_dest(track, animation, p),
+            None => self.place_by_name(track),
+        }
+    }
+
+    fn node_dest(&mut self, track: &'d Track, animation: usize, node: usize, path: &'static str) {
+        let has_matrix = self
+            .plan
+            .nodes
+            .get(node)
+            .is_some_and(|n| n.contains_key("matrix"));
+        if has_matrix {
+            self.skip(
+                track,
+                "its node is placed by a matrix, which glTF does not animate",
+            );
+        } else {
+            self.push(track, animation, Dest::Node { node, path });
+        }
+    }
+
+    /// A pointer to a node's TRS is written as that node's channel (glTF forbids both in one
+    /// animation); other pointers as they are.
+    fn pointer_dest(&mut self, track: &'d Track, animation: usize, pointer: &str) {
+        if let Some((node, path)) = node_trs_pointer(pointer) {
+            if node >= self.plan.nodes.len() {
+                return self.skip(
+                    track,
+                    "its pointer names a node the document does not record",
+                );
+            }
+            return match node_path(path, track.value_type()) {
+                Ok(path) => self.node_dest(track, animation, node, path),
+                Err(why) => self.skip(track, why),
+            };
+        }
+        match super::pointer::ensure(&mut self.plan.assets, pointer, track) {
+            Ok(()) => self.push(track, animation, Dest::Pointer(pointer.to_string())),
+            Err(why) => self.skip(track, why),
+        }
+    }
+
+    /// A track the record does not place: `[ANIMATION/]NODE/PATH`, a pointer, or a made-up
+    /// target for its type.
+    fn place_by_name(&mut self, track: &'d Track) {
+        let (animation, rest) = self.animation_of(track.name());
+        if rest.starts_with('/') {
+            return self.pointer_dest(track, animation, rest);
+        }
+        match super::target(track, rest) {
+            Ok((node_name, path)) => {
+                let node = self.node_named(&node_name);
+                self.node_dest(track, animation, node, path);
+            }
+            Err(why) if track.value_type() == ValueType::Scalar && rest.contains("/weights/") => {
+                self.skip(track, why);
+            }
+            Err(_) if track.value_type() == ValueType::Color => {
+                let materials = self
+                    .plan
+                    .assets
+                    .entry("materials")
+                    .or_insert_with(|| Json::Array(Vec::new()));
+                let Some(materials) = materials.as_array_mut() else {
+                    return self.skip(track, "materials is not an array");
+                };
+                materials.push(json!({"name": track.name(), "pbrMetallicRoughness": {}}));
+                let p = format!(
+                    "/materials/{}/pbrMetallicRoughness/baseColorFactor",
+                    materials.len() - 1
+                );
+                self.pointer_dest(track, animation, &p);
+            }
+            Err(_) => {
+                let p = format!("{EXTRAS_PREFIX}{}", escape_pointer_token(track.name()));
+                self.pointer_dest(track, animation, &p);
+            }
+        }
+    }
+
+    /// The output animation of an unrecorded track and its name without an animation prefix:
+    /// the recorded animation whose label prefixes the name, the only recorded animation, or
+    /// [`DEFAULT_ANIMATION`].
+    fn animation_of<'n>(&mut self, name: &'n str) -> (usize, &'n str) {
+        if self.animations_by_label.len() > 1 {
+            for (label, index) in &self.animations_by_label {
+                if let Some(rest) = name
+                    .strip_prefix(label.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+                {
+                    return (*index, rest);
+                }
+            }
+        }
+        if self.animations_by_label.len() == 1 {
+            return (0, name);
+        }
+        let index = *self.fallback.get_or_insert_with(|| {
+            self.plan
+                .animations
+                .push(Some(DEFAULT_ANIMATION.to_string()));
+            self.plan.animations.len() - 1
+        });
+        (index, name)
+    }
+
+    /// The recorded node with this label, or a new node with this name.
+    fn node_named(&mut self, label: &str) -> usize {
+        if let Some(&i) = self.nodes_by_label.get(label) {
+            return i;
+        }
+        let mut node = Map::new();
+        node.insert("name".into(), Json::String(label.to_string()));
+        self.plan.nodes.push(node);
+        let i = self.plan.nodes.len() - 1;
+        self.plan.new_nodes.push(i);
+        self.nodes_by_label.insert(label.to_string(), i);
+        i
+    }
+}
+
+/// The glTF path of a recorded node property, if a track of this type can animate it.
+fn node_path(path: &str, ty: ValueType) -> Result<&'static str, &'static str> {
+    match (path, ty) {
+        ("translation", ValueType::Vec3) => Ok("translation"),
+        ("scale", ValueType::Vec3) => Ok("scale"),
+        ("rotation", ValueType::Quat) => Ok("rotation"),
+        ("weights", _) => Err("morph target weights need the model's mesh; not exported"),
+        _ => Err("its type does not fit the node property it was imported from"),
+    }
+}
+
+/// `(node, path)` for a pointer `/nodes/N/translation|rotation|scale`.
+fn node_trs_pointer(pointer: &str) -> Option<(usize, &str)> {
+    let rest = pointer.strip_prefix("/nodes/")?;
+    let (index, path) = rest.split_once('/')?;
+    let node = index.parse().ok()?;
+    matches!(path, "translation" | "rotation" | "scale").then_some((node, path))
+}
