@@ -1,0 +1,199 @@
+//! `inbetween import` then `inbetween export`: a glTF clip goes back onto its own nodes and animations (`--flat` ignores the record), other tracks go through `KHR_animation_pointer`, and every file written passes the Khronos validator.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn inbetween() -> Command {
+    Command::cargo_bin("inbetween").expect("the binary is built")
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/corpus/gltf")
+        .join(name)
+}
+
+fn json_of(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The Khronos validator (tools/gltf-validate, installed by .ci/run) finds no error and no
+/// warning in `files`; skipped with a note where it is not installed, unless
+/// INBETWEEN_REQUIRE_GLTF_VALIDATOR is set.
+fn assert_khronos_valid(files: &[PathBuf]) {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/gltf-validate");
+    if !tools.join("node_modules/gltf-validator").exists() {
+        assert!(
+            std::env::var_os("INBETWEEN_REQUIRE_GLTF_VALIDATOR").is_none(),
+            "gltf-validator is not installed in {}",
+            tools.display()
+        );
+        eprintln!("gltf-validator not installed: skipped");
+        return;
+    }
+    let out = std::process::Command::new("node")
+        .arg(tools.join("validate.mjs"))
+        .args(files)
+        .output()
+        .expect("node runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "validator found errors:\n{text}");
+    for line in text.lines() {
+        let report: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(report["numErrors"], 0, "{line}");
+        assert_eq!(report["numWarnings"], 0, "{line}");
+    }
+    assert_eq!(text.lines().count(), files.len());
+}
+
+/// The walk cycle, imported to JSON and exported, keeps the model's node names, parents and
+/// rest TRS and its animation name; `--flat` writes one animation on nodes named after the
+/// tracks instead.
+#[test]
+fn an_imported_walk_exports_onto_its_own_skeleton() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("walk.json");
+    inbetween()
+        .args(["import", "-q"])
+        .arg(corpus("character_walk.gltf"))
+        .arg("-o")
+        .arg(&doc)
+        .assert()
+        .success();
+    let written = json_of(&doc);
+    assert!(written["x-gltf"]["nodes"].is_array());
+    let out = dir.path().join("walk.gltf");
+    let source = json_of(&corpus("character_walk.gltf"));
+    let name = source["animations"][0]["name"].as_str().unwrap().to_string();
+    inbetween()
+        .arg("export")
+        .arg(&doc)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(predicate::str::contains(
+            "SkeletonRoot/translation     → node \"SkeletonRoot\" translation  LINEAR (exact)\n",
+        ))
+        .stdout(predicate::str::contains(format!("animations: \"{name}\"\n")));
+    let exported = json_of(&out);
+    let (src, got) = (
+        source["nodes"].as_array().unwrap(),
+        exported["nodes"].as_array().unwrap(),
+    );
+    assert_eq!(src.len(), got.len());
+    for (a, b) in src.iter().zip(got) {
+        for field in ["name", "children", "translation", "rotation", "scale"] {
+            assert_eq!(a.get(field), b.get(field), "{field}");
+        }
+    }
+    assert_eq!(exported["animations"][0]["name"], name.as_str());
+    let flat = dir.path().join("flat.glb");
+    inbetween()
+        .args(["export", "--flat", "-q"])
+        .arg(&doc)
+        .arg("-o")
+        .arg(&flat)
+        .assert()
+        .success()
+        .stdout("");
+    let flat_gltf = dir.path().join("flat.gltf");
+    inbetween()
+        .args(["export", "--flat", "-q"])
+        .arg(&doc)
+        .arg("-o")
+        .arg(&flat_gltf)
+        .assert()
+        .success();
+    let flat_json = json_of(&flat_gltf);
+    assert_eq!(flat_json["animations"][0]["name"], "inbetween");
+    assert!(flat_json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|n| n.get("children").is_none()));
+    assert_khronos_valid(&[out, flat, flat_gltf]);
+}
+
+/// Scalar, vec2 and colour tracks are written through `KHR_animation_pointer`, reported with
+/// their pointer, and `sample` reads them back from the glTF.
+#[test]
+fn scalar_vec2_and_colour_tracks_export_through_animation_pointer() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("ui.json");
+    std::fs::write(
+        &doc,
+        r#"{"inbetween": 1, "fps": 60, "tracks": [
+ {"name": "tint", "type": "color", "keys": [{"frame": 0, "value": [1, 0, 0, 1]}, {"frame": 60, "value": [0, 0, 1, 1]}]},
+ {"name": "uv", "type": "vec2", "keys": [{"frame": 0, "value": [0, 0]}, {"frame": 60, "value": [1, 2]}]},
+ {"name": "fade", "type": "scalar", "keys": [{"frame": 0, "value": 0, "interp": "step"}, {"frame": 30, "value": 1}]}
+]}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("ui.glb");
+    inbetween()
+        .arg("export")
+        .arg(&doc)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "tint                         → pointer /materials/0/pbrMetallicRoughness/baseColorFactor LINEAR (exact)\n\
+             uv                           → pointer /extras/inbetween/uv LINEAR (exact)\n\
+             fade                         → pointer /extras/inbetween/fade STEP (exact)\n",
+        ));
+    let csv = inbetween()
+        .arg("sample")
+        .arg(&out)
+        .args(["--from", "30", "--to", "30"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(csv).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "frame,/materials/0/pbrMetallicRoughness/baseColorFactor.r,/materials/0/pbrMetallicRoughness/baseColorFactor.g,/materials/0/pbrMetallicRoughness/baseColorFactor.b,/materials/0/pbrMetallicRoughness/baseColorFactor.a,uv.x,uv.y,fade"
+    );
+    assert_eq!(lines.next().unwrap(), "30,0.5,0,0.5,1,0.5,1,1");
+    assert_khronos_valid(&[out]);
+}
+
+/// A record that does not fit its own nodes is refused naming the field, and nothing is
+/// written.
+#[test]
+fn a_broken_record_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("bad.json");
+    std::fs::write(
+        &doc,
+        r#"{"inbetween": 1, "tracks": [{"name": "a/translation", "type": "vec3", "keys": [{"frame": 0, "value": [0, 0, 0]}]}],
+ "x-gltf": {"scenes": [[0]], "nodes": [{"name": "a", "children": [3]}], "animations": [{"index": 0}], "tracks": []}}"#,
+    )
+    .unwrap();
+    let out = dir.path().join("bad.gltf");
+    inbetween()
+        .arg("export")
+        .arg(&doc)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bad.json: \"x-gltf\".nodes[0].children[0]: expected an index below 1; fix the record, or export with --flat to ignore it",
+        ));
+    assert!(!out.exists());
+    inbetween()
+        .args(["export", "--flat", "-q"])
+        .arg(&doc)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+}
