@@ -1,10 +1,14 @@
-//! glTF 2.0 export: tracks written as animation samplers on nodes named after the tracks (.gltf with an embedded buffer, or .glb).
+//! glTF 2.0 export: tracks written as animation channels on the imported node hierarchy (or on nodes named after the tracks), others through `KHR_animation_pointer` (.gltf with an embedded buffer, or .glb).
 //!
-//! Each track becomes one channel. Its node is the part of the name before `/translation`,
-//! `/rotation` or `/scale` (the names `inbetween import` gives); any other `vec3` track animates
-//! the translation of a node named after the track, and any other `quat` track its rotation.
-//! Tracks glTF cannot animate on a node (scalar, vec2, vec4, colour, morph weights) are skipped
-//! and listed in the report.
+//! Where each track goes is planned in [`plan`]: with the document's `"x-gltf"` record
+//! ([`GltfScene`]) the output keeps the source's nodes (names, children, rest TRS, same indices)
+//! and writes one animation per recorded animation, each recorded track on the node property it
+//! was imported from; without one, a track named `NODE/translation|rotation|scale` animates that
+//! property of node `NODE`, any other `vec3` track the translation of a node named after it and
+//! any other `quat` track its rotation. Scalar, vec2, vec4 and colour tracks go through
+//! `KHR_animation_pointer` ([`pointer`]): a track named as a pointer into `/materials/…` or
+//! `/extras/…` there, a colour track to the base colour of a material made for it, others to
+//! `/extras/inbetween/NAME`. Morph weights (which need the model's mesh) are skipped and listed.
 //!
 //! Samplers are exact where glTF 2.0 (Appendix C) can say it: all-`step` tracks become `STEP`;
 //! all-`linear` tracks (shortest-arc slerp on rotations, as glTF's) become `LINEAR`; tracks whose
@@ -15,7 +19,7 @@
 //! baked: sampled at every integer frame and at the keys, played back `LINEAR` — exact at every
 //! frame, linear in between. Values and times are stored as f32, as glTF requires. Times are in
 //! seconds (frame / fps) and must not be negative in glTF: a document whose first key is before
-//! frame 0 is shifted to start at 0 (reported).
+//! frame 0 is shifted to start at 0 (reported). See `docs/gltf.md`, "Export".
 
 use std::collections::BTreeMap;
 use std::string::{String, ToString};
@@ -138,7 +142,8 @@ pub enum GltfExportError {
     },
 }
 
-/// Where a track goes: (node name, glTF path), or why it cannot.
+/// Where a track named `name` goes without a record: (node name, glTF path), or why it cannot
+/// be a node channel.
 fn target(track: &Track, name: &str) -> Result<(String, &'static str), &'static str> {
     for (suffix, path, ty) in [
         ("/translation", "translation", ValueType::Vec3),
