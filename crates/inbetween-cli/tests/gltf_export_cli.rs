@@ -66,7 +66,10 @@ fn an_imported_walk_exports_onto_its_own_skeleton() {
     assert!(written["x-gltf"]["nodes"].is_array());
     let out = dir.path().join("walk.gltf");
     let source = json_of(&corpus("character_walk.gltf"));
-    let name = source["animations"][0]["name"].as_str().unwrap().to_string();
+    let name = source["animations"][0]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
     inbetween()
         .arg("export")
         .arg(&doc)
@@ -78,7 +81,9 @@ fn an_imported_walk_exports_onto_its_own_skeleton() {
         .stdout(predicate::str::contains(
             "SkeletonRoot/translation     → node \"SkeletonRoot\" translation  LINEAR (exact)\n",
         ))
-        .stdout(predicate::str::contains(format!("animations: \"{name}\"\n")));
+        .stdout(predicate::str::contains(format!(
+            "animations: \"{name}\"\n"
+        )));
     let exported = json_of(&out);
     let (src, got) = (
         source["nodes"].as_array().unwrap(),

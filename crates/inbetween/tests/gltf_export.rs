@@ -274,8 +274,11 @@ fn import_through_json(file: &str) -> (Document, GltfScene) {
     (doc, scene)
 }
 
+/// An animation's name and the (node, path) targets of its channels.
+type AnimationTargets = (Option<String>, BTreeSet<(u64, String)>);
+
 /// The (node, path) targets of each animation's channels, by animation, weights left out.
-fn node_targets(root: &serde_json::Value) -> Vec<(Option<String>, BTreeSet<(u64, String)>)> {
+fn node_targets(root: &serde_json::Value) -> Vec<AnimationTargets> {
     let animations = root["animations"].as_array().cloned().unwrap_or_default();
     animations
         .iter()
