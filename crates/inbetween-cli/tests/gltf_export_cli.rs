@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
+#[path = "../../inbetween/tests/gltf_validator/mod.rs"]
+mod gltf_validator;
+
 fn inbetween() -> Command {
     Command::cargo_bin("inbetween").expect("the binary is built")
 }
@@ -19,33 +22,19 @@ fn json_of(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// The Khronos validator (tools/gltf-validate, installed by .ci/run) finds no error and no
-/// warning in `files`; skipped with a note where it is not installed, unless
-/// INBETWEEN_REQUIRE_GLTF_VALIDATOR is set.
+/// `inbetween export DOC -o OUT ARGS…`, ready to assert on.
+fn export(doc: &Path, out: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    inbetween()
+        .arg("export")
+        .arg(doc)
+        .arg("-o")
+        .arg(out)
+        .args(args)
+        .assert()
+}
+
 fn assert_khronos_valid(files: &[PathBuf]) {
-    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/gltf-validate");
-    if !tools.join("node_modules/gltf-validator").exists() {
-        assert!(
-            std::env::var_os("INBETWEEN_REQUIRE_GLTF_VALIDATOR").is_none(),
-            "gltf-validator is not installed in {}",
-            tools.display()
-        );
-        eprintln!("gltf-validator not installed: skipped");
-        return;
-    }
-    let out = std::process::Command::new("node")
-        .arg(tools.join("validate.mjs"))
-        .args(files)
-        .output()
-        .expect("node runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "validator found errors:\n{text}");
-    for line in text.lines() {
-        let report: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(report["numErrors"], 0, "{line}");
-        assert_eq!(report["numWarnings"], 0, "{line}");
-    }
-    assert_eq!(text.lines().count(), files.len());
+    gltf_validator::khronos_validator_passes(files);
 }
 
 /// The walk cycle, imported to JSON and exported, keeps the model's node names, parents and
@@ -70,12 +59,7 @@ fn an_imported_walk_exports_onto_its_own_skeleton() {
         .as_str()
         .unwrap()
         .to_string();
-    inbetween()
-        .arg("export")
-        .arg(&doc)
-        .arg("-o")
-        .arg(&out)
-        .assert()
+    export(&doc, &out, &[])
         .success()
         .stderr("")
         .stdout(predicate::str::contains(
@@ -97,22 +81,9 @@ fn an_imported_walk_exports_onto_its_own_skeleton() {
     }
     assert_eq!(exported["animations"][0]["name"], name.as_str());
     let flat = dir.path().join("flat.glb");
-    inbetween()
-        .args(["export", "--flat", "-q"])
-        .arg(&doc)
-        .arg("-o")
-        .arg(&flat)
-        .assert()
-        .success()
-        .stdout("");
+    export(&doc, &flat, &["--flat", "-q"]).success().stdout("");
     let flat_gltf = dir.path().join("flat.gltf");
-    inbetween()
-        .args(["export", "--flat", "-q"])
-        .arg(&doc)
-        .arg("-o")
-        .arg(&flat_gltf)
-        .assert()
-        .success();
+    export(&doc, &flat_gltf, &["--flat", "-q"]).success();
     let flat_json = json_of(&flat_gltf);
     assert_eq!(flat_json["animations"][0]["name"], "inbetween");
     assert!(flat_json["nodes"]
@@ -139,12 +110,7 @@ fn scalar_vec2_and_colour_tracks_export_through_animation_pointer() {
     )
     .unwrap();
     let out = dir.path().join("ui.glb");
-    inbetween()
-        .arg("export")
-        .arg(&doc)
-        .arg("-o")
-        .arg(&out)
-        .assert()
+    export(&doc, &out, &[])
         .success()
         .stdout(predicate::str::contains(
             "tint                         → pointer /materials/0/pbrMetallicRoughness/baseColorFactor LINEAR (exact)\n\
@@ -183,22 +149,11 @@ fn a_broken_record_is_refused_naming_the_field() {
     )
     .unwrap();
     let out = dir.path().join("bad.gltf");
-    inbetween()
-        .arg("export")
-        .arg(&doc)
-        .arg("-o")
-        .arg(&out)
-        .assert()
+    export(&doc, &out, &[])
         .code(1)
         .stderr(predicate::str::contains(
             "bad.json: \"x-gltf\".nodes[0].children[0]: expected an index below 1; fix the record, or export with --flat to ignore it",
         ));
     assert!(!out.exists());
-    inbetween()
-        .args(["export", "--flat", "-q"])
-        .arg(&doc)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .success();
+    export(&doc, &out, &["--flat", "-q"]).success();
 }
