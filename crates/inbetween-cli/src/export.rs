@@ -4,11 +4,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use inbetween::gltf_export::{export_gltf_with, ExportOptions, ExportReport, ExportedAs};
+use inbetween::gltf_import::{load_gltf_model, GltfModel};
 use inbetween::gltf_scene::GltfScene;
 use inbetween::Document;
 
 use crate::error::{refused, CliError, Refusal};
-use crate::input::{document_from_bytes, import_gltf_with_scene, is_gltf, read_input, GltfChoice};
+use crate::input::{
+    document_from_bytes, gltf_options, import_gltf_with_scene, is_gltf, read_input, GltfChoice,
+};
 use crate::output::{print_report, write_atomic};
 
 /// `.glb` (true) or `.gltf` (false), case-insensitive; `.gltf` JSON for `-` and for a name
@@ -51,17 +54,34 @@ fn load_with_record(input: &Path, flat: bool) -> Result<(Document, Option<GltfSc
     Ok((doc, scene))
 }
 
+/// The model of `--onto`, whole (buffers read under the import's folder rules).
+fn load_model(path: &Path) -> Result<GltfModel, CliError> {
+    load_gltf_model(path, &gltf_options(&GltfChoice::default())).map_err(|error| CliError::Gltf {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    })
+}
+
 /// Runs `inbetween export`; `.glb` output selects the binary container, and without `-o` the
 /// output is the input's name with `.glb`. A document imported from glTF is written onto the
-/// source's nodes and animations (its `"x-gltf"` record) unless `flat`.
-pub fn run(input: &Path, output: Option<&Path>, flat: bool, quiet: bool) -> Result<(), CliError> {
+/// source's nodes and animations (its `"x-gltf"` record) unless `flat`; with `onto`, into that
+/// whole model (its animations replaced).
+pub fn run(
+    input: &Path,
+    output: Option<&Path>,
+    onto: Option<&Path>,
+    flat: bool,
+    quiet: bool,
+) -> Result<(), CliError> {
     let output = &crate::output::default_output(input, output, "glb");
     let glb = is_glb(output)?;
     crate::output::check_output(Some(output))?;
     let (doc, scene) = load_with_record(input, flat)?;
+    let model = onto.map(load_model).transpose()?;
     let options = ExportOptions {
         glb,
         scene: scene.as_ref(),
+        onto: model.as_ref(),
     };
     let (bytes, report) = export_gltf_with(&doc, &options).map_err(refused(input))?;
     write_atomic(output, &bytes)?;

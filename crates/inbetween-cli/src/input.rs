@@ -127,18 +127,23 @@ pub fn import_gltf_with_scene(
     path: &Path,
     choice: &GltfChoice<'_>,
 ) -> Result<GltfImport, CliError> {
-    let options = ImportOptions {
+    import_gltf_path_with_scene(path, &gltf_options(choice)).map_err(|error| CliError::Gltf {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    })
+}
+
+/// The library's import options for `choice`, with this run's `--allow-path` folders and
+/// `--max-input-bytes`.
+pub fn gltf_options(choice: &GltfChoice<'_>) -> ImportOptions {
+    ImportOptions {
         fps: choice.fps,
         animation: animation_selector(choice.animation),
         allowed_dirs: ALLOWED_DIRS.get().cloned().unwrap_or_default(),
         snap_to_frames: choice.snap,
         // `--max-input-bytes` bounds every input, glTF files included.
         max_file_bytes: MAX_INPUT_BYTES.load(Ordering::Relaxed),
-    };
-    import_gltf_path_with_scene(path, &options).map_err(|error| CliError::Gltf {
-        path: path.to_path_buf(),
-        error: Box::new(error),
-    })
+    }
 }
 
 /// Reads and validates the document at `path` (JSON, or glTF imported at 60 fps); errors name the

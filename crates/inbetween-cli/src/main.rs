@@ -303,6 +303,11 @@ struct ExportCmd {
     /// animations): one animation on nodes named after the tracks.
     #[arg(long)]
     flat: bool,
+    /// Write the whole model MODEL (.gltf/.glb: meshes, skins, materials, buffers) with its
+    /// animations replaced by the document's, on its nodes (the document should come from
+    /// `inbetween import MODEL`).
+    #[arg(long, value_name = "MODEL")]
+    onto: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -370,7 +375,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.skeleton.as_deref(),
             a.quiet,
         ),
-        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.flat, a.quiet),
+        Command::Export(a) => export::run(
+            &a.input,
+            a.output.as_deref(),
+            a.onto.as_deref(),
+            a.flat,
+            a.quiet,
+        ),
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),

@@ -28,9 +28,11 @@ use std::vec::Vec;
 use serde_json::{json, Value as Json};
 
 use crate::document::Document;
+use crate::gltf_import::GltfModel;
 use crate::gltf_scene::GltfScene;
 use crate::track::{Interp, SegmentForm, Track};
 
+mod onto;
 mod plan;
 mod pointer;
 
@@ -127,6 +129,15 @@ pub enum GltfExportError {
         frame: f64,
         /// The number that does not fit.
         found: f64,
+    },
+    /// The document's record is of another model than the one given to write into.
+    #[error("the document was imported from another model: {0}; export onto the model it came from, or with --flat")]
+    OtherModel(String),
+    /// The GLB output would be larger than its u32 length field can say.
+    #[error("the output would take {bytes} bytes, more than a GLB file can hold (4 GiB)")]
+    TooLarge {
+        /// The bytes the file would take.
+        bytes: usize,
     },
     /// Two tracks animate the same property of the same node.
     #[error("tracks \"{first}\" and \"{second}\" both animate {path} of node \"{node}\"")]
@@ -370,6 +381,11 @@ pub struct ExportOptions<'a> {
     /// output keeps the source's nodes (names, parents, rest TRS, same indices) and writes one
     /// animation per source animation, each track on the node property it was imported from.
     pub scene: Option<&'a GltfScene>,
+    /// A whole model to write into (`export --onto`, [`crate::gltf_import::load_gltf_model`]):
+    /// the output is the model — meshes, skins, materials, buffers — with its animations
+    /// replaced by the document's, on its nodes. With a `scene` too, the record's nodes must
+    /// be the model's.
+    pub onto: Option<&'a GltfModel>,
 }
 
 /// Writes `doc`'s tracks as one glTF animation on nodes named after the tracks (no record).
@@ -379,7 +395,11 @@ pub struct ExportOptions<'a> {
 /// # Errors
 /// As [`export_gltf_with`].
 pub fn export_gltf(doc: &Document, glb: bool) -> Result<(Vec<u8>, ExportReport), GltfExportError> {
-    export_gltf_with(doc, &ExportOptions { glb, scene: None })
+    let options = ExportOptions {
+        glb,
+        ..ExportOptions::default()
+    };
+    export_gltf_with(doc, &options)
 }
 
 /// Writes `doc`'s tracks as glTF animations: on the recorded nodes and animations when
@@ -394,7 +414,10 @@ pub fn export_gltf_with(
     doc: &Document,
     options: &ExportOptions<'_>,
 ) -> Result<(Vec<u8>, ExportReport), GltfExportError> {
-    let plan = plan::plan(doc, options.scene);
+    if let (Some(model), Some(scene)) = (options.onto, options.scene) {
+        onto::check_record(model, scene)?;
+    }
+    let plan = plan::plan(doc, options.scene, options.onto);
     check_duplicates(&plan)?;
     let earliest = doc
         .tracks()
@@ -407,11 +430,51 @@ pub fn export_gltf_with(
         skipped: plan.skipped.clone(),
         ..ExportReport::default()
     };
-    let mut data = Data::default();
-    let mut animations: Vec<(Vec<Json>, Vec<Json>)> =
-        vec![(Vec::new(), Vec::new()); plan.animations.len()];
+    let mut data = options.onto.map(onto::merged_data).unwrap_or_default();
+    let animations = write_channels(&plan, &mut data, doc.fps(), shift_frames, &mut report)?;
+    if report.channels.is_empty() {
+        let reasons: Vec<String> = report
+            .skipped
+            .iter()
+            .map(|(t, r)| format!("\"{t}\": {r}"))
+            .collect();
+        return Err(GltfExportError::NothingToExport(reasons.join("; ")));
+    }
+    let animations = animations_json(&plan, animations, &mut report);
+    let mut gltf = match options.onto {
+        Some(model) => onto::asset_json(&plan, model, animations, &data, extensions_used(&plan)),
+        None => asset_json(&plan, options.scene, animations, &data),
+    };
+    if !options.glb {
+        gltf["buffers"][0]["uri"] = Json::String(format!(
+            "data:application/octet-stream;base64,{}",
+            base64(&data.buffer)
+        ));
+    }
+    let text = serde_json::to_string(&gltf).unwrap_or_default();
+    if !options.glb {
+        return Ok((text.into_bytes(), report));
+    }
+    // The GLB header counts bytes in a u32: the JSON, the binary chunk and 28 bytes of headers.
+    let total = text.len() + data.buffer.len() + 28 + 6;
+    if u32::try_from(total).is_err() {
+        return Err(GltfExportError::TooLarge { bytes: total });
+    }
+    Ok((glb_container(text.as_bytes(), &data.buffer), report))
+}
+
+/// Writes every planned track's sampler into `data` and returns each output animation's
+/// (channels, samplers); the report gets a line per track.
+fn write_channels(
+    plan: &plan::Plan<'_>,
+    data: &mut Data,
+    fps: f64,
+    shift_frames: f64,
+    report: &mut ExportReport,
+) -> Result<Vec<(Vec<Json>, Vec<Json>)>, GltfExportError> {
+    let mut animations = vec![(Vec::new(), Vec::new()); plan.animations.len()];
     for planned in &plan.tracks {
-        let (sampler, how) = data.write_track(planned.track, doc.fps(), shift_frames)?;
+        let (sampler, how) = data.write_track(planned.track, fps, shift_frames)?;
         let Some((channels, samplers)) = animations.get_mut(planned.animation) else {
             continue;
         };
@@ -428,23 +491,7 @@ pub fn export_gltf_with(
             how,
         ));
     }
-    if report.channels.is_empty() {
-        let reasons: Vec<String> = report
-            .skipped
-            .iter()
-            .map(|(t, r)| format!("\"{t}\": {r}"))
-            .collect();
-        return Err(GltfExportError::NothingToExport(reasons.join("; ")));
-    }
-    let animations = animations_json(&plan, animations, &mut report);
-    let gltf = asset_json(&plan, options.scene, animations, &data, options.glb);
-    let text = serde_json::to_string(&gltf).unwrap_or_default();
-    let bytes = if options.glb {
-        glb_container(text.as_bytes(), &data.buffer)
-    } else {
-        text.into_bytes()
-    };
-    Ok((bytes, report))
+    Ok(animations)
 }
 
 /// Two tracks may not animate the same property in one animation (glTF 2.0 §3.11, and the
@@ -532,25 +579,18 @@ fn scenes_json(plan: &plan::Plan<'_>, scene: Option<&GltfScene>) -> (Vec<Json>, 
     (scenes, default)
 }
 
-/// The whole glTF JSON.
+/// The whole glTF JSON of an animation file (no `--onto`); the buffer's URI is added by the
+/// caller for `.gltf`.
 fn asset_json(
     plan: &plan::Plan<'_>,
     scene: Option<&GltfScene>,
     animations: Vec<Json>,
     data: &Data,
-    glb: bool,
 ) -> Json {
-    let mut buffer = json!({"byteLength": data.buffer.len()});
-    if !glb {
-        buffer["uri"] = Json::String(format!(
-            "data:application/octet-stream;base64,{}",
-            base64(&data.buffer)
-        ));
-    }
     let mut gltf = json!({
         "asset": {"version": "2.0", "generator": concat!("inbetween ", env!("CARGO_PKG_VERSION"))},
         "animations": animations,
-        "buffers": [buffer],
+        "buffers": [{"byteLength": data.buffer.len()}],
         "bufferViews": data.views,
         "accessors": data.accessors,
     });
@@ -563,6 +603,15 @@ fn asset_json(
     for (key, value) in &plan.assets {
         gltf[key.as_str()] = value.clone();
     }
+    let used = extensions_used(plan);
+    if !used.is_empty() {
+        gltf["extensionsUsed"] = json!(used);
+    }
+    gltf
+}
+
+/// `KHR_animation_pointer` when a channel uses it, and the extensions its pointers reach into.
+fn extensions_used(plan: &plan::Plan<'_>) -> Vec<String> {
     let mut used: Vec<String> = plan
         .tracks
         .iter()
@@ -578,10 +627,7 @@ fn asset_json(
         .collect();
     used.sort();
     used.dedup();
-    if !used.is_empty() {
-        gltf["extensionsUsed"] = json!(used);
-    }
-    gltf
+    used
 }
 
 /// The binary data written so far: buffer bytes, buffer views, accessors.

@@ -373,6 +373,16 @@ pub enum GltfImportError {
         /// The first channel.
         first: usize,
     },
+    /// A buffer of a model that `export --onto` writes into cannot be loaded.
+    #[error("buffer {buffer}{} of the model: {reason}", uri.as_ref().map(|u| format!(" \"{u}\"")).unwrap_or_default())]
+    ModelBuffer {
+        /// The buffer index.
+        buffer: usize,
+        /// Its URI, when it has one (shortened).
+        uri: Option<String>,
+        /// What went wrong, and the rule it broke.
+        reason: Box<BufferProblem>,
+    },
     /// The tracks built from the file break a document rule.
     #[error("the imported document is invalid: {0}")]
     Document(#[from] DocumentError),
@@ -389,6 +399,56 @@ pub enum GltfImportError {
 /// [`ImportOptions::max_file_bytes`], otherwise as [`import_gltf_slice`].
 pub fn import_gltf_path(path: &Path, options: &ImportOptions) -> Result<Document, GltfImportError> {
     import_gltf_path_with_scene(path, options).map(|import| import.document)
+}
+
+/// A whole glTF model, for `export --onto`: its JSON (pointer channels included) and every
+/// buffer's bytes (read under the same rules as an import's buffers).
+#[derive(Clone, Debug)]
+pub struct GltfModel {
+    /// The glTF JSON.
+    pub root: serde_json::Value,
+    /// Each buffer's bytes, exactly its `byteLength`.
+    pub buffers: Vec<Vec<u8>>,
+}
+
+/// Loads a `.gltf` or `.glb` model whole: its JSON, checked as an import checks it, and every
+/// buffer (relative URIs confined to its folder and [`ImportOptions::allowed_dirs`], as for an
+/// import). Images are not read.
+///
+/// # Errors
+/// As [`import_gltf_path`] for the file and its JSON; [`GltfImportError::ModelBuffer`] for a
+/// buffer that cannot be loaded.
+pub fn load_gltf_model(path: &Path, options: &ImportOptions) -> Result<GltfModel, GltfImportError> {
+    let (bytes, base) = read_model(path, options)?;
+    check_glb_header(&bytes)?;
+    let parsed = pointer::parse(&bytes)?;
+    validate(&parsed.gltf.document)?;
+    let doc = &parsed.gltf.document;
+    let policy = UriPolicy {
+        base,
+        allowed: &options.allowed_dirs,
+    };
+    let loader = Buffers::new(doc, parsed.gltf.blob.as_deref(), policy);
+    let mut buffers = Vec::new();
+    for buffer in doc.buffers() {
+        let uri = match buffer.source() {
+            gltf::buffer::Source::Uri(u) => Some(u),
+            gltf::buffer::Source::Bin => None,
+        };
+        let mut data = loader
+            .load_buffer(buffer.index(), uri, buffer.length())
+            .map_err(|reason| GltfImportError::ModelBuffer {
+                buffer: buffer.index(),
+                uri: uri.map(shorten),
+                reason: Box::new(reason),
+            })?;
+        data.truncate(buffer.length());
+        buffers.push(data);
+    }
+    Ok(GltfModel {
+        root: parsed.root,
+        buffers,
+    })
 }
 
 /// The model file's bytes (at most [`ImportOptions::max_file_bytes`]) and its folder, against

@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 use inbetween::gltf_export::{export_gltf, export_gltf_with, ExportOptions, ExportedAs};
 use inbetween::gltf_import::{
     import_gltf_path, import_gltf_path_with_scene, import_gltf_slice, import_gltf_slice_with_scene,
-    ImportOptions,
+    load_gltf_model, ImportOptions,
 };
 use inbetween::gltf_scene::{GltfScene, SCENE_FIELD};
 use inbetween::{Document, Interp, Track, ValueType};
 
 mod gltf_validator;
-use gltf_validator::khronos_validator_passes;
+use gltf_validator::{khronos_validator_passes, validator_reports};
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -313,6 +313,7 @@ fn corpus_files_export_onto_their_own_nodes_and_animations() {
             let options = ExportOptions {
                 glb,
                 scene: Some(&scene),
+                ..ExportOptions::default()
             };
             let (bytes, report) = export_gltf_with(&doc, &options).unwrap();
             assert!(report.skipped.is_empty(), "{file}: {:?}", report.skipped);
@@ -387,6 +388,7 @@ fn edited_imports_keep_the_source_hierarchy() {
     let options = ExportOptions {
         glb: false,
         scene: Some(&import.scene),
+        ..ExportOptions::default()
     };
     let (bytes, report) = export_gltf_with(&doc, &options).unwrap();
     let out: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
@@ -484,6 +486,7 @@ fn vec2_scalar_and_colour_tracks_go_through_animation_pointer_and_come_back() {
         let again = ExportOptions {
             glb,
             scene: Some(&back.scene),
+            ..ExportOptions::default()
         };
         let (_, report_again) = export_gltf_with(&back.document, &again).unwrap();
         let pointers = |r: &inbetween::gltf_export::ExportReport| {
@@ -543,5 +546,109 @@ fn unusable_pointers_are_skipped_and_broken_records_name_the_field() {
     assert_eq!(
         GltfScene::from_json(&record).unwrap_err().to_string(),
         "\"x-gltf\".nodes[0].children[0]: expected an index below 1"
+    );
+}
+
+/// The bytes of every buffer view of `root` over `buffers`.
+fn view_bytes(root: &serde_json::Value, buffers: &[&[u8]]) -> Vec<Vec<u8>> {
+    root["bufferViews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let buffer = buffers[v["buffer"].as_u64().unwrap() as usize];
+            let offset = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+            let length = v["byteLength"].as_u64().unwrap() as usize;
+            buffer[offset..offset + length].to_vec()
+        })
+        .collect()
+}
+
+/// `export --onto MODEL` of a document imported from MODEL writes the model itself — meshes,
+/// skins, materials, nodes, scenes and the bytes of every buffer view as they were — with its
+/// animations replaced by the document's (same names, same values at every frame); the
+/// validator finds no error and no warning the model does not have itself.
+#[test]
+fn export_onto_the_whole_model_keeps_it_and_replaces_its_animations() {
+    let dir = tempfile_dir("whole");
+    let files = [
+        "character_walk.gltf",
+        "rigged_simple.gltf",
+        "cubicspline.gltf",
+        "box_animated.gltf",
+        "SimpleSkin.gltf",
+        "AnimatedTriangle.gltf",
+    ];
+    let mut written = Vec::new();
+    let mut sources = Vec::new();
+    for file in files {
+        let source = source_json(file);
+        let model = load_gltf_model(&corpus(file), &ImportOptions::default()).unwrap();
+        let (doc, scene) = import_through_json(file);
+        let options = ExportOptions {
+            glb: true,
+            scene: Some(&scene),
+            onto: Some(&model),
+        };
+        let (bytes, _) = export_gltf_with(&doc, &options).unwrap();
+        let glb = gltf::binary::Glb::from_slice(&bytes).unwrap();
+        let out: serde_json::Value = serde_json::from_slice(&glb.json).unwrap();
+        for key in [
+            "meshes",
+            "skins",
+            "materials",
+            "nodes",
+            "scenes",
+            "scene",
+            "asset",
+        ] {
+            assert_eq!(source.get(key), out.get(key), "{file}: {key}");
+        }
+        let model_buffers: Vec<&[u8]> = model.buffers.iter().map(Vec::as_slice).collect();
+        let bin = glb.bin.as_deref().unwrap();
+        let (before, after) = (
+            view_bytes(&source, &model_buffers),
+            view_bytes(&out, &[bin]),
+        );
+        assert_eq!(before[..], after[..before.len()], "{file}: buffer views");
+        let source_accessors = source["accessors"].as_array().unwrap();
+        assert_eq!(
+            source_accessors[..],
+            out["accessors"].as_array().unwrap()[..source_accessors.len()]
+        );
+        let names = |root: &serde_json::Value| -> Vec<serde_json::Value> {
+            root["animations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["name"].clone())
+                .collect()
+        };
+        assert_eq!(names(&source), names(&out), "{file}");
+        let original = import_gltf_path(&corpus(file), &ImportOptions::default()).unwrap();
+        let back = import_gltf_slice(&bytes, None, &ImportOptions::default()).unwrap();
+        for track in original.tracks() {
+            assert_same_at_every_frame(track, back.track(track.name()).unwrap(), file);
+        }
+        written.push(write_file(&dir, &format!("{file}.glb"), &bytes));
+        sources.push(corpus(file));
+    }
+    if let (Some(ours), Some(theirs)) = (validator_reports(&written), validator_reports(&sources)) {
+        for (a, b) in ours.iter().zip(&theirs) {
+            assert_eq!(a["numErrors"], 0, "{a}");
+            assert_eq!(a["numWarnings"], b["numWarnings"], "{a}\n{b}");
+        }
+    }
+    let (walk, walk_scene) = import_through_json("character_walk.gltf");
+    let other = load_gltf_model(&corpus("rigged_simple.gltf"), &ImportOptions::default()).unwrap();
+    let options = ExportOptions {
+        glb: false,
+        scene: Some(&walk_scene),
+        onto: Some(&other),
+    };
+    assert_eq!(
+        export_gltf_with(&walk, &options).unwrap_err().to_string(),
+        "the document was imported from another model: the document records 31 nodes, the model \
+         has 5; export onto the model it came from, or with --flat"
     );
 }

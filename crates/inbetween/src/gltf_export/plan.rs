@@ -7,7 +7,7 @@ use std::vec::Vec;
 use serde_json::{json, Map, Value as Json};
 
 use crate::document::Document;
-use crate::gltf_import::{escape_pointer_token, EXTRAS_PREFIX};
+use crate::gltf_import::{escape_pointer_token, GltfModel, EXTRAS_PREFIX};
 use crate::gltf_scene::{GltfScene, TrackTarget};
 use crate::track::Track;
 use crate::value::ValueType;
@@ -51,6 +51,8 @@ pub(super) const DEFAULT_ANIMATION: &str = "inbetween";
 
 struct Planner<'d, 's> {
     scene: Option<&'s GltfScene>,
+    /// The model written into, whose objects pointers may name.
+    model: Option<&'s GltfModel>,
     /// Node label (as the importer names nodes) → output node.
     nodes_by_label: BTreeMap<String, usize>,
     /// Animation label (as the importer prefixes names) → output animation.
@@ -60,9 +62,14 @@ struct Planner<'d, 's> {
     plan: Plan<'d>,
 }
 
-/// Plans where every track of `doc` goes; `scene` is the document's `"x-gltf"` record.
-pub(super) fn plan<'d>(doc: &'d Document, scene: Option<&GltfScene>) -> Plan<'d> {
-    let mut planner = Planner::new(scene);
+/// Plans where every track of `doc` goes; `scene` is the document's `"x-gltf"` record, `model`
+/// the model written into (`--onto`), whose nodes, materials and `extras` the output starts from.
+pub(super) fn plan<'d>(
+    doc: &'d Document,
+    scene: Option<&GltfScene>,
+    model: Option<&GltfModel>,
+) -> Plan<'d> {
+    let mut planner = Planner::new(scene, model);
     for track in doc.tracks() {
         planner.place(track);
     }
@@ -70,7 +77,7 @@ pub(super) fn plan<'d>(doc: &'d Document, scene: Option<&GltfScene>) -> Plan<'d>
 }
 
 impl<'d, 's> Planner<'d, 's> {
-    fn new(scene: Option<&'s GltfScene>) -> Self {
+    fn new(scene: Option<&'s GltfScene>, model: Option<&'s GltfModel>) -> Self {
         let mut plan = Plan {
             nodes: Vec::new(),
             new_nodes: Vec::new(),
@@ -79,12 +86,28 @@ impl<'d, 's> Planner<'d, 's> {
             skipped: Vec::new(),
             assets: Map::new(),
         };
-        let mut nodes_by_label = BTreeMap::new();
+        if let Some(model) = model {
+            plan.nodes = model_nodes(&model.root);
+            for key in ["materials", "extras"] {
+                if let Some(v) = model.root.get(key) {
+                    plan.assets.insert(key.to_string(), v.clone());
+                }
+            }
+        } else if let Some(scene) = scene {
+            plan.nodes.clone_from(&scene.nodes);
+        }
+        let names = plan
+            .nodes
+            .iter()
+            .map(|n| n.get("name").and_then(Json::as_str));
+        let labels = crate::gltf_import::labels(names);
+        let nodes_by_label = labels
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| (l, i))
+            .collect();
         let mut animations_by_label = Vec::new();
         if let Some(scene) = scene {
-            plan.nodes.clone_from(&scene.nodes);
-            let labels = crate::gltf_import::labels(scene.node_names().into_iter());
-            nodes_by_label.extend(labels.into_iter().enumerate().map(|(i, l)| (l, i)));
             let names = scene.animations.iter().map(|a| a.name.as_deref());
             let anim_labels = crate::gltf_import::labels(names);
             animations_by_label.extend(anim_labels.into_iter().enumerate().map(|(i, l)| (l, i)));
@@ -92,6 +115,7 @@ impl<'d, 's> Planner<'d, 's> {
         }
         Planner {
             scene,
+            model,
             nodes_by_label,
             animations_by_label,
             fallback: None,
@@ -167,6 +191,11 @@ impl<'d, 's> Planner<'d, 's> {
                 Ok(path) => self.node_dest(track, animation, node, path),
                 Err(why) => self.skip(track, why),
             };
+        }
+        if let Some(model) = self.model {
+            if super::pointer::in_model(&model.root, pointer) {
+                return self.push(track, animation, Dest::Pointer(pointer.to_string()));
+            }
         }
         match super::pointer::ensure(&mut self.plan.assets, pointer, track) {
             Ok(()) => self.push(track, animation, Dest::Pointer(pointer.to_string())),
@@ -270,4 +299,18 @@ fn node_trs_pointer(pointer: &str) -> Option<(usize, &str)> {
     let (index, path) = rest.split_once('/')?;
     let node = index.parse().ok()?;
     matches!(path, "translation" | "rotation" | "scale").then_some((node, path))
+}
+
+/// A model's nodes as JSON objects (a node that is not an object becomes an empty one; the
+/// model passed the import's checks, so there is none).
+fn model_nodes(root: &Json) -> Vec<Map<String, Json>> {
+    root.get("nodes")
+        .and_then(Json::as_array)
+        .map(|nodes| {
+            nodes
+                .iter()
+                .map(|n| n.as_object().cloned().unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -141,3 +141,34 @@ pub(super) fn extensions(pointer: &str) -> Vec<String> {
         .map(|w| w[1].to_string())
         .collect()
 }
+
+/// Whether `pointer` names a property of the model (`--onto`) outside `/materials`, `/extras`
+/// and `/nodes` (which the export manages itself): every object on the way exists, and the
+/// leaf exists or its object does (glTF's defaults make it defined).
+pub(super) fn in_model(root: &Json, pointer: &str) -> bool {
+    let Some(tokens) = tokens(pointer) else {
+        return false;
+    };
+    if matches!(
+        tokens.first().map(String::as_str),
+        Some("materials" | "extras" | "nodes") | None
+    ) {
+        return false;
+    }
+    let Some((_, path)) = tokens.split_last() else {
+        return false;
+    };
+    let mut at = root;
+    for token in path {
+        let next = match at {
+            Json::Object(o) => o.get(token),
+            Json::Array(a) => token.parse::<usize>().ok().and_then(|i| a.get(i)),
+            _ => None,
+        };
+        match next {
+            Some(n) => at = n,
+            None => return false,
+        }
+    }
+    at.is_object()
+}

@@ -2,11 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-/// Runs the Khronos glTF validator (npm `gltf-validator`, installed by .ci/run into
-/// tools/gltf-validate) on `files` and asserts no errors and no warnings in any. Where it is not
-/// installed it says so and returns false, unless INBETWEEN_REQUIRE_GLTF_VALIDATOR is set (as in
-/// CI), which makes that a failure.
-pub fn khronos_validator_passes(files: &[PathBuf]) -> bool {
+/// The Khronos glTF validator's report (one JSON object per file: `numErrors`, `numWarnings`,
+/// `messages`) for `files` (npm `gltf-validator`, installed by .ci/run into
+/// tools/gltf-validate). Where it is not installed it says so and returns `None`, unless
+/// INBETWEEN_REQUIRE_GLTF_VALIDATOR is set (as in CI), which makes that a failure.
+pub fn validator_reports(files: &[PathBuf]) -> Option<Vec<serde_json::Value>> {
     let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/gltf-validate");
     if !tools.join("node_modules/gltf-validator").exists() {
         assert!(
@@ -17,7 +17,7 @@ pub fn khronos_validator_passes(files: &[PathBuf]) -> bool {
         eprintln!(
             "gltf-validator not installed (npm install --prefix tools/gltf-validate): skipped"
         );
-        return false;
+        return None;
     }
     let out = std::process::Command::new("node")
         .arg(tools.join("validate.mjs"))
@@ -25,16 +25,28 @@ pub fn khronos_validator_passes(files: &[PathBuf]) -> bool {
         .output()
         .expect("node runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "validator found errors:\n{text}\n{}",
+    let reports: Vec<serde_json::Value> = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(
+        reports.len(),
+        files.len(),
+        "{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for line in text.lines() {
-        let report: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(report["numErrors"], 0, "{line}");
-        assert_eq!(report["numWarnings"], 0, "{line}");
+    Some(reports)
+}
+
+/// The validator finds no error and no warning in any of `files`; false when it is not
+/// installed (see [`validator_reports`]).
+pub fn khronos_validator_passes(files: &[PathBuf]) -> bool {
+    let Some(reports) = validator_reports(files) else {
+        return false;
+    };
+    for report in &reports {
+        assert_eq!(report["numErrors"], 0, "{report}");
+        assert_eq!(report["numWarnings"], 0, "{report}");
     }
-    assert_eq!(text.lines().count(), files.len());
     true
 }
