@@ -157,3 +157,42 @@ fn a_broken_record_is_refused_naming_the_field() {
     assert!(!out.exists());
     export(&doc, &out, &["--flat", "-q"]).success();
 }
+
+/// `export --onto MODEL` writes the whole model (its mesh and skin kept, its animation replaced
+/// by the document's, in .gltf and .glb), with no validator error and no warning the model does
+/// not have itself; onto another model it is refused, saying which.
+#[test]
+fn export_onto_writes_the_whole_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = corpus("rigged_simple.gltf");
+    let doc = dir.path().join("rig.json");
+    inbetween()
+        .args(["import", "-q"])
+        .arg(&model)
+        .arg("-o")
+        .arg(&doc)
+        .assert()
+        .success();
+    let (gltf, glb) = (dir.path().join("rig.gltf"), dir.path().join("rig.glb"));
+    let onto = model.to_str().unwrap();
+    export(&doc, &gltf, &["--onto", onto, "-q"]).success();
+    export(&doc, &glb, &["--onto", onto, "-q"]).success();
+    let (source, out) = (json_of(&model), json_of(&gltf));
+    for key in ["meshes", "skins", "materials", "nodes", "scenes"] {
+        assert_eq!(source.get(key), out.get(key), "{key}");
+    }
+    assert_eq!(out["buffers"].as_array().unwrap().len(), 1);
+    if let Some(reports) = gltf_validator::validator_reports(&[gltf, glb, model.clone()]) {
+        for report in &reports[..2] {
+            assert_eq!(report["numErrors"], 0, "{report}");
+            assert_eq!(report["numWarnings"], reports[2]["numWarnings"], "{report}");
+        }
+    }
+    let out = dir.path().join("other.glb");
+    export(&doc, &out, &["--onto", corpus("character_walk.gltf").to_str().unwrap()])
+        .code(1)
+        .stderr(predicate::str::contains(
+            "rig.json: cannot export: the document was imported from another model: the document records 5 nodes, the model has 31; export onto the model it came from, or with --flat",
+        ));
+    assert!(!out.exists());
+}
