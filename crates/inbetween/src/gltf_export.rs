@@ -463,6 +463,9 @@ pub fn export_gltf_with(
     Ok((glb_container(text.as_bytes(), &data.buffer), report))
 }
 
+/// One output animation's channels and samplers, as JSON.
+type AnimationParts = (Vec<Json>, Vec<Json>);
+
 /// Writes every planned track's sampler into `data` and returns each output animation's
 /// (channels, samplers); the report gets a line per track.
 fn write_channels(
@@ -471,7 +474,7 @@ fn write_channels(
     fps: f64,
     shift_frames: f64,
     report: &mut ExportReport,
-) -> Result<Vec<(Vec<Json>, Vec<Json>)>, GltfExportError> {
+) -> Result<Vec<AnimationParts>, GltfExportError> {
     let mut animations = vec![(Vec::new(), Vec::new()); plan.animations.len()];
     for planned in &plan.tracks {
         let (sampler, how) = data.write_track(planned.track, fps, shift_frames)?;
@@ -530,7 +533,7 @@ fn channel_json(dest: &Dest, sampler: usize) -> Json {
 /// report lists their names.
 fn animations_json(
     plan: &plan::Plan<'_>,
-    animations: Vec<(Vec<Json>, Vec<Json>)>,
+    animations: Vec<AnimationParts>,
     report: &mut ExportReport,
 ) -> Vec<Json> {
     let mut out = Vec::new();

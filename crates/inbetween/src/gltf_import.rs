@@ -492,7 +492,8 @@ fn read_model<'p>(
 ///
 /// - one track per channel, named `NODE/PATH` (the node's name, or its index when it has none or
 ///   shares its name with another node, then `NAME#INDEX`), PATH = `translation` | `rotation` |
-///   `scale`; morph weights become one scalar track per target, `NODE/weights/TARGET`;
+///   `scale`; morph weights become one scalar track per target, `NODE/weights/TARGET`; a
+///   `KHR_animation_pointer` channel one track named after its pointer (`docs/gltf.md`);
 /// - when more than one animation is imported, every name is prefixed `ANIMATION/` (the
 ///   animation's name, its index when it has none, `NAME#INDEX` when the name is shared);
 /// - a key at time `t` seconds lands on frame `t · fps` (fractional, never rounded);
