@@ -90,9 +90,13 @@ enum Command {
     /// Write a document's tracks as a glTF 2.0 animation (.gltf with an embedded buffer, or .glb).
     ///
     /// Exact where glTF can say it (step → STEP, linear → LINEAR, cubic kinds → CUBICSPLINE);
-    /// eases, expressions and the like are baked at every frame.
+    /// eases, expressions and the like are baked at every frame. A document imported from glTF
+    /// goes back onto the source's nodes and animations (its "x-gltf" record); scalar, vec2 and
+    /// colour tracks go through KHR_animation_pointer.
     ///
     /// Example: inbetween export anim.json -o anim.glb
+    ///
+    /// Example: inbetween export walk.json --onto walk.gltf -o walked.glb
     Export(ExportCmd),
     /// Measure playback speed: the batch player against the single-track player, exact
     /// evaluation, a cached Hermite baseline and a memory-bandwidth ceiling (ns per channel-frame).

@@ -196,3 +196,34 @@ fn export_onto_writes_the_whole_model() {
         ));
     assert!(!out.exists());
 }
+
+/// `--onto` reads the model's buffers under the import's rules: a buffer URI that leaves the
+/// model's folder is refused naming the buffer and the rule, and nothing is written.
+#[test]
+fn export_onto_refuses_a_model_buffer_outside_its_folder() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir(root.path().join("model")).unwrap();
+    std::fs::write(root.path().join("secret.bin"), [0u8; 16]).unwrap();
+    let model = root.path().join("model/model.gltf");
+    std::fs::write(
+        &model,
+        r#"{"asset": {"version": "2.0"}, "nodes": [{"name": "n"}],
+            "buffers": [{"byteLength": 16, "uri": "../secret.bin"}]}"#,
+    )
+    .unwrap();
+    let doc = root.path().join("doc.json");
+    std::fs::write(
+        &doc,
+        r#"{"inbetween": 1, "tracks": [{"name": "n/translation", "type": "vec3", "keys": [{"frame": 0, "value": [0, 0, 0]}]}]}"#,
+    )
+    .unwrap();
+    let out = root.path().join("out.glb");
+    export(&doc, &out, &["--onto", model.to_str().unwrap()])
+        .code(1)
+        .stderr(predicate::str::contains("model.gltf"))
+        .stderr(predicate::str::contains(
+            "buffer 0 \"../secret.bin\" of the model: refused",
+        ))
+        .stderr(predicate::str::contains("outside the model's folder"));
+    assert!(!out.exists());
+}
