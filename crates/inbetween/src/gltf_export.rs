@@ -8,7 +8,8 @@
 //! any other `quat` track its rotation. Scalar, vec2, vec4 and colour tracks go through
 //! `KHR_animation_pointer` ([`pointer`]): a track named as a pointer into `/materials/…` or
 //! `/extras/…` there, a colour track to the base colour of a material made for it, others to
-//! `/extras/inbetween/NAME`. Morph weights (which need the model's mesh) are skipped and listed.
+//! `/extras/inbetween/NAME`. Morph weights need the model's mesh: they are written ([`weights`],
+//! one channel per node) only into a model (`--onto`), else skipped and listed.
 //!
 //! Samplers are exact where glTF 2.0 (Appendix C) can say it: all-`step` tracks become `STEP`;
 //! all-`linear` tracks (shortest-arc slerp on rotations, as glTF's) become `LINEAR`; tracks whose
@@ -35,6 +36,7 @@ use crate::track::{Interp, SegmentForm, Track};
 mod onto;
 mod plan;
 mod pointer;
+mod weights;
 
 use crate::value::ValueType;
 use crate::Ease;
@@ -153,6 +155,10 @@ pub enum GltfExportError {
     },
 }
 
+/// Why morph weights without the model's mesh are not exported.
+const WEIGHTS_NEED_THE_MESH: &str =
+    "morph target weights need the model's mesh (export --onto MODEL); not exported";
+
 /// Where a track named `name` goes without a record: (node name, glTF path), or why it cannot
 /// be a node channel.
 fn target(track: &Track, name: &str) -> Result<(String, &'static str), &'static str> {
@@ -170,9 +176,7 @@ fn target(track: &Track, name: &str) -> Result<(String, &'static str), &'static 
     match track.value_type() {
         ValueType::Vec3 => Ok((name.to_string(), "translation")),
         ValueType::Quat => Ok((name.to_string(), "rotation")),
-        ValueType::Scalar if name.contains("/weights/") => {
-            Err("morph target weights need a mesh; not exported")
-        }
+        ValueType::Scalar if name.contains("/weights/") => Err(WEIGHTS_NEED_THE_MESH),
         _ => Err("glTF animates only node translation (vec3), rotation (quat) and scale (vec3)"),
     }
 }
@@ -277,10 +281,9 @@ fn exact_sampler(track: &Track, fps: f64) -> Result<Sampler, &'static str> {
     })
 }
 
-/// The keys a baked track gets: its first and last frame and every integer frame between, as f64
-/// (a span of 1e300 frames is counted, not enumerated).
-fn baked_key_count(track: &Track) -> f64 {
-    let (first, last) = (track.first_frame(), track.last_frame());
+/// The keys a baked span gets: its first and last frame and every integer frame between, as
+/// f64 (a span of 1e300 frames is counted, not enumerated).
+fn baked_key_count(first: f64, last: f64) -> f64 {
     if last <= first {
         return 1.0;
     }
@@ -288,18 +291,19 @@ fn baked_key_count(track: &Track) -> f64 {
     between + 2.0
 }
 
-fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
-    let keys = baked_key_count(track);
+/// The frames a bake samples from `first` to `last`: both ends and every integer frame between;
+/// refused beyond [`MAX_EXPORT_KEYS_PER_TRACK`] (checked before enumerating).
+fn baked_frames(track: &str, first: f64, last: f64) -> Result<Vec<f64>, GltfExportError> {
+    let keys = baked_key_count(first, last);
     // Never NaN: the frames are finite (a span beyond f64 counts as +∞, which is refused).
     if keys > MAX_EXPORT_KEYS_PER_TRACK as f64 {
         return Err(GltfExportError::TooManyKeys {
-            track: track.name().to_string(),
+            track: track.to_string(),
             keys,
             max: MAX_EXPORT_KEYS_PER_TRACK,
             total: false,
         });
     }
-    let (first, last) = (track.first_frame(), track.last_frame());
     let mut frames: Vec<f64> = Vec::new();
     frames.push(first);
     let mut f = first.floor() + 1.0;
@@ -310,17 +314,28 @@ fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
     if last > first {
         frames.push(last);
     }
-    let mut outputs = Vec::with_capacity(frames.len());
-    for frame in &frames {
-        let v = track.eval(*frame);
-        if !v.is_finite() {
-            return Err(GltfExportError::NotFinite {
-                track: track.name().to_string(),
-                frame: *frame,
-            });
-        }
-        outputs.push(v.to_array());
+    Ok(frames)
+}
+
+/// `track`'s value at `frame`, refused when not finite.
+fn finite_value(track: &Track, frame: f64) -> Result<[f64; 4], GltfExportError> {
+    let v = track.eval(frame);
+    if v.is_finite() {
+        Ok(v.to_array())
+    } else {
+        Err(GltfExportError::NotFinite {
+            track: track.name().to_string(),
+            frame,
+        })
     }
+}
+
+fn baked_sampler(track: &Track, fps: f64) -> Result<Sampler, GltfExportError> {
+    let frames = baked_frames(track.name(), track.first_frame(), track.last_frame())?;
+    let outputs = frames
+        .iter()
+        .map(|f| finite_value(track, *f))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Sampler {
         interpolation: "LINEAR",
         times: frames.iter().map(|f| f / fps).collect(),
@@ -477,22 +492,30 @@ fn write_channels(
 ) -> Result<Vec<AnimationParts>, GltfExportError> {
     let mut animations = vec![(Vec::new(), Vec::new()); plan.animations.len()];
     for planned in &plan.tracks {
-        let (sampler, how) = data.write_track(planned.track, fps, shift_frames)?;
+        let (sampler, how) = match planned.dest {
+            Dest::Weights { .. } => data.write_weights(&planned.group, fps, shift_frames)?,
+            _ => data.write_track(planned.track, fps, shift_frames)?,
+        };
         let Some((channels, samplers)) = animations.get_mut(planned.animation) else {
             continue;
         };
         samplers.push(sampler);
         channels.push(channel_json(&planned.dest, samplers.len() - 1));
-        let path = match planned.dest {
-            Dest::Node { path, .. } => path,
-            Dest::Pointer(_) => "pointer",
+        let path = planned.dest.path();
+        let tracks = if planned.group.is_empty() {
+            core::slice::from_ref(&planned.track)
+        } else {
+            planned.group.as_slice()
         };
-        report.channels.push((
-            planned.track.name().to_string(),
-            planned.label.clone(),
-            path,
-            how,
-        ));
+        for track in tracks {
+            let line = (
+                track.name().to_string(),
+                planned.label.clone(),
+                path,
+                how.clone(),
+            );
+            report.channels.push(line);
+        }
     }
     Ok(animations)
 }
@@ -503,13 +526,9 @@ fn check_duplicates(plan: &plan::Plan<'_>) -> Result<(), GltfExportError> {
     let mut seen: BTreeMap<(usize, &Dest), &str> = BTreeMap::new();
     for p in &plan.tracks {
         if let Some(first) = seen.insert((p.animation, &p.dest), p.track.name()) {
-            let path = match p.dest {
-                Dest::Node { path, .. } => path,
-                Dest::Pointer(_) => "pointer",
-            };
             return Err(GltfExportError::DuplicateTarget {
                 node: p.label.clone(),
-                path,
+                path: p.dest.path(),
                 first: first.to_string(),
                 second: p.track.name().to_string(),
             });
@@ -523,6 +542,9 @@ fn channel_json(dest: &Dest, sampler: usize) -> Json {
     match dest {
         Dest::Node { node, path } => {
             json!({"sampler": sampler, "target": {"node": node, "path": path}})
+        }
+        Dest::Weights { node } => {
+            json!({"sampler": sampler, "target": {"node": node, "path": "weights"}})
         }
         Dest::Pointer(p) => json!({"sampler": sampler, "target": {"path": "pointer",
             "extensions": {"KHR_animation_pointer": {"pointer": p}}}}),
@@ -620,7 +642,7 @@ fn extensions_used(plan: &plan::Plan<'_>) -> Vec<String> {
         .iter()
         .filter_map(|p| match &p.dest {
             Dest::Pointer(ptr) => Some(ptr),
-            Dest::Node { .. } => None,
+            Dest::Node { .. } | Dest::Weights { .. } => None,
         })
         .flat_map(|ptr| {
             let mut e = pointer::extensions(ptr);
@@ -658,6 +680,35 @@ impl Data {
             }
             Err(reason) => (baked_sampler(track, fps)?, ExportedAs::Baked(reason)),
         };
+        let json = self.write_sampler(track, &sampler, track.components(), fps, shift_frames)?;
+        Ok((json, how))
+    }
+
+    /// Writes the morph weights of one node (`tracks[t]` is target t) as one sampler.
+    fn write_weights(
+        &mut self,
+        tracks: &[&Track],
+        fps: f64,
+        shift_frames: f64,
+    ) -> Result<(Json, ExportedAs), GltfExportError> {
+        let (sampler, how) = weights::sampler(tracks, fps)?;
+        let Some(first) = tracks.first() else {
+            return Err(GltfExportError::NothingToExport("no morph target".into()));
+        };
+        let json = self.write_sampler(first, &sampler, 1, fps, shift_frames)?;
+        Ok((json, how))
+    }
+
+    /// Checks and writes a sampler: its input (times shifted by `shift_frames`) and output
+    /// (`components` numbers per element) accessors.
+    fn write_sampler(
+        &mut self,
+        track: &Track,
+        sampler: &Sampler,
+        components: usize,
+        fps: f64,
+        shift_frames: f64,
+    ) -> Result<Json, GltfExportError> {
         let shift = shift_frames / fps;
         let times: Vec<f64> = sampler.times.iter().map(|t| t + shift).collect();
         self.written_keys += times.len();
@@ -669,18 +720,15 @@ impl Data {
                 total: true,
             });
         }
-        check_f32(track, &sampler, &times, fps, shift_frames)?;
+        check_f32(track, sampler, &times, fps, shift_frames)?;
         check_increasing(track, &times, fps, shift_frames)?;
         let input = self.push_times(&times);
-        let components = track.components();
         let values = sampler
             .outputs
             .iter()
             .flat_map(|v| v.iter().take(components).copied().collect::<Vec<_>>());
         let output = self.push_accessor(values, sampler.outputs.len(), components);
-        let json =
-            json!({"input": input, "output": output, "interpolation": sampler.interpolation});
-        Ok((json, how))
+        Ok(json!({"input": input, "output": output, "interpolation": sampler.interpolation}))
     }
 
     /// The input accessor (SCALAR f32 seconds, with the `min`/`max` glTF requires).

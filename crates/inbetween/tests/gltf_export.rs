@@ -566,8 +566,8 @@ fn view_bytes(root: &serde_json::Value, buffers: &[&[u8]]) -> Vec<Vec<u8>> {
 
 /// `export --onto MODEL` of a document imported from MODEL writes the model itself — meshes,
 /// skins, materials, nodes, scenes and the bytes of every buffer view as they were — with its
-/// animations replaced by the document's (same names, same values at every frame); the
-/// validator finds no error and no warning the model does not have itself.
+/// animations replaced by the document's (same names, same values at every frame, morph weights
+/// included); the validator finds no error and no warning the model does not have itself.
 #[test]
 fn export_onto_the_whole_model_keeps_it_and_replaces_its_animations() {
     let dir = tempfile_dir("whole");
@@ -578,6 +578,7 @@ fn export_onto_the_whole_model_keeps_it_and_replaces_its_animations() {
         "box_animated.gltf",
         "SimpleSkin.gltf",
         "AnimatedTriangle.gltf",
+        "SimpleMorph.gltf",
     ];
     let mut written = Vec::new();
     let mut sources = Vec::new();
@@ -650,5 +651,50 @@ fn export_onto_the_whole_model_keeps_it_and_replaces_its_animations() {
         export_gltf_with(&walk, &options).unwrap_err().to_string(),
         "the document was imported from another model: the document records 31 nodes, the model \
          has 5; export onto the model it came from, or with --flat"
+    );
+}
+
+/// Morph weights go out only onto a model whose mesh has the targets, and only with a track for
+/// every target: one missing makes the others skipped, saying why.
+#[test]
+fn morph_weights_need_the_mesh_and_every_target() {
+    let model = load_gltf_model(&corpus("SimpleMorph.gltf"), &ImportOptions::default()).unwrap();
+    let (doc, scene) = import_through_json("SimpleMorph.gltf");
+    let (_, report) = export_gltf_with(
+        &doc,
+        &ExportOptions {
+            glb: true,
+            scene: Some(&scene),
+            onto: Some(&model),
+        },
+    )
+    .unwrap();
+    let paths: Vec<(&str, &str)> = report
+        .channels
+        .iter()
+        .map(|c| (c.0.as_str(), c.2))
+        .collect();
+    assert_eq!(
+        paths,
+        [("0/weights/0", "weights"), ("0/weights/1", "weights")]
+    );
+    let one = Document::builder()
+        .track(Track::scalar("0/weights/0").key(0.0, 0.0).key(10.0, 1.0))
+        .build()
+        .unwrap();
+    let options = ExportOptions {
+        glb: true,
+        scene: None,
+        onto: Some(&model),
+    };
+    assert_eq!(
+        export_gltf_with(&one, &options).unwrap_err().to_string(),
+        "no track can be exported to glTF: \"0/weights/0\": a weights channel animates every \
+         morph target of the mesh; give each target a track"
+    );
+    let e = export_gltf(&doc, false).unwrap_err().to_string();
+    assert!(
+        e.contains("morph target weights need the model's mesh (export --onto MODEL)"),
+        "{e}"
     );
 }

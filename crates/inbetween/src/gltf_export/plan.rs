@@ -17,8 +17,21 @@ use crate::value::ValueType;
 pub(super) enum Dest {
     /// A node property (`translation`, `rotation`, `scale`).
     Node { node: usize, path: &'static str },
+    /// A node's morph target weights (one channel for all targets).
+    Weights { node: usize },
     /// A `KHR_animation_pointer` JSON pointer.
     Pointer(String),
+}
+
+impl Dest {
+    /// The glTF channel path: `translation`, `rotation`, `scale`, `weights` or `pointer`.
+    pub fn path(&self) -> &'static str {
+        match self {
+            Dest::Node { path, .. } => path,
+            Dest::Weights { .. } => "weights",
+            Dest::Pointer(_) => "pointer",
+        }
+    }
 }
 
 /// One track and where it goes.
@@ -29,6 +42,8 @@ pub(super) struct Planned<'d> {
     pub dest: Dest,
     /// The node's label (for the report), or the pointer.
     pub label: String,
+    /// For [`Dest::Weights`], the track of each morph target in order (`track` is the first).
+    pub group: Vec<&'d Track>,
 }
 
 /// Every track's destination and the objects the export writes besides the animations.
@@ -59,6 +74,8 @@ struct Planner<'d, 's> {
     animations_by_label: Vec<(String, usize)>,
     /// The output animation for tracks the record does not place, once made.
     fallback: Option<usize>,
+    /// Morph-weight tracks by (animation, node): target → track.
+    weights: BTreeMap<(usize, usize), BTreeMap<usize, &'d Track>>,
     plan: Plan<'d>,
 }
 
@@ -73,6 +90,7 @@ pub(super) fn plan<'d>(
     for track in doc.tracks() {
         planner.place(track);
     }
+    planner.group_weights();
     planner.plan
 }
 
@@ -119,6 +137,7 @@ impl<'d, 's> Planner<'d, 's> {
             nodes_by_label,
             animations_by_label,
             fallback: None,
+            weights: BTreeMap::new(),
             plan,
         }
     }
@@ -129,7 +148,7 @@ impl<'d, 's> Planner<'d, 's> {
 
     fn push(&mut self, track: &'d Track, animation: usize, dest: Dest) {
         let label = match &dest {
-            Dest::Node { node, .. } => self
+            Dest::Node { node, .. } | Dest::Weights { node } => self
                 .plan
                 .nodes
                 .get(*node)
@@ -143,6 +162,7 @@ impl<'d, 's> Planner<'d, 's> {
             animation,
             dest,
             label,
+            group: Vec::new(),
         });
     }
 
@@ -150,6 +170,16 @@ impl<'d, 's> Planner<'d, 's> {
     fn place(&mut self, track: &'d Track) {
         let recorded = self.scene.and_then(|s| s.track(track.name()));
         match recorded.map(|r| (r.animation, &r.target)) {
+            Some((
+                animation,
+                TrackTarget::Node {
+                    node,
+                    weight: Some(k),
+                    ..
+                },
+            )) => {
+                self.weight(track, animation, *node, *k);
+            }
             Some((animation, TrackTarget::Node { node, path, .. })) => {
                 match node_path(path, track.value_type()) {
                     Ok(path) => self.node_dest(track, animation, *node, path),
@@ -216,7 +246,11 @@ impl<'d, 's> Planner<'d, 's> {
                 self.node_dest(track, animation, node, path);
             }
             Err(why) if track.value_type() == ValueType::Scalar && rest.contains("/weights/") => {
-                self.skip(track, why);
+                match weight_target(rest).and_then(|(n, k)| Some((*self.nodes_by_label.get(n)?, k)))
+                {
+                    Some((node, k)) => self.weight(track, animation, node, k),
+                    None => self.skip(track, why),
+                }
             }
             Err(_) if track.value_type() == ValueType::Color => {
                 let materials = self
@@ -267,6 +301,48 @@ impl<'d, 's> Planner<'d, 's> {
         (index, name)
     }
 
+    /// Collects the track of morph target `k` of `node`; only a node with a mesh of the model
+    /// (`--onto`) can take weights.
+    fn weight(&mut self, track: &'d Track, animation: usize, node: usize, k: usize) {
+        if self.morph_targets(node).is_none() {
+            return self.skip(track, super::WEIGHTS_NEED_THE_MESH);
+        }
+        let group = self.weights.entry((animation, node)).or_default();
+        if group.contains_key(&k) {
+            return self.skip(track, "another track already animates this morph target");
+        }
+        group.insert(k, track);
+    }
+
+    /// The number of morph targets of the mesh of `node` in the model, when it has some.
+    fn morph_targets(&self, node: usize) -> Option<usize> {
+        let root = &self.model?.root;
+        let mesh = root["nodes"].get(node)?.get("mesh")?.as_u64()?;
+        let mesh = root["meshes"].get(usize::try_from(mesh).ok()?)?;
+        let targets = mesh["primitives"].get(0)?.get("targets")?.as_array()?.len();
+        (targets > 0).then_some(targets)
+    }
+
+    /// One weights channel per (animation, node) whose tracks cover every morph target of the
+    /// mesh; the tracks of an incomplete group are skipped.
+    fn group_weights(&mut self) {
+        for ((animation, node), group) in core::mem::take(&mut self.weights) {
+            let targets = self.morph_targets(node).unwrap_or(0);
+            let complete = group.len() == targets && group.keys().copied().eq(0..targets);
+            let tracks: Vec<&'d Track> = group.into_values().collect();
+            if !complete {
+                for track in tracks {
+                    self.skip(track, "a weights channel animates every morph target of the mesh; give each target a track");
+                }
+                continue;
+            }
+            self.push(tracks[0], animation, Dest::Weights { node });
+            if let Some(last) = self.plan.tracks.last_mut() {
+                last.group = tracks;
+            }
+        }
+    }
+
     /// The recorded node with this label, or a new node with this name.
     fn node_named(&mut self, label: &str) -> usize {
         if let Some(&i) = self.nodes_by_label.get(label) {
@@ -288,7 +364,7 @@ fn node_path(path: &str, ty: ValueType) -> Result<&'static str, &'static str> {
         ("translation", ValueType::Vec3) => Ok("translation"),
         ("scale", ValueType::Vec3) => Ok("scale"),
         ("rotation", ValueType::Quat) => Ok("rotation"),
-        ("weights", _) => Err("morph target weights need the model's mesh; not exported"),
+        ("weights", _) => Err(super::WEIGHTS_NEED_THE_MESH),
         _ => Err("its type does not fit the node property it was imported from"),
     }
 }
@@ -313,4 +389,10 @@ fn model_nodes(root: &Json) -> Vec<Map<String, Json>> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// `(NODE, K)` for a name `NODE/weights/K`.
+fn weight_target(name: &str) -> Option<(&str, usize)> {
+    let (node, k) = name.rsplit_once("/weights/")?;
+    Some((node, k.parse().ok()?))
 }
