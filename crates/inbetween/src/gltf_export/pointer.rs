@@ -172,3 +172,41 @@ pub(super) fn in_model(root: &Json, pointer: &str) -> bool {
     }
     at.is_object()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A pointer into a model resolves when every object on the way exists (the leaf may take
+    /// its default); the roots the export manages itself never count as the model's.
+    #[test]
+    fn pointers_into_the_model_resolve_through_existing_objects() {
+        let root = json!({"cameras": [{"type": "perspective",
+            "perspective": {"yfov": 0.8, "znear": 0.1}}],
+            "extensions": {"KHR_lights_punctual": {"lights": [{"type": "point"}]}}});
+        assert!(in_model(&root, "/cameras/0/perspective/yfov"));
+        assert!(in_model(&root, "/cameras/0/perspective/zfar"));
+        assert!(in_model(
+            &root,
+            "/extensions/KHR_lights_punctual/lights/0/intensity"
+        ));
+        assert!(!in_model(&root, "/cameras/1/perspective/yfov"));
+        assert!(!in_model(&root, "/cameras/0/orthographic/xmag"));
+        assert!(!in_model(&root, "/materials/0/emissiveFactor"));
+        assert!(!in_model(&root, "cameras/0/perspective/yfov"));
+    }
+
+    /// Tokens are unescaped as RFC 6901 says, and `extensions/NAME` is found on the way.
+    #[test]
+    fn extensions_on_a_pointer_are_listed() {
+        assert_eq!(
+            extensions("/materials/0/extensions/KHR_texture_transform/offset"),
+            ["KHR_texture_transform"]
+        );
+        assert_eq!(
+            tokens("/extras/a~1b~0c"),
+            Some(vec!["extras".into(), "a/b~c".into()])
+        );
+    }
+}
