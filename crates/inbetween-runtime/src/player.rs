@@ -389,7 +389,7 @@ impl<'s> TrackPlayer<'s> {
         let region = if w >= last || track.piece_count() == 0 {
             Region::End
         } else {
-            Region::Piece(track.piece_at(w).map_or(0, |p| p.index as usize))
+            Region::Piece(track.piece_index_at(w).unwrap_or(0))
         };
         WrappedFrame {
             region,

@@ -436,11 +436,22 @@ fn malformed_version_3_tables_are_refused_with_their_error() {
             ..
         }
     ));
-    // A step inside a block moves every later start of the block off its checkpoint.
+    // The step of a block's first piece must agree with its checkpoint (the reader ends the
+    // piece before at the checkpoint's start); a step past the next checkpoint's start puts
+    // the piece's implied origin after its end.
     assert_eq!(
-        layout_field(corrupt(&bytes, g.piece(15), &[9])),
+        layout_field(corrupt(&bytes, g.piece(16), &[9])),
         "checkpoint grid index"
     );
+    assert!(matches!(
+        corrupt(&bytes, g.piece(15), &[9]),
+        StreamError::BadNumber {
+            track: Some(0),
+            piece: Some(15),
+            field: "piece origin",
+            ..
+        }
+    ));
     // f64 starts: not finite, out of order, piece 0 not at the first frame.
     assert!(matches!(
         corrupt(&bytes, f.piece(1), &f64::NAN.to_le_bytes()),

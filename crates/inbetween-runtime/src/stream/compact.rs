@@ -87,10 +87,18 @@ impl StartCode {
     pub fn grid_start(self, first: f64, grid: u64) -> f64 {
         match self {
             Self::Float => first,
-            // `grid < 2^37` and `k ≤ 32`: the quotient is exact, only the sum rounds.
-            Self::Grid { exponent, .. } => first + grid as f64 / (1u64 << exponent) as f64,
+            // `grid < 2^37` and `k ≤ 32`: `grid / 2^k` is exact (a product by the power of two
+            // 2^-k, the same number), only the sum rounds.
+            Self::Grid { exponent, .. } => first + grid as f64 * grid_unit(exponent),
         }
     }
+}
+
+/// `2^-exponent`, exactly.
+#[inline]
+fn grid_unit(exponent: u8) -> f64 {
+    // The f64 with biased exponent 1023 − k and a zero mantissa.
+    f64::from_bits(u64::from(1023 - exponent.min(MAX_GRID_EXPONENT) as u16) << 52)
 }
 
 /// The frame where a piece's differences are given when its entry stores none: its first
@@ -122,18 +130,17 @@ pub const fn checkpoints(pieces: usize) -> usize {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CompactTable<'s> {
     pub bytes: &'s [u8],
+    /// Absolute offset of the track's entry (numbers' offset, components and last frame are
+    /// read from it when needed).
+    pub track_entry: usize,
     /// Absolute offset of the first checkpoint.
     pub table: usize,
     /// Absolute offset of the first entry.
     pub entries: usize,
-    /// Absolute offset of the track's numbers.
-    pub data: usize,
     pub count: usize,
     pub code: StartCode,
     pub precision: Precision,
-    pub components: usize,
     pub first: f64,
-    pub last: f64,
 }
 
 /// A position of the walk: piece `index`, its grid index and its data's offset within the
@@ -145,9 +152,60 @@ pub(crate) struct Walk {
     pub offset: u64,
 }
 
+/// Step of a grid entry: its first `width` (1, 2 or 4) bytes, little-endian.
+#[inline]
+fn step_of(entry: &[u8], width: usize) -> u64 {
+    let byte = |i: usize| u64::from(entry.get(i).copied().unwrap_or(0));
+    match width {
+        1 => byte(0),
+        2 => byte(0) | byte(1) << 8,
+        _ => byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24,
+    }
+}
+
 impl<'s> CompactTable<'s> {
+    /// The table of the track whose entry is at `track_entry`, if its start code is known.
+    #[inline]
+    pub fn new(bytes: &'s [u8], track_entry: usize) -> Option<Self> {
+        let code = StartCode::from_byte(read_u8(bytes, track_entry + T_START_CODE))?;
+        let count = to_usize(read_u32(bytes, track_entry + T_PIECE_COUNT));
+        let table = to_usize(read_u32(bytes, track_entry + T_PIECE_TABLE_OFFSET));
+        Some(Self {
+            bytes,
+            track_entry,
+            table,
+            entries: table + checkpoints(count) * CHECKPOINT_SIZE,
+            count,
+            code,
+            precision: Precision::from_code(read_u8(bytes, track_entry + T_PRECISION))
+                .unwrap_or_default(),
+            first: read_f64(bytes, track_entry + T_FIRST_FRAME),
+        })
+    }
+    /// Absolute offset of the track's numbers.
+    fn data(&self) -> usize {
+        to_usize(read_u32(self.bytes, self.track_entry + T_DATA_OFFSET))
+    }
+    /// The track's last frame.
+    fn last(&self) -> f64 {
+        read_f64(self.bytes, self.track_entry + T_LAST_FRAME)
+    }
+    /// Components per value.
+    fn components(&self) -> u64 {
+        super::StreamValueType::from_code(read_u8(self.bytes, self.track_entry + T_VALUE_TYPE))
+            .map_or(1, |t| t.components() as u64)
+    }
+    fn entry_size(&self) -> usize {
+        entry_size(self.code, self.precision)
+    }
     fn entry(&self, i: usize) -> usize {
-        self.entries + i * entry_size(self.code, self.precision)
+        self.entries + i * self.entry_size()
+    }
+    /// Entries `from..to` as one slice (empty when out of range, never after validation).
+    fn entry_bytes(&self, from: usize, to: usize) -> &'s [u8] {
+        self.bytes
+            .get(self.entry(from)..self.entry(to))
+            .unwrap_or(&[])
     }
     /// Checkpoint `block`: (grid index, data offset).
     pub fn checkpoint(&self, block: usize) -> (u32, u32) {
@@ -156,12 +214,11 @@ impl<'s> CompactTable<'s> {
     }
     /// Entry `i`'s start step in grid units (0 on float tracks).
     pub fn step(&self, i: usize) -> u64 {
-        let at = self.entry(i);
         match self.code {
             StartCode::Float => 0,
-            StartCode::Grid { width: 1, .. } => u64::from(read_u8(self.bytes, at)),
-            StartCode::Grid { width: 2, .. } => u64::from(read_u16(self.bytes, at)),
-            StartCode::Grid { .. } => u64::from(read_u32(self.bytes, at)),
+            StartCode::Grid { width, .. } => {
+                step_of(self.entry_bytes(i, i + 1), usize::from(width))
+            }
         }
     }
     /// Entry `i`'s degree byte.
@@ -183,9 +240,10 @@ impl<'s> CompactTable<'s> {
             StartCode::Grid { .. } => self.code.grid_start(self.first, w.grid),
         }
     }
-    /// Bytes of piece `i`'s data: its stored origin, if any, and its numbers.
-    pub fn size(&self, i: usize) -> u64 {
-        let byte = self.degree_byte(i);
+    /// Bytes of the data of a piece with degree byte `byte`: its stored origin, if any, and
+    /// its numbers.
+    #[inline]
+    fn size_of(&self, byte: u8) -> u64 {
         let terms = u64::from(byte & DEGREE_MASK) + 1;
         let number = if byte & DEGREE_FLAG_WIDE != 0 {
             8
@@ -197,7 +255,11 @@ impl<'s> CompactTable<'s> {
         } else {
             0
         };
-        origin + terms * self.components as u64 * number
+        origin + terms * self.components() * number
+    }
+    /// Bytes of piece `i`'s data.
+    pub fn size(&self, i: usize) -> u64 {
+        self.size_of(self.degree_byte(i))
     }
     /// The walk at the first piece of `block`, as its checkpoint says.
     pub fn at_checkpoint(&self, block: usize) -> Walk {
@@ -208,7 +270,7 @@ impl<'s> CompactTable<'s> {
             offset: u64::from(offset),
         }
     }
-    /// The walk one piece further.
+    /// The walk one piece further (validation's sequential walk).
     pub fn next(&self, w: Walk) -> Walk {
         Walk {
             index: w.index + 1,
@@ -216,28 +278,46 @@ impl<'s> CompactTable<'s> {
             offset: w.offset.saturating_add(self.size(w.index)),
         }
     }
-    /// The walk at piece `index` (`< count`): its checkpoint, then at most 15 entries.
-    fn walk_to(&self, index: usize) -> Walk {
-        let mut w = self.at_checkpoint(index / BLOCK);
-        while w.index < index {
-            w = self.next(w);
+    /// The walk at piece `index` (`< count`) with grid index `grid`: its data offset is its
+    /// checkpoint's plus the sizes of the at most 15 pieces before it in its block.
+    fn with_offset(&self, index: usize, grid: u64) -> Walk {
+        let from = self.at_checkpoint(index / BLOCK);
+        let sizes = self
+            .entry_bytes(from.index, index)
+            .chunks_exact(self.entry_size())
+            .filter_map(|entry| entry.get(self.code.start_size()))
+            .map(|&byte| self.size_of(byte))
+            .sum::<u64>();
+        Walk {
+            index,
+            grid,
+            offset: from.offset.saturating_add(sizes),
         }
-        w
     }
-    /// Where piece `w.index` ends: the next start, or the last frame.
+    /// Where piece `w.index` ends: the next start (the next checkpoint's at a block's end), or
+    /// the last frame.
     pub fn end(&self, w: Walk) -> f64 {
-        if w.index + 1 < self.count {
-            self.start(self.next(w))
-        } else {
-            self.last
+        let next = w.index + 1;
+        if next >= self.count {
+            return self.last();
         }
+        let grid = if next % BLOCK == 0 {
+            self.at_checkpoint(next / BLOCK).grid
+        } else {
+            w.grid.saturating_add(self.step(next))
+        };
+        self.start(Walk {
+            index: next,
+            grid,
+            offset: 0,
+        })
     }
     /// The piece at walk position `w`.
     pub fn piece_at_walk(&self, w: Walk) -> Piece {
         let (start, end) = (self.start(w), self.end(w));
         let byte = self.degree_byte(w.index);
         let mut at = self
-            .data
+            .data()
             .saturating_add(usize::try_from(w.offset).unwrap_or(usize::MAX));
         let origin = if byte & DEGREE_FLAG_ORIGIN != 0 {
             let origin = read_f64(self.bytes, at);
@@ -257,35 +337,85 @@ impl<'s> CompactTable<'s> {
             data_offset: at,
         }
     }
-    /// Piece `index`, or `None` past the end.
+    /// Piece `index`, or `None` past the end: from its checkpoint, one pass over the at most 15
+    /// entries before it summing start steps and sizes.
     pub fn piece(&self, index: usize) -> Option<Piece> {
-        (index < self.count).then(|| self.piece_at_walk(self.walk_to(index)))
+        if index >= self.count {
+            return None;
+        }
+        let from = self.at_checkpoint(index / BLOCK);
+        let (start_size, width) = (self.code.start_size(), self.code.start_size());
+        let grid_code = matches!(self.code, StartCode::Grid { .. });
+        let (mut grid, mut offset) = (from.grid, from.offset);
+        let entries = self.entry_bytes(from.index, index + 1);
+        let mut walked = entries.chunks_exact(self.entry_size());
+        // Entry `from.index`'s step is already in the checkpoint; each later one adds its step
+        // and the size of the piece before it.
+        let mut previous = walked.next().and_then(|e| e.get(start_size)).copied();
+        for entry in walked {
+            if grid_code {
+                grid = grid.saturating_add(step_of(entry, width));
+            }
+            offset = offset.saturating_add(previous.map_or(0, |b| self.size_of(b)));
+            previous = entry.get(start_size).copied();
+        }
+        Some(self.piece_at_walk(Walk {
+            index,
+            grid,
+            offset,
+        }))
     }
-    /// The last piece whose start is ≤ `w` (piece 0 for smaller `w`): a binary search over the
-    /// checkpoints, then a walk of at most 15 entries.
-    pub fn piece_at(&self, w: f64) -> Option<Piece> {
+    /// The index and grid index of the last piece whose start is ≤ `w` (piece 0 for smaller
+    /// `w`): a binary search over the entries (f64 starts) or the checkpoints (grid starts),
+    /// then at most 15 steps.
+    pub fn index_at(&self, w: f64) -> Option<(usize, u64)> {
         if self.count == 0 {
             return None;
         }
-        let blocks = checkpoints(self.count);
-        // Invariant: block `lo` starts at or before `w` (or lo == 0); block `hi` after it.
-        let (mut lo, mut hi) = (0usize, blocks);
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if self.start(self.at_checkpoint(mid)) <= w {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        let mut at = self.at_checkpoint(lo);
-        while at.index + 1 < self.count && at.index % BLOCK != BLOCK - 1 {
-            let next = self.next(at);
-            if self.start(next) > w {
+        let StartCode::Grid { exponent, width } = self.code else {
+            let start = |i: usize| read_f64(self.bytes, self.entry(i));
+            return Some((last_at_or_before(self.count, w, start), 0));
+        };
+        let unit = grid_unit(exponent);
+        let block = last_at_or_before(checkpoints(self.count), w, |b| {
+            let grid = read_u32(self.bytes, self.table + b * CHECKPOINT_SIZE);
+            self.first + f64::from(grid) * unit
+        });
+        let from = self.at_checkpoint(block);
+        let to = (from.index + BLOCK).min(self.count);
+        let width = usize::from(width);
+        let (mut index, mut grid) = (from.index, from.grid);
+        for entry in self
+            .entry_bytes(from.index + 1, to)
+            .chunks_exact(self.entry_size())
+        {
+            let next = grid.saturating_add(step_of(entry, width));
+            // The reader's `grid_start`, with the unit hoisted.
+            if self.first + next as f64 * unit > w {
                 break;
             }
-            at = next;
+            (index, grid) = (index + 1, next);
         }
-        Some(self.piece_at_walk(at))
+        Some((index, grid))
     }
+    /// The last piece whose start is ≤ `w` (piece 0 for smaller `w`).
+    pub fn piece_at(&self, w: f64) -> Option<Piece> {
+        let (index, grid) = self.index_at(w)?;
+        Some(self.piece_at_walk(self.with_offset(index, grid)))
+    }
+}
+
+/// The last of `units` increasing starts (`start(i)`) that is ≤ `w`, or 0: a binary search.
+fn last_at_or_before(units: usize, w: f64, start: impl Fn(usize) -> f64) -> usize {
+    // Invariant: unit `lo` starts at or before `w` (or lo == 0); unit `hi` after it.
+    let (mut lo, mut hi) = (0usize, units);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if start(mid) <= w {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }

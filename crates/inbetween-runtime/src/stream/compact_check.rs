@@ -4,33 +4,23 @@
 //! checked is what `StreamTrack::piece` returns; every checkpoint must equal the running sums.
 
 use super::compact::{
-    CompactTable, StartCode, Walk, BLOCK, CHECKPOINT_SIZE, DEGREE_FLAG_ORIGIN, DEGREE_FLAG_WIDE,
-    DEGREE_MASK, ORIGIN_SIZE,
+    CompactTable, Walk, BLOCK, DEGREE_FLAG_ORIGIN, DEGREE_FLAG_WIDE, DEGREE_MASK, ORIGIN_SIZE,
 };
 use super::layout::*;
 use super::validate::{finite, layout, need, to_usize_u64, PieceShape, PieceTable};
 use super::{Precision, StreamError};
 
 /// Validates every piece of a version-3 track whose table and numbers `pieces` located (the
-/// whole table was checked to fit); returns the length its numbers must have.
+/// whole table was checked to fit, the start code is known); returns the length its numbers
+/// must have.
 pub(super) fn validate_pieces(
     pieces: &PieceTable<'_>,
-    code: StartCode,
     replayed: &mut u64,
 ) -> Result<u64, StreamError> {
-    let count = to_usize(pieces.count);
-    let table = to_usize_u64(pieces.table);
-    let compact = CompactTable {
-        bytes: pieces.bytes,
-        table,
-        entries: table + super::compact::checkpoints(count) * CHECKPOINT_SIZE,
-        data: to_usize_u64(pieces.data.0),
-        count,
-        code,
-        precision: pieces.codes.precision,
-        components: usize::from(pieces.codes.components),
-        first: pieces.frames.0,
-        last: pieces.frames.1,
+    let entry = HEADER_SIZE + to_usize(pieces.track) * TRACK_ENTRY_SIZE;
+    // The entry's fields were validated before the pieces (codes, frames, offsets).
+    let Some(compact) = CompactTable::new(pieces.bytes, entry) else {
+        return Ok(0);
     };
     let mut walk = Walk {
         index: 0,

@@ -414,25 +414,12 @@ impl<'s> StreamTrack<'s> {
         out
     }
     /// The compact piece table of a version-3 track (`None` in versions 1 and 2).
+    #[inline]
     fn compact(&self) -> Option<compact::CompactTable<'s>> {
         if read_u16(self.bytes, H_VERSION) != FORMAT_VERSION_COMPACT {
             return None;
         }
-        let code = compact::StartCode::from_byte(read_u8(self.bytes, self.entry + T_START_CODE))?;
-        let count = self.piece_count();
-        let table = to_usize(self.field_u32(T_PIECE_TABLE_OFFSET));
-        Some(compact::CompactTable {
-            bytes: self.bytes,
-            table,
-            entries: table + compact::checkpoints(count) * compact::CHECKPOINT_SIZE,
-            data: to_usize(self.field_u32(T_DATA_OFFSET)),
-            count,
-            code,
-            precision: self.precision(),
-            components: self.components(),
-            first: self.first_frame(),
-            last: self.last_frame(),
-        })
+        compact::CompactTable::new(self.bytes, self.entry)
     }
     /// Piece `index`, or `None` past the end. Version 3 walks at most 15 entries from the
     /// piece's checkpoint.
@@ -469,12 +456,13 @@ impl<'s> StreamTrack<'s> {
         let table = to_usize(self.field_u32(T_PIECE_TABLE_OFFSET));
         read_f64(self.bytes, table + index * PIECE_ENTRY_SIZE + P_START)
     }
-    /// The piece containing frame `w` in `[first_frame, last_frame)`: the last piece whose start
-    /// is ≤ `w` (piece 0 for smaller `w`), in O(log pieces). `None` for a track without pieces.
+    /// Index of the piece containing frame `w` in `[first_frame, last_frame)`: the last piece
+    /// whose start is ≤ `w` (piece 0 for smaller `w`), in O(log pieces) (plus at most 15 start
+    /// steps in version 3). `None` for a track without pieces.
     #[must_use]
-    pub fn piece_at(&self, w: f64) -> Option<Piece> {
+    pub fn piece_index_at(&self, w: f64) -> Option<usize> {
         if let Some(table) = self.compact() {
-            return table.piece_at(w);
+            return table.index_at(w).map(|(index, _)| index);
         }
         let count = self.piece_count();
         if count == 0 {
@@ -490,7 +478,16 @@ impl<'s> StreamTrack<'s> {
                 hi = mid;
             }
         }
-        self.piece(lo)
+        Some(lo)
+    }
+    /// The piece containing frame `w` in `[first_frame, last_frame)`: the last piece whose start
+    /// is ≤ `w` (piece 0 for smaller `w`), in O(log pieces). `None` for a track without pieces.
+    #[must_use]
+    pub fn piece_at(&self, w: f64) -> Option<Piece> {
+        if let Some(table) = self.compact() {
+            return table.piece_at(w);
+        }
+        self.piece_index_at(w).and_then(|index| self.piece(index))
     }
     /// The pieces in order.
     pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {

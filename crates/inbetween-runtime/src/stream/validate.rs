@@ -211,7 +211,7 @@ fn validate_track_entry(
         frames: (first, last),
     };
     let expected_data = match start_code {
-        Some(code) => super::compact_check::validate_pieces(&pieces, code, replayed)?,
+        Some(_) => super::compact_check::validate_pieces(&pieces, replayed)?,
         None => {
             let mut expected_data = 0u64;
             for p in 0..piece_count {
