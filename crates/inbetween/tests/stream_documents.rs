@@ -6,7 +6,7 @@ use serde_json::{json, Value as Json};
 
 use inbetween::compile::CompileOptions;
 use inbetween::player::TrackPlayer;
-use inbetween::stream::{Precision, Stream};
+use inbetween::stream::Stream;
 use inbetween::Document;
 
 mod common;
