@@ -4,11 +4,13 @@
 //! (default 1000, both layouts twice; `v1` or `v3` times that layout once, for
 //! `perf stat -e instructions`). Playback: one `TrackPlayer` per channel forward over 1 000 frames from frame 64
 //! (about 28 piece changes per channel), median of 7 runs, ns per channel-frame. Seeks: every
-//! channel sought to 64 frames spread over its keys, ns per seek.
+//! channel sought to 64 frames spread over its keys, ns per seek. `Bank::new`: ms to build a
+//! bank of the stream (median of 3).
 
 use std::hint::black_box;
 use std::time::Instant;
 
+use inbetween::batch::Bank;
 use inbetween::player::TrackPlayer;
 use inbetween::stream::{reencode, Precision, Stream, TableLayout};
 use inbetween_bench::{compile, time, workload_document, workload_keys, PlayerMethod};
@@ -53,7 +55,7 @@ fn main() -> Result<(), String> {
     let stream = Stream::from_bytes(&compact).map_err(|e| e.to_string())?;
     let legacy = reencode(&stream, TableLayout::Legacy).map_err(|e| e.to_string())?;
     println!("{channels} channels, {key_count} keys");
-    println!("layout   B/key  validate ns/B  seek ns  player ns/channel-frame");
+    println!("layout   B/key  validate ns/B  seek ns  player ns/channel-frame  Bank::new ms");
     let only = std::env::args().nth(2);
     let runs = [
         ("v3", &compact),
@@ -71,8 +73,11 @@ fn main() -> Result<(), String> {
         });
         let s = Stream::from_bytes(bytes).map_err(|e| e.to_string())?;
         let play = time(&mut PlayerMethod::new(s), channels, channels, 1000, 7);
+        let build = median_ns(3, 1_000_000, || {
+            black_box(Bank::new(std::slice::from_ref(&s)).is_ok());
+        });
         println!(
-            "{name}       {:5.2}  {validate:13.3}  {:7.1}  {play:.2}",
+            "{name}       {:5.2}  {validate:13.3}  {:7.1}  {play:23.2}  {build:.1}",
             bytes.len() as f64 / key_count as f64,
             seek_ns(&s)
         );
