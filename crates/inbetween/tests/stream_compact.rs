@@ -719,3 +719,18 @@ fn the_corpus_hostile_version_3_inputs_are_refused_naming_the_field() {
         }
     ));
 }
+
+/// A float track's piece with a fixed exponent is refused by both layouts' writers (version 3
+/// has no exponent byte on float tracks, so it could not be kept).
+#[test]
+fn a_float_piece_with_an_exponent_is_refused_in_both_layouts() {
+    let mut track = synthetic_track(0.0, &[4, 4], 1.0, &[1, 1], &[false; 2], Precision::F64);
+    track.pieces[1].exponent = 3;
+    for layout in [TableLayout::Compact, TableLayout::Legacy] {
+        let error = write_stream_as(60.0, std::slice::from_ref(&track), layout).unwrap_err();
+        assert!(
+            matches!(error, StreamError::BadNumber { piece: Some(1), field: "fixed exponent", found, .. } if found == 3.0),
+            "{layout:?}: {error:?}"
+        );
+    }
+}

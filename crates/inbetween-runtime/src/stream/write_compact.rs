@@ -110,6 +110,15 @@ pub(super) fn write_compact_table(
         entries.push(byte);
         if track.precision == Precision::Fixed {
             entries.extend_from_slice(&piece.exponent.to_le_bytes());
+        } else if piece.exponent != 0 {
+            // Float tracks store no exponent: refuse what version 1 would refuse.
+            return Err(StreamError::BadNumber {
+                track: None,
+                piece: u32::try_from(i).ok(),
+                field: "fixed exponent",
+                found: f64::from(piece.exponent),
+                expected: "0 for float precisions, -100..=120 for fixed",
+            });
         }
         offset += usize::from(origin) * compact::ORIGIN_SIZE
             + piece.numbers.len() * piece.numbers.precision().number_size();
