@@ -89,7 +89,7 @@ impl StartCode {
             Self::Float => first,
             // `grid < 2^37` and `k ≤ 32`: `grid / 2^k` is exact (a product by the power of two
             // 2^-k, the same number), only the sum rounds.
-            Self::Grid { exponent, .. } => first + grid as f64 * grid_unit(exponent),
+            Self::Grid { exponent, .. } => first + (grid as i64) as f64 * grid_unit(exponent),
         }
     }
 }
@@ -242,20 +242,28 @@ impl<'s> CompactTable<'s> {
     }
     /// Bytes of the data of a piece with degree byte `byte`: its stored origin, if any, and
     /// its numbers.
-    #[inline]
     fn size_of(&self, byte: u8) -> u64 {
-        let terms = u64::from(byte & DEGREE_MASK) + 1;
-        let number = if byte & DEGREE_FLAG_WIDE != 0 {
-            8
-        } else {
-            self.precision.number_size() as u64
-        };
-        let origin = if byte & DEGREE_FLAG_ORIGIN != 0 {
-            ORIGIN_SIZE as u64
-        } else {
-            0
-        };
-        origin + terms * self.components() * number
+        self.sizer()(byte)
+    }
+    /// [`Self::size_of`] with the track's components and number size read once.
+    #[inline]
+    fn sizer(&self) -> impl Fn(u8) -> u64 {
+        let components = self.components();
+        let narrow = self.precision.number_size() as u64 * components;
+        move |byte: u8| {
+            let terms = u64::from(byte & DEGREE_MASK) + 1;
+            let per_term = if byte & DEGREE_FLAG_WIDE != 0 {
+                8 * components
+            } else {
+                narrow
+            };
+            let origin = if byte & DEGREE_FLAG_ORIGIN != 0 {
+                ORIGIN_SIZE as u64
+            } else {
+                0
+            };
+            origin + terms * per_term
+        }
     }
     /// Bytes of piece `i`'s data.
     pub fn size(&self, i: usize) -> u64 {
@@ -282,11 +290,12 @@ impl<'s> CompactTable<'s> {
     /// checkpoint's plus the sizes of the at most 15 pieces before it in its block.
     fn with_offset(&self, index: usize, grid: u64) -> Walk {
         let from = self.at_checkpoint(index / BLOCK);
+        let size_of = self.sizer();
         let sizes = self
             .entry_bytes(from.index, index)
             .chunks_exact(self.entry_size())
             .filter_map(|entry| entry.get(self.code.start_size()))
-            .map(|&byte| self.size_of(byte))
+            .map(|&byte| size_of(byte))
             .sum::<u64>();
         Walk {
             index,
@@ -346,17 +355,19 @@ impl<'s> CompactTable<'s> {
         let from = self.at_checkpoint(index / BLOCK);
         let (start_size, width) = (self.code.start_size(), self.code.start_size());
         let grid_code = matches!(self.code, StartCode::Grid { .. });
+        let size_of = self.sizer();
         let (mut grid, mut offset) = (from.grid, from.offset);
         let entries = self.entry_bytes(from.index, index + 1);
         let mut walked = entries.chunks_exact(self.entry_size());
         // Entry `from.index`'s step is already in the checkpoint; each later one adds its step
-        // and the size of the piece before it.
+        // and the size of the piece before it (no overflow: a u32 checkpoint plus at most 15
+        // u32 steps or sizes).
         let mut previous = walked.next().and_then(|e| e.get(start_size)).copied();
         for entry in walked {
             if grid_code {
-                grid = grid.saturating_add(step_of(entry, width));
+                grid = grid.wrapping_add(step_of(entry, width));
             }
-            offset = offset.saturating_add(previous.map_or(0, |b| self.size_of(b)));
+            offset = offset.wrapping_add(previous.map_or(0, &size_of));
             previous = entry.get(start_size).copied();
         }
         Some(self.piece_at_walk(Walk {
@@ -381,17 +392,20 @@ impl<'s> CompactTable<'s> {
             let grid = read_u32(self.bytes, self.table + b * CHECKPOINT_SIZE);
             self.first + f64::from(grid) * unit
         });
-        let from = self.at_checkpoint(block);
-        let to = (from.index + BLOCK).min(self.count);
+        let first_piece = block * BLOCK;
+        let to = (first_piece + BLOCK).min(self.count);
         let width = usize::from(width);
-        let (mut index, mut grid) = (from.index, from.grid);
+        let grid = read_u32(self.bytes, self.table + block * CHECKPOINT_SIZE);
+        let (mut index, mut grid) = (first_piece, u64::from(grid));
         for entry in self
-            .entry_bytes(from.index + 1, to)
+            .entry_bytes(first_piece + 1, to)
             .chunks_exact(self.entry_size())
         {
-            let next = grid.saturating_add(step_of(entry, width));
-            // The reader's `grid_start`, with the unit hoisted.
-            if self.first + next as f64 * unit > w {
+            // No overflow: a u32 checkpoint plus at most 15 u32 steps (< 2^37).
+            let next = grid.wrapping_add(step_of(entry, width));
+            // The reader's `grid_start` with the unit hoisted (`next < 2^63`: the signed
+            // conversion gives the same f64).
+            if self.first + (next as i64) as f64 * unit > w {
                 break;
             }
             (index, grid) = (index + 1, next);
