@@ -169,6 +169,8 @@ impl<T: Lane> Group<T> {
                     lower.get_mut(k * len + start..k * len + end),
                     upper.get(start..end),
                 ) else {
+                    // `state` holds `(degree + 1) · len` values (`group_for`).
+                    debug_assert!(false, "group state shorter than its orders");
                     return;
                 };
                 T::add_slice(a, b);
@@ -1101,6 +1103,7 @@ impl<'s> Bank<'s> {
     /// next reload on the heap when `schedule`.
     fn reload_track(&mut self, t: usize, schedule: bool) {
         let Some(info) = self.tracks.get(t).copied() else {
+            debug_assert!(false, "track {t} past the bank's tracks");
             return;
         };
         let player = TrackPlayer::at(info.track, self.base, self.steps, self.step);
@@ -1259,6 +1262,8 @@ impl<'s> Bank<'s> {
 
     fn apply_entry(&mut self, e: usize) {
         let Some(&entry) = self.script.entries.get(e) else {
+            // `others` only lists entries of the script (`build_script`).
+            debug_assert!(false, "script entry {e} past the script");
             return;
         };
         let t = entry.track as usize;
