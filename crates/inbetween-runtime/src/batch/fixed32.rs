@@ -168,7 +168,7 @@ pub(crate) struct IntLanes {
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`).
-    pub(crate) runs: Vec<(usize, usize, usize)>,
+    pub(crate) runs: Vec<super::records::Run>,
 }
 
 impl IntLanes {
@@ -233,11 +233,8 @@ impl IntLanes {
     /// Every slot's value at `u` frames from the centre, `(v as f32) · 2^-E`, into its channel
     /// of `out`.
     pub(crate) fn write_f32(&self, u: i32, out: &mut [f32]) {
-        for &(slot, channel, n) in &self.runs {
-            if let Some(dst) = out.get_mut(channel..channel + n) {
-                self.eval(u, slot, dst);
-            }
-        }
+        let lanes = (self.len, self.runs.as_slice(), self.channel.as_slice());
+        super::records::write_lanes(lanes, out, |slot, dst| self.eval(u, slot, dst));
     }
 
     /// Every slot's value `v · 2^-E` in f64 (exact) into its channel of `out`.

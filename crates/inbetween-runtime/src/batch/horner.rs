@@ -216,7 +216,7 @@ pub(crate) struct HornerGroup {
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`): each run's values
     /// go straight into the caller's row.
-    pub(crate) runs: Vec<(usize, usize, usize)>,
+    pub(crate) runs: Vec<super::records::Run>,
     /// Slots whose f32 value holds the budget only as an f32 output, with their track and
     /// component: `write_f64` gives them [`horner_f64`] of their piece's power coefficients.
     pub(crate) wide: Vec<WideLane>,

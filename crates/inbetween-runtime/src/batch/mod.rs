@@ -960,11 +960,8 @@ impl<'s> Bank<'s> {
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
             for g in bits(self.used.horner).filter_map(|d| self.horner.get(d)) {
-                for &(slot, channel, n) in &g.runs {
-                    if let Some(dst) = out.get_mut(channel..channel + n) {
-                        g.eval(t, slot, dst);
-                    }
-                }
+                let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
+                records::write_lanes(lanes, out, |slot, dst| g.eval(t, slot, dst));
             }
             for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
                 g.write_f32(t as i32, out);

@@ -119,13 +119,17 @@ impl Lanes<'_> {
     }
 }
 
+/// Slots `first slot .. + len` playing channels `first channel .. + len`: `(first slot, first
+/// channel, len)`.
+pub(crate) type Run = (usize, usize, usize);
+
 /// A lane group's slots as maximal runs of consecutive channels: run `(slot, channel, len)` is
 /// slots `slot .. slot + len` playing channels `channel .. channel + len`, so the group's
 /// values go straight into the caller's row, run by run (one run when every slot's channel
 /// follows the previous one).
 #[must_use]
-pub(crate) fn channel_runs(channel: &[u32]) -> Vec<(usize, usize, usize)> {
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+pub(crate) fn channel_runs(channel: &[u32]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
     for (slot, &c) in channel.iter().enumerate() {
         let c = c as usize;
         match runs.last_mut() {
@@ -136,9 +140,48 @@ pub(crate) fn channel_runs(channel: &[u32]) -> Vec<(usize, usize, usize)> {
     runs
 }
 
+/// Runs at least this long on average are written straight into the caller's row; shorter
+/// ones (tracks of other degrees interleaved, e.g. quaternions of mixed degrees: runs of 4) are
+/// evaluated in blocks of consecutive slots and scattered (one vectorized pass, then a store per
+/// lane, instead of one short call per run).
+const MIN_RUN: usize = 16;
+
+/// A lane group's values at the current frame into `out` by channel: `eval(first slot, dst)`
+/// fills `dst` with the values of slots `first .. first + dst.len()`; `runs` and `channel` are
+/// the group's (`channel_runs`), `len` its lane count.
+#[inline]
+pub(crate) fn write_lanes(
+    (len, runs, channel): (usize, &[Run], &[u32]),
+    out: &mut [f32],
+    eval: impl Fn(usize, &mut [f32]),
+) {
+    if runs.len().saturating_mul(MIN_RUN) <= len {
+        for &(slot, first, n) in runs {
+            if let Some(dst) = out.get_mut(first..first + n) {
+                eval(slot, dst);
+            }
+        }
+        return;
+    }
+    let mut block = [0.0f32; 256];
+    let mut start = 0;
+    while start < len {
+        let n = (len - start).min(block.len());
+        let values = block.get_mut(..n).unwrap_or(&mut []);
+        eval(start, values);
+        let channels = channel.get(start..start + n).unwrap_or(&[]);
+        for (&c, &v) in channels.iter().zip(values.iter()) {
+            if let Some(o) = out.get_mut(c as usize) {
+                *o = v;
+            }
+        }
+        start += n;
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{channel_runs, Records};
+    use super::{channel_runs, write_lanes, Records};
 
     /// Three lanes of degree 2 (3 orders, order-major) and two frames of records.
     fn records() -> Records<f32> {
@@ -190,5 +233,29 @@ mod tests {
             channel_runs(&[0, 1, 3, 4, 9, 2]),
             [(0, 0, 2), (2, 3, 2), (4, 9, 1), (5, 2, 1)]
         );
+    }
+
+    #[test]
+    fn lanes_reach_their_channels_by_runs_and_by_scatter() {
+        // Slot i plays 10 i; long runs (one run of 40) and short ones (pairs, reversed).
+        let eval = |first: usize, dst: &mut [f32]| {
+            for (i, v) in dst.iter_mut().enumerate() {
+                *v = 10.0 * (first + i) as f32;
+            }
+        };
+        let long: Vec<u32> = (5..45).collect();
+        let mut out = [0.0f32; 50];
+        write_lanes((40, &channel_runs(&long), &long), &mut out, eval);
+        for (slot, &c) in long.iter().enumerate() {
+            assert_eq!(out[c as usize], 10.0 * slot as f32);
+        }
+        let short: Vec<u32> = (0..40u32).map(|i| 40 - 2 * (i / 2) + i % 2).collect();
+        let runs = channel_runs(&short);
+        assert_eq!(runs.len(), 20);
+        let mut out = [0.0f32; 50];
+        write_lanes((40, &runs, &short), &mut out, eval);
+        for (slot, &c) in short.iter().enumerate() {
+            assert_eq!(out[c as usize], 10.0 * slot as f32, "slot {slot}");
+        }
     }
 }
