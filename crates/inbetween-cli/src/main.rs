@@ -90,9 +90,13 @@ enum Command {
     /// Write a document's tracks as a glTF 2.0 animation (.gltf with an embedded buffer, or .glb).
     ///
     /// Exact where glTF can say it (step → STEP, linear → LINEAR, cubic kinds → CUBICSPLINE);
-    /// eases, expressions and the like are baked at every frame.
+    /// eases, expressions and the like are baked at every frame. A document imported from glTF
+    /// goes back onto the source's nodes and animations (its "x-gltf" record); scalar, vec2 and
+    /// colour tracks go through KHR_animation_pointer.
     ///
     /// Example: inbetween export anim.json -o anim.glb
+    ///
+    /// Example: inbetween export walk.json --onto walk.gltf -o walked.glb
     Export(ExportCmd),
     /// Measure playback speed: the batch player against the single-track player, exact
     /// evaluation, a cached Hermite baseline and a memory-bandwidth ceiling (ns per channel-frame).
@@ -306,6 +310,15 @@ struct ExportCmd {
     /// input's name with .glb (standard output for `-` input).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Ignore the document's "x-gltf" record (what `import` kept of the source's nodes and
+    /// animations): one animation on nodes named after the tracks.
+    #[arg(long)]
+    flat: bool,
+    /// Write the whole model MODEL (.gltf/.glb: meshes, skins, materials, buffers) with its
+    /// animations replaced by the document's, on its nodes (the document should come from
+    /// `inbetween import MODEL`).
+    #[arg(long, value_name = "MODEL")]
+    onto: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -374,7 +387,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.skeleton.as_deref(),
             a.quiet,
         ),
-        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.quiet),
+        Command::Export(a) => export::run(
+            &a.input,
+            a.output.as_deref(),
+            a.onto.as_deref(),
+            a.flat,
+            a.quiet,
+        ),
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),

@@ -151,6 +151,9 @@ pub struct TrackPlayer<'s> {
     normalize: bool,
     work: [f64; STATE_SIZE],
     int_work: [i64; STATE_SIZE],
+    /// The last piece loaded: start, end, index. A frame in `[start, end)` lies in that piece,
+    /// so lookups there skip the search (any piece's span gives the same answer).
+    span: (f64, f64, usize),
 }
 
 impl Default for TrackPlayer<'_> {
@@ -183,6 +186,7 @@ impl<'s> TrackPlayer<'s> {
             normalize: track.normalizes(),
             work: [0.0; STATE_SIZE],
             int_work: [0; STATE_SIZE],
+            span: (f64::NAN, f64::NAN, 0),
         };
         player.enter_run();
         player
@@ -412,7 +416,7 @@ impl<'s> TrackPlayer<'s> {
         let region = if w >= last || track.piece_count() == 0 {
             Region::End
         } else {
-            Region::Piece(track.piece_at(w).map_or(0, |p| p.index as usize))
+            Region::Piece(self.piece_index_at(w))
         };
         WrappedFrame {
             region,
@@ -504,6 +508,7 @@ impl<'s> TrackPlayer<'s> {
             }
             Region::Piece(index) => {
                 if let Some(piece) = track.piece(index) {
+                    self.span = (piece.start, piece.end, index);
                     self.load_piece(&piece, place.w, local_step, place.extra);
                 }
             }
@@ -577,6 +582,25 @@ impl<'s> TrackPlayer<'s> {
         }
     }
 
+    /// The piece containing frame `w` (`StreamTrack::piece_index_at`), from the last piece
+    /// loaded when `w` lies in it.
+    fn piece_index_at(&self, w: f64) -> usize {
+        let (start, end, index) = self.span;
+        if w >= start && w < end {
+            return index;
+        }
+        self.track.piece_index_at(w).unwrap_or(0)
+    }
+
+    /// Start and end of piece `index`, from the last piece loaded when it is that one.
+    fn piece_span(&self, index: usize) -> Option<(f64, f64)> {
+        let (start, end, loaded) = self.span;
+        if loaded == index && start < end {
+            return Some((start, end));
+        }
+        self.track.piece(index).map(|p| (p.start, p.end))
+    }
+
     /// Steps, including the current one, for which the state just loaded stays valid.
     fn run_length(&self, place: &WrappedFrame, local_step: f64) -> u64 {
         if place.fold.is_nan() {
@@ -615,13 +639,13 @@ impl<'s> TrackPlayer<'s> {
             (_, Some(Some(estimate))) => estimate,
             (Region::End | Region::Start | Region::Line { .. }, None) => 1.0,
             (Region::Piece(index), None) => {
-                let Some(piece) = track.piece(index) else {
+                let Some((start, end)) = self.piece_span(index) else {
                     return 1;
                 };
                 if local_step > 0.0 {
-                    crate::math::ceil((piece.end - place.w) / local_step)
+                    crate::math::ceil((end - place.w) / local_step)
                 } else {
-                    crate::math::floor((place.w - piece.start) / -local_step) + 1.0
+                    crate::math::floor((place.w - start) / -local_step) + 1.0
                 }
             }
         };

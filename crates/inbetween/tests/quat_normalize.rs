@@ -8,7 +8,8 @@ use inbetween::batch::Bank;
 use inbetween::compile::{compile_tracks, CompileOptions, CompiledStream, CurveSource, TrackInput};
 use inbetween::player::TrackPlayer;
 use inbetween::stream::{
-    fix_checksum, Precision, Stream, StreamError, StreamValueType, StreamWrap,
+    fix_checksum, reencode, Precision, Stream, StreamError, StreamValueType, StreamWrap,
+    TableLayout,
 };
 use inbetween::{Document, Interp, Track};
 use stream_support::*;
@@ -243,27 +244,40 @@ fn with_flags(bytes: &[u8], version: u16, flags: u8) -> Vec<u8> {
     b
 }
 
-/// The flag is allowed on quat tracks of version 2 streams only; other bits stay reserved.
+/// The compiler's bytes in the 24-byte layout (versions 1 and 2).
+fn legacy(bytes: &[u8]) -> Vec<u8> {
+    reencode(&Stream::from_bytes(bytes).unwrap(), TableLayout::Legacy).unwrap()
+}
+
+/// The flag is allowed on quat tracks of version 2 and 3 streams only; other bits stay reserved.
 #[test]
 fn the_normalize_flag_is_refused_off_quat_tracks_and_in_version_1() {
     let source = slerp_source(30.0, 1.0);
     let raw = compile_quat(&source, Precision::F32, false);
-    assert_eq!(
-        u16::from_le_bytes([raw.bytes[4], raw.bytes[5]]),
-        1,
-        "no flag: version 1"
-    );
     let flagged = compile_quat(&source, Precision::F32, true);
-    assert_eq!(u16::from_le_bytes([flagged.bytes[4], flagged.bytes[5]]), 2);
-    assert_eq!(flagged.bytes[40 + 14], 1);
+    // The compiler writes version 3 with the flag in byte 14 of the track entry.
+    for (bytes, flag) in [(&raw.bytes, 0), (&flagged.bytes, 1)] {
+        assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 3);
+        assert_eq!(bytes[40 + 14], flag);
+    }
+    assert!(Stream::from_bytes(&with_flags(&raw.bytes, 3, 1))
+        .unwrap()
+        .track(0)
+        .unwrap()
+        .normalizes());
+    // In the 24-byte layout: version 1 without the flag, version 2 with it.
+    let (raw, flagged) = (legacy(&raw.bytes), legacy(&flagged.bytes));
+    assert_eq!(u16::from_le_bytes([raw[4], raw[5]]), 1, "no flag: version 1");
+    assert_eq!(u16::from_le_bytes([flagged[4], flagged[5]]), 2);
+    assert_eq!(flagged[40 + 14], 1);
     // The raw stream with the flag set: accepted in version 2, refused in version 1.
-    assert!(Stream::from_bytes(&with_flags(&raw.bytes, 2, 1))
+    assert!(Stream::from_bytes(&with_flags(&raw, 2, 1))
         .unwrap()
         .track(0)
         .unwrap()
         .normalizes());
     assert!(matches!(
-        Stream::from_bytes(&with_flags(&raw.bytes, 1, 1)),
+        Stream::from_bytes(&with_flags(&raw, 1, 1)),
         Err(StreamError::ReservedNotZero {
             track: Some(0),
             field: "track reserved bytes",
@@ -274,7 +288,7 @@ fn the_normalize_flag_is_refused_off_quat_tracks_and_in_version_1() {
     for bits in [2u8, 3, 0x80] {
         assert!(
             matches!(
-                Stream::from_bytes(&with_flags(&raw.bytes, 2, bits)),
+                Stream::from_bytes(&with_flags(&raw, 2, bits)),
                 Err(StreamError::ReservedNotZero { track: Some(0), .. })
             ),
             "bits {bits:#x}"
@@ -288,7 +302,7 @@ fn the_normalize_flag_is_refused_off_quat_tracks_and_in_version_1() {
         wrap: StreamWrap::Clamp,
         source: &scalar,
     };
-    let bytes = compile_tracks(&[input], 60.0, &options).unwrap().bytes;
+    let bytes = legacy(&compile_tracks(&[input], 60.0, &options).unwrap().bytes);
     assert_eq!(
         Stream::from_bytes(&with_flags(&bytes, 2, 1)).unwrap_err(),
         StreamError::UnknownCode {
