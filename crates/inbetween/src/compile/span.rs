@@ -7,7 +7,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::convert::{lobatto_interpolant, lobatto_node, power_to_differences};
-use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::source::{horner_rows, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
@@ -613,6 +613,9 @@ impl TrackCompiler<'_> {
     ) -> Result<(), CompileError> {
         exact.clear();
         halves.clear();
+        if let SpanShape::Polynomial { coeffs } = &span.shape {
+            return self.polynomial_values(span, coeffs, (a, b, origin), exact, halves);
+        }
         let mut value = [0.0; MAX_COMPONENTS];
         for m in 0..integer_frames(a, b) {
             let frame = origin + m as f64;
@@ -640,6 +643,45 @@ impl TrackCompiler<'_> {
             halves.push(value);
         }
         Ok(())
+    }
+
+    /// [`Self::exact_values`] on a polynomial span: the same frames and the same arithmetic
+    /// as `SourceSpan::polynomial_value`, in two tight loops, the finiteness checked after
+    /// each (the first non-finite frame in the same order).
+    fn polynomial_values(
+        &self,
+        span: &SourceSpan,
+        coeffs: &[[f64; MAX_COMPONENTS]],
+        (a, b, origin): (f64, f64, f64),
+        exact: &mut Vec<[f64; MAX_COMPONENTS]>,
+        halves: &mut Vec<[f64; MAX_COMPONENTS]>,
+    ) -> Result<(), CompileError> {
+        let count = integer_frames(a, b) as usize;
+        let length = span.end - span.start;
+        let components = self.components;
+        let value = |frame: f64| horner_rows(coeffs, (frame - span.start) / length, components);
+        exact.extend((0..count).map(|m| value(origin + m as f64)));
+        // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
+        let whole = (0..count)
+            .take_while(|m| origin + *m as f64 + 1.0 <= b)
+            .count();
+        halves.extend((0..whole).map(|m| value(origin + m as f64 + 0.5)));
+        let finite = |v: &[f64; MAX_COMPONENTS]| v[..components].iter().all(|x| x.is_finite());
+        let bad = match exact.iter().position(|v| !finite(v)) {
+            Some(m) => Some(origin + m as f64),
+            None => halves
+                .iter()
+                .position(|v| !finite(v))
+                .map(|m| origin + m as f64 + 0.5),
+        };
+        match bad {
+            Some(frame) => Err(CompileError::NonFinite {
+                track: self.input.name.to_string(),
+                frame,
+                key: span.key,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// `NonFinite` when a component of `value` (the exact value at `frame`) is not finite.
