@@ -181,6 +181,40 @@ fn half_arc(a: Quat, b: Quat) -> f64 {
     2.0 * math::atan2(difference, sum)
 }
 
+/// Ω = [`half_arc`]`(a, b)` and sinc(Ω): what a slerp computes from its ends alone. With `std`
+/// the last pair of ends each thread asked for is remembered with its results (matched bit for
+/// bit), so a sequence of slerps between the same keys — the compiler evaluates a segment at
+/// every integer and half frame and at its fit nodes — pays for `atan2` and one `sin` once per
+/// segment instead of once per point; the values are the same bits either way.
+#[inline]
+fn arc_angle(a: Quat, b: Quat) -> (f64, f64) {
+    #[cfg(feature = "std")]
+    {
+        let key = [a, b].map(|q| q.map(f64::to_bits));
+        let cached = LAST_ARC.with(core::cell::Cell::get);
+        let same = |k: &[[u64; 4]; 2]| k.iter().flatten().zip(key.iter().flatten()).all(|(x, y)| x == y);
+        if let Some((_, omega, denominator)) = cached.filter(|(k, _, _)| same(k)) {
+            return (omega, denominator);
+        }
+        let omega = half_arc(a, b);
+        let found = (omega, sinc(omega));
+        LAST_ARC.with(|last| last.set(Some((key, found.0, found.1))));
+        found
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        let omega = half_arc(a, b);
+        (omega, sinc(omega))
+    }
+}
+
+// The ends `[a, b]` (as bits), Ω and sinc(Ω) of the last `arc_angle` on this thread.
+#[cfg(feature = "std")]
+std::thread_local! {
+    static LAST_ARC: core::cell::Cell<Option<([[u64; 4]; 2], f64, f64)>> =
+        const { core::cell::Cell::new(None) };
+}
+
 /// sin(x)/x, with the limit 1 at x = 0 (Taylor series 1 − x²/6 + x⁴/120 for tiny x).
 #[inline]
 fn sinc(x: f64) -> f64 {
@@ -245,8 +279,7 @@ pub fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
     if t == 1.0 {
         return b;
     }
-    let omega = half_arc(a, b);
-    let denominator = sinc(omega);
+    let (omega, denominator) = arc_angle(a, b);
     let weight_a = (1.0 - t) * sinc((1.0 - t) * omega) / denominator;
     let weight_b = t * sinc(t * omega) / denominator;
     let blend = [

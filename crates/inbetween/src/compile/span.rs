@@ -5,8 +5,9 @@
 
 use alloc::string::ToString;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 
-use super::convert::{lobatto_interpolant, lobatto_node, power_to_differences};
+use super::convert::{power_to_differences, LobattoTable};
 use super::source::{horner_rows, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, Truth};
 use super::{
@@ -43,6 +44,8 @@ struct TrackCompiler<'a> {
     f32_probe: Option<f64>,
     /// The exact values of the kept pieces' integer frames, in order (`CompiledTrack::exact`).
     exact: Vec<[f64; MAX_COMPONENTS]>,
+    /// Lobatto nodes and cosines, made on the first fit.
+    lobatto: OnceCell<LobattoTable>,
 }
 
 /// An interval's exact values at integer frames, half frames and other frames between.
@@ -203,7 +206,13 @@ fn compile_track_probing(
         spare: None,
         f32_probe: probe_f32.then_some(0.0),
         exact: Vec::new(),
+        lobatto: OnceCell::new(),
     };
+    // One exact value per integer frame of the keys (the spans' intervals tile them).
+    let frames = integer_frames(source.first_frame(), source.last_frame());
+    compiler
+        .exact
+        .reserve(usize::try_from(frames).unwrap_or(0).min(1 << 22));
     for span in &spans {
         compiler.compile_span(span)?;
     }
@@ -315,6 +324,11 @@ fn split_point(a: f64, b: f64) -> f64 {
 }
 
 impl TrackCompiler<'_> {
+    /// The Lobatto nodes and cosines (made on the first call).
+    fn lobatto(&self) -> &LobattoTable {
+        self.lobatto.get_or_init(LobattoTable::new)
+    }
+
     /// Compiles `span` into pieces: intervals popped in increasing frame order, each kept
     /// ([`Self::keep`]), refused, or split in two.
     fn compile_span(&mut self, span: &SourceSpan) -> Result<(), CompileError> {
@@ -721,7 +735,8 @@ impl TrackCompiler<'_> {
         if let Some(d) = fit_degree {
             let d = d.max(1);
             for j in 0..d {
-                let (v0, v1) = (lobatto_node(j, d), lobatto_node(j + 1, d));
+                let lobatto = self.lobatto();
+                let (v0, v1) = (lobatto.node(j, d), lobatto.node(j + 1, d));
                 for k in 1..8 {
                     frames.push(a + (v0 + f64::from(k) / 8.0 * (v1 - v0)) * (b - a));
                 }
@@ -848,7 +863,7 @@ impl TrackCompiler<'_> {
         let mut nodes = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         let mut value = [0.0; MAX_COMPONENTS];
         for j in 0..=d {
-            let v = lobatto_node(j, d);
+            let v = self.lobatto().node(j, d);
             let frame = if j == 0 {
                 a
             } else if j == d {
@@ -873,7 +888,7 @@ impl TrackCompiler<'_> {
         }
         let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         for c in 0..self.components {
-            let power = lobatto_interpolant(&nodes[c][..=d], d);
+            let power = self.lobatto().interpolant(&nodes[c][..=d], d);
             power_to_differences(&power[..=d], b - a, origin - a, &mut differences[c][..=d]);
         }
         Ok(Candidate {
