@@ -323,6 +323,25 @@ impl Track {
             }
             return;
         }
+        let shape_poly = match (shape_poly, k0.ease) {
+            (Some(shape), Ease::Linear) => match linear_composed(shape, dims) {
+                Ok(coeffs) => {
+                    // `Ease::Linear`'s one piece: u from 0 to 1, e(u) = u.
+                    let (start, end) = (f0 + 0.0 * length, f0 + 1.0 * length);
+                    if end > start {
+                        out.push(SourceSpan {
+                            start,
+                            end,
+                            key: index,
+                            shape: SpanShape::Polynomial { coeffs },
+                        });
+                    }
+                    return;
+                }
+                Err(shape) => Some(shape),
+            },
+            (shape, _) => shape,
+        };
         match (k0.ease.polynomial_pieces(), shape_poly) {
             (Some(pieces), Some(shape)) => {
                 for piece in pieces {
@@ -369,9 +388,6 @@ fn eased_shape(
     piece: &crate::ease::EasePiece,
     dims: usize,
 ) -> Vec<[f64; MAX_COMPONENTS]> {
-    if let Some(coeffs) = identity_composed(shape, piece, dims) {
-        return coeffs;
-    }
     let u_of_v = [piece.start, piece.end - piece.start];
     let eased = compose(&piece.coeffs, &u_of_v);
     let per_component: Vec<Vec<f64>> = (0..dims)
@@ -392,20 +408,18 @@ fn eased_shape(
         .collect()
 }
 
-/// [`eased_shape`] without arithmetic when the piece is the identity (`linear`: e(u) = u on
-/// [0, 1]) and the shape is finite: then `compose(s, [0, 1])` is `s` itself with each −0 made
-/// +0 (it adds `0.0` and products by 0 to every coefficient) and trailing zeros trimmed — the
-/// same bits, without the allocations (the track's spans were a sixth of a scalar compile).
-/// `None` otherwise.
-fn identity_composed(
-    shape: &[[f64; MAX_COMPONENTS]],
-    piece: &crate::ease::EasePiece,
+/// [`eased_shape`] for the `linear` ease (one piece, e(u) = u on [0, 1]) without arithmetic
+/// or allocation, when the shape is finite: then `compose(s, [0, 1])` is `s` itself with each
+/// −0 made +0 (it adds `0.0` and products by 0 to every coefficient) and trailing zeros
+/// trimmed per component — the same bits, made in place (the track's spans were a sixth of a
+/// scalar compile). The shape back otherwise.
+fn linear_composed(
+    mut shape: Vec<[f64; MAX_COMPONENTS]>,
     dims: usize,
-) -> Option<Vec<[f64; MAX_COMPONENTS]>> {
-    let identity = piece.start == 0.0 && piece.end == 1.0 && piece.coeffs == [0.0, 1.0];
+) -> Result<Vec<[f64; MAX_COMPONENTS]>, Vec<[f64; MAX_COMPONENTS]>> {
     let finite = shape.iter().all(|row| row[..dims].iter().all(|x| x.is_finite()));
-    if !(identity && finite) || shape.is_empty() {
-        return None;
+    if !finite || shape.is_empty() {
+        return Err(shape);
     }
     // Per component: the length after trimming trailing zeros (at least one coefficient).
     let mut lengths = [1usize; MAX_COMPONENTS];
@@ -413,19 +427,13 @@ fn identity_composed(
         *length = shape.iter().rposition(|row| row[c] != 0.0).map_or(1, |k| k + 1);
     }
     let degree = lengths[..dims].iter().copied().max().unwrap_or(1);
-    Some(
-        (0..degree)
-            .map(|k| {
-                let mut row = [0.0; MAX_COMPONENTS];
-                for c in 0..dims {
-                    if k < lengths[c] {
-                        row[c] = shape[k][c] + 0.0;
-                    }
-                }
-                row
-            })
-            .collect(),
-    )
+    shape.truncate(degree);
+    for (k, row) in shape.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            *x = if c < dims && k < lengths[c] { *x + 0.0 } else { 0.0 };
+        }
+    }
+    Ok(shape)
 }
 
 /// Samples per unit of normalized time when looking for the frames where an ease crosses a
@@ -783,6 +791,32 @@ mod tests {
                 check_spans(&t);
             }
         }
+    }
+
+    /// The linear ease's shortcut gives the bits of the general composition with the ease's
+    /// piece, signed zeros and trailing zeros (per component) included.
+    #[test]
+    fn linear_ease_shortcut_is_the_general_composition_bit_for_bit() {
+        let Some(pieces) = Ease::Linear.polynomial_pieces() else {
+            panic!("linear is a polynomial ease");
+        };
+        let shapes: [&[[f64; MAX_COMPONENTS]]; 4] = [
+            &[[1.5, -0.0, 0.0, 0.0], [-0.0, 2.0, 0.0, 0.0], [3.0, 0.0, 0.0, 0.0]],
+            &[[-0.0, 0.0, 0.0, 0.0]],
+            &[[0.1, 7.0, 0.0, 0.0], [0.2, -0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
+            &[[1e300, -1e-300, 0.0, 0.0], [-2.5, 1e-310, 0.0, 0.0]],
+        ];
+        for shape in shapes {
+            let general = eased_shape(shape, &pieces[0], 2);
+            let Ok(shortcut) = linear_composed(shape.to_vec(), 2) else {
+                panic!("{shape:?} is finite");
+            };
+            let bits = |rows: &[[f64; MAX_COMPONENTS]]| -> Vec<[u64; MAX_COMPONENTS]> {
+                rows.iter().map(|r| r.map(f64::to_bits)).collect()
+            };
+            assert_eq!(bits(&shortcut), bits(&general), "{shape:?}");
+        }
+        assert!(linear_composed(vec![[f64::INFINITY, 0.0, 0.0, 0.0]], 1).is_err());
     }
 
     #[test]
