@@ -191,10 +191,10 @@ fn arc_angle(a: Quat, b: Quat) -> (f64, f64) {
     #[cfg(feature = "std")]
     {
         let key = [a, b].map(|q| q.map(f64::to_bits));
-        let cached = LAST_ARC.with(core::cell::Cell::get);
-        let same = |k: &[[u64; 4]; 2]| k.iter().flatten().zip(key.iter().flatten()).all(|(x, y)| x == y);
-        if let Some((_, omega, denominator)) = cached.filter(|(k, _, _)| same(k)) {
-            return (omega, denominator);
+        if let Some((k, omega, denominator)) = LAST_ARC.with(core::cell::Cell::get) {
+            if (0..4).all(|i| k[0][i] == key[0][i] && k[1][i] == key[1][i]) {
+                return (omega, denominator);
+            }
         }
         let omega = half_arc(a, b);
         let found = (omega, sinc(omega));
