@@ -417,20 +417,29 @@ fn linear_composed(
     mut shape: Vec<[f64; MAX_COMPONENTS]>,
     dims: usize,
 ) -> Result<Vec<[f64; MAX_COMPONENTS]>, Vec<[f64; MAX_COMPONENTS]>> {
-    let finite = shape.iter().all(|row| row[..dims].iter().all(|x| x.is_finite()));
+    let finite = shape
+        .iter()
+        .all(|row| row[..dims].iter().all(|x| x.is_finite()));
     if !finite || shape.is_empty() {
         return Err(shape);
     }
     // Per component: the length after trimming trailing zeros (at least one coefficient).
     let mut lengths = [1usize; MAX_COMPONENTS];
     for (c, length) in lengths.iter_mut().enumerate().take(dims) {
-        *length = shape.iter().rposition(|row| row[c] != 0.0).map_or(1, |k| k + 1);
+        *length = shape
+            .iter()
+            .rposition(|row| row[c] != 0.0)
+            .map_or(1, |k| k + 1);
     }
     let degree = lengths[..dims].iter().copied().max().unwrap_or(1);
     shape.truncate(degree);
     for (k, row) in shape.iter_mut().enumerate() {
         for (c, x) in row.iter_mut().enumerate() {
-            *x = if c < dims && k < lengths[c] { *x + 0.0 } else { 0.0 };
+            *x = if c < dims && k < lengths[c] {
+                *x + 0.0
+            } else {
+                0.0
+            };
         }
     }
     Ok(shape)
@@ -801,9 +810,17 @@ mod tests {
             panic!("linear is a polynomial ease");
         };
         let shapes: [&[[f64; MAX_COMPONENTS]]; 4] = [
-            &[[1.5, -0.0, 0.0, 0.0], [-0.0, 2.0, 0.0, 0.0], [3.0, 0.0, 0.0, 0.0]],
+            &[
+                [1.5, -0.0, 0.0, 0.0],
+                [-0.0, 2.0, 0.0, 0.0],
+                [3.0, 0.0, 0.0, 0.0],
+            ],
             &[[-0.0, 0.0, 0.0, 0.0]],
-            &[[0.1, 7.0, 0.0, 0.0], [0.2, -0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
+            &[
+                [0.1, 7.0, 0.0, 0.0],
+                [0.2, -0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 0.0],
+            ],
             &[[1e300, -1e-300, 0.0, 0.0], [-2.5, 1e-310, 0.0, 0.0]],
         ];
         for shape in shapes {
