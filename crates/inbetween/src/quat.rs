@@ -208,11 +208,14 @@ fn arc_angle(a: Quat, b: Quat) -> (f64, f64) {
     }
 }
 
-// The ends `[a, b]` (as bits), Ω and sinc(Ω) of the last `arc_angle` on this thread.
+/// The ends `[a, b]` of an arc (as bits), its Ω and sinc(Ω).
+#[cfg(feature = "std")]
+type RememberedArc = ([[u64; 4]; 2], f64, f64);
+
+// The last `arc_angle` on this thread.
 #[cfg(feature = "std")]
 std::thread_local! {
-    static LAST_ARC: core::cell::Cell<Option<([[u64; 4]; 2], f64, f64)>> =
-        const { core::cell::Cell::new(None) };
+    static LAST_ARC: core::cell::Cell<Option<RememberedArc>> = const { core::cell::Cell::new(None) };
 }
 
 /// sin(x)/x, with the limit 1 at x = 0 (Taylor series 1 − x²/6 + x⁴/120 for tiny x).
