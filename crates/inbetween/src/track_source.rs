@@ -323,6 +323,25 @@ impl Track {
             }
             return;
         }
+        let shape_poly = match (shape_poly, k0.ease) {
+            (Some(shape), Ease::Linear) => match linear_composed(shape, dims) {
+                Ok(coeffs) => {
+                    // `Ease::Linear`'s one piece: u from 0 to 1, e(u) = u.
+                    let (start, end) = (f0 + 0.0 * length, f0 + 1.0 * length);
+                    if end > start {
+                        out.push(SourceSpan {
+                            start,
+                            end,
+                            key: index,
+                            shape: SpanShape::Polynomial { coeffs },
+                        });
+                    }
+                    return;
+                }
+                Err(shape) => Some(shape),
+            },
+            (shape, _) => shape,
+        };
         match (k0.ease.polynomial_pieces(), shape_poly) {
             (Some(pieces), Some(shape)) => {
                 for piece in pieces {
@@ -331,24 +350,7 @@ impl Track {
                         continue;
                     }
                     // u = piece.start + (piece.end − piece.start)·v, u' = e(u), value = S(u').
-                    let u_of_v = [piece.start, piece.end - piece.start];
-                    let eased = compose(&piece.coeffs, &u_of_v);
-                    let per_component: Vec<Vec<f64>> = (0..dims)
-                        .map(|c| {
-                            let s: Vec<f64> = shape.iter().map(|row| row[c]).collect();
-                            compose(&s, &eased)
-                        })
-                        .collect();
-                    let degree = per_component.iter().map(Vec::len).max().unwrap_or(1);
-                    let coeffs = (0..degree)
-                        .map(|k| {
-                            let mut row = [0.0; MAX_COMPONENTS];
-                            for (c, p) in per_component.iter().enumerate() {
-                                row[c] = p.get(k).copied().unwrap_or(0.0);
-                            }
-                            row
-                        })
-                        .collect();
+                    let coeffs = eased_shape(&shape, &piece, dims);
                     out.push(SourceSpan {
                         start,
                         end,
@@ -376,6 +378,71 @@ impl Track {
             }
         }
     }
+}
+
+/// The shape `S` (power coefficients in u, per component) composed with an ease piece:
+/// coefficients in v of `S(e(piece.start + (piece.end − piece.start)·v))`, each component trimmed
+/// of trailing zeros ([`compose`]) and the rows padded with zeros to the longest.
+fn eased_shape(
+    shape: &[[f64; MAX_COMPONENTS]],
+    piece: &crate::ease::EasePiece,
+    dims: usize,
+) -> Vec<[f64; MAX_COMPONENTS]> {
+    let u_of_v = [piece.start, piece.end - piece.start];
+    let eased = compose(&piece.coeffs, &u_of_v);
+    let per_component: Vec<Vec<f64>> = (0..dims)
+        .map(|c| {
+            let s: Vec<f64> = shape.iter().map(|row| row[c]).collect();
+            compose(&s, &eased)
+        })
+        .collect();
+    let degree = per_component.iter().map(Vec::len).max().unwrap_or(1);
+    (0..degree)
+        .map(|k| {
+            let mut row = [0.0; MAX_COMPONENTS];
+            for (c, p) in per_component.iter().enumerate() {
+                row[c] = p.get(k).copied().unwrap_or(0.0);
+            }
+            row
+        })
+        .collect()
+}
+
+/// [`eased_shape`] for the `linear` ease (one piece, e(u) = u on [0, 1]) without arithmetic
+/// or allocation, when the shape is finite: then `compose(s, [0, 1])` is `s` itself with each
+/// −0 made +0 (it adds `0.0` and products by 0 to every coefficient) and trailing zeros
+/// trimmed per component — the same bits, made in place (the track's spans were a sixth of a
+/// scalar compile). The shape back otherwise.
+fn linear_composed(
+    mut shape: Vec<[f64; MAX_COMPONENTS]>,
+    dims: usize,
+) -> Result<Vec<[f64; MAX_COMPONENTS]>, Vec<[f64; MAX_COMPONENTS]>> {
+    let finite = shape
+        .iter()
+        .all(|row| row[..dims].iter().all(|x| x.is_finite()));
+    if !finite || shape.is_empty() {
+        return Err(shape);
+    }
+    // Per component: the length after trimming trailing zeros (at least one coefficient).
+    let mut lengths = [1usize; MAX_COMPONENTS];
+    for (c, length) in lengths.iter_mut().enumerate().take(dims) {
+        *length = shape
+            .iter()
+            .rposition(|row| row[c] != 0.0)
+            .map_or(1, |k| k + 1);
+    }
+    let degree = lengths[..dims].iter().copied().max().unwrap_or(1);
+    shape.truncate(degree);
+    for (k, row) in shape.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            *x = if c < dims && k < lengths[c] {
+                *x + 0.0
+            } else {
+                0.0
+            };
+        }
+    }
+    Ok(shape)
 }
 
 /// Samples per unit of normalized time when looking for the frames where an ease crosses a
@@ -541,7 +608,7 @@ impl CurveSource for Track {
         if let Some(curve) = self.fcurve() {
             return curve.source_spans();
         }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.keys().len().saturating_sub(1));
         if let (Some(table), crate::track::PathMode::SegmentArclength) =
             (self.arclength_table(), self.path())
         {
@@ -733,6 +800,40 @@ mod tests {
                 check_spans(&t);
             }
         }
+    }
+
+    /// The linear ease's shortcut gives the bits of the general composition with the ease's
+    /// piece, signed zeros and trailing zeros (per component) included.
+    #[test]
+    fn linear_ease_shortcut_is_the_general_composition_bit_for_bit() {
+        let Some(pieces) = Ease::Linear.polynomial_pieces() else {
+            panic!("linear is a polynomial ease");
+        };
+        let shapes: [&[[f64; MAX_COMPONENTS]]; 4] = [
+            &[
+                [1.5, -0.0, 0.0, 0.0],
+                [-0.0, 2.0, 0.0, 0.0],
+                [3.0, 0.0, 0.0, 0.0],
+            ],
+            &[[-0.0, 0.0, 0.0, 0.0]],
+            &[
+                [0.1, 7.0, 0.0, 0.0],
+                [0.2, -0.0, 0.0, 0.0],
+                [0.0, 0.0, 0.0, 0.0],
+            ],
+            &[[1e300, -1e-300, 0.0, 0.0], [-2.5, 1e-310, 0.0, 0.0]],
+        ];
+        for shape in shapes {
+            let general = eased_shape(shape, &pieces[0], 2);
+            let Ok(shortcut) = linear_composed(shape.to_vec(), 2) else {
+                panic!("{shape:?} is finite");
+            };
+            let bits = |rows: &[[f64; MAX_COMPONENTS]]| -> Vec<[u64; MAX_COMPONENTS]> {
+                rows.iter().map(|r| r.map(f64::to_bits)).collect()
+            };
+            assert_eq!(bits(&shortcut), bits(&general), "{shape:?}");
+        }
+        assert!(linear_composed(vec![[f64::INFINITY, 0.0, 0.0, 0.0]], 1).is_err());
     }
 
     #[test]

@@ -136,23 +136,83 @@ pub fn lobatto_node(j: usize, degree: usize) -> f64 {
 #[must_use]
 pub fn lobatto_interpolant(values: &[f64], degree: usize) -> [f64; MAX_TERMS] {
     let d = degree.min(MAX_DEGREE);
+    interpolant_with(values, d, &lobatto_cosines(d))
+}
+
+/// `cos(π m / d)` for m = 0..2d (the rest 0): the cosines [`lobatto_interpolant`] weighs the
+/// values with (m = (j k) mod 2d: 2d cosines, not (d + 1)²).
+fn lobatto_cosines(d: usize) -> [f64; 2 * MAX_DEGREE] {
+    let mut cosines = [0.0; 2 * MAX_DEGREE];
+    if d > 0 {
+        for (m, slot) in cosines.iter_mut().enumerate().take(2 * d) {
+            *slot = crate::math::cos(core::f64::consts::PI * m as f64 / d as f64);
+        }
+    }
+    cosines
+}
+
+/// The node positions and interpolation cosines of every degree up to [`MAX_DEGREE`], computed
+/// once (by [`lobatto_node`] and [`lobatto_interpolant`]'s own expressions, so with the same
+/// bits) for a compiler that fits many intervals: a rotation track once spent a sixth of its
+/// compile in these cosines.
+pub(crate) struct LobattoTable {
+    /// `nodes[d][j]` = `lobatto_node(j, d)`.
+    nodes: [[f64; MAX_TERMS]; MAX_TERMS],
+    /// `cosines[d]` = `lobatto_cosines(d)`.
+    cosines: [[f64; 2 * MAX_DEGREE]; MAX_TERMS],
+}
+
+impl LobattoTable {
+    /// Every node and cosine up to [`MAX_DEGREE`].
+    pub(crate) fn new() -> Self {
+        let mut table = LobattoTable {
+            nodes: [[0.0; MAX_TERMS]; MAX_TERMS],
+            cosines: [[0.0; 2 * MAX_DEGREE]; MAX_TERMS],
+        };
+        for d in 0..MAX_TERMS {
+            for j in 0..=d {
+                table.nodes[d][j] = lobatto_node(j, d);
+            }
+            table.cosines[d] = lobatto_cosines(d);
+        }
+        table
+    }
+
+    /// `lobatto_node(j, degree)` for `j ≤ degree ≤ MAX_DEGREE` (computed otherwise).
+    pub(crate) fn node(&self, j: usize, degree: usize) -> f64 {
+        match self.nodes.get(degree) {
+            Some(row) if j <= degree => row[j],
+            _ => lobatto_node(j, degree),
+        }
+    }
+
+    /// `lobatto_interpolant(values, degree)`, the same bits.
+    pub(crate) fn interpolant(&self, values: &[f64], degree: usize) -> [f64; MAX_TERMS] {
+        let d = degree.min(MAX_DEGREE);
+        interpolant_with(values, d, &self.cosines[d])
+    }
+}
+
+/// [`lobatto_interpolant`] of degree `d ≤ MAX_DEGREE` with its cosines given.
+fn interpolant_with(values: &[f64], d: usize, cosines: &[f64; 2 * MAX_DEGREE]) -> [f64; MAX_TERMS] {
     let mut out = [0.0; MAX_TERMS];
     if d == 0 {
         out[0] = values.first().copied().unwrap_or(0.0);
         return out;
     }
     // Node j at x_j = cos(π j / d) ∈ [−1, 1] corresponds to v = (1 − x_j)/2 — i.e. x = 1 − 2v.
-    // cos(π m / d) for m = (j k) mod 2d: 2d cosines, not (d + 1)².
-    let mut cosines = [0.0; 2 * MAX_DEGREE];
-    for (m, slot) in cosines.iter_mut().enumerate().take(2 * d) {
-        *slot = crate::math::cos(core::f64::consts::PI * m as f64 / d as f64);
-    }
     let mut cheb = [0.0; MAX_TERMS];
     for (k, ck) in cheb.iter_mut().enumerate().take(d + 1) {
         let mut sum = 0.0;
+        // m = (j k) mod 2d, stepped by k (< 2d) without a division.
+        let mut m = 0;
         for j in 0..=d {
             let weight = if j == 0 || j == d { 0.5 } else { 1.0 };
-            sum += weight * values.get(j).copied().unwrap_or(0.0) * cosines[(j * k) % (2 * d)];
+            sum += weight * values.get(j).copied().unwrap_or(0.0) * cosines[m];
+            m += k;
+            if m >= 2 * d {
+                m -= 2 * d;
+            }
         }
         *ck = sum * 2.0 / d as f64;
         if k == 0 || k == d {
@@ -189,6 +249,24 @@ mod tests {
         // Shifted to t0 = 2: p(2) = 8, Δp(2) = 27 − 8 = 19, Δ² = 64 − 54 + 8 = 18, Δ³ = 6.
         power_to_differences(&[0.0, 0.0, 0.0, 1.0], 1.0, 2.0, &mut out);
         assert_eq!(out, [8.0, 19.0, 18.0, 6.0]);
+    }
+
+    /// The table's nodes and interpolants are those of `lobatto_node` and
+    /// `lobatto_interpolant`, bit for bit, at every degree.
+    #[test]
+    fn lobatto_table_gives_the_same_bits() {
+        let table = LobattoTable::new();
+        let values = [0.3, -1.7, 2.5e-3, 9.0, -0.0, 4.4, 1e9, -3.0, 0.125];
+        for d in 0..=MAX_DEGREE {
+            for j in 0..=d {
+                assert_eq!(table.node(j, d).to_bits(), lobatto_node(j, d).to_bits());
+            }
+            let bits = |p: [f64; MAX_TERMS]| p.map(f64::to_bits);
+            assert_eq!(
+                bits(table.interpolant(&values[..=d], d)),
+                bits(lobatto_interpolant(&values[..=d], d))
+            );
+        }
     }
 
     #[test]

@@ -93,22 +93,42 @@ fn measure_track(
         let inside = (frame >= first && frame < last)
             .then(|| exact_inside.get((frame - first_integer) as usize))
             .flatten();
-        match inside {
-            Some(value) => exact = *value,
+        let truth = match inside {
+            Some(value) => value,
             None => {
                 let played =
                     super::outside::played(input.wrap, outside.as_ref(), frame, first, last);
                 super::outside::exact(input.source, played, &mut exact)
                     .map_err(|e| non_finite(input.name, e))?;
+                &exact
             }
-        }
-        for c in 0..components {
-            let e = crate::math::abs(player.component(c) - exact[c]);
-            if e > worst.0 || e.is_nan() {
-                worst = (if e.is_nan() { f64::INFINITY } else { e }, frame);
-            }
+        };
+        let (e, nan) = frame_error(&player, truth, components);
+        if e > worst.0 || nan {
+            worst = (e, frame);
         }
         player.advance();
     }
     Ok(worst)
+}
+
+/// The largest |played − exact| over the components at the player's current frame (a NaN
+/// error counts as infinite), and whether one was NaN (which takes the frame even from an
+/// earlier infinite error).
+#[inline]
+fn frame_error(
+    player: &TrackPlayer<'_>,
+    truth: &[f64; MAX_COMPONENTS],
+    components: usize,
+) -> (f64, bool) {
+    let (mut largest, mut nan) = (0.0f64, false);
+    for (c, exact) in truth.iter().enumerate().take(components) {
+        let e = crate::math::abs(player.component(c) - exact);
+        if e.is_nan() {
+            (largest, nan) = (f64::INFINITY, true);
+        } else if e > largest {
+            largest = e;
+        }
+    }
+    (largest, nan)
 }

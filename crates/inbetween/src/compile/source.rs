@@ -110,15 +110,46 @@ impl SourceSpan {
             return false;
         };
         let v = (frame - self.start) / (self.end - self.start);
-        for (c, o) in out
-            .iter_mut()
-            .enumerate()
-            .take(components.min(MAX_COMPONENTS))
-        {
-            *o = coeffs.iter().rev().fold(0.0, |acc, row| acc * v + row[c]);
-        }
+        let value = horner_rows(coeffs, v, components);
+        let n = components.min(MAX_COMPONENTS).min(out.len());
+        out[..n].copy_from_slice(&value[..n]);
         true
     }
+}
+
+/// `Σ_k rows[k][c] · v^k` for the first `components` components (the rest 0), by Horner's
+/// rule from `0.0`: `acc ← acc · v + rows[k][c]`, highest `k` first — the arithmetic of
+/// [`SourceSpan::polynomial_value`], written per component count so that the loop the compiler
+/// spends most of its time in on polynomial spans has no bounds checks.
+#[must_use]
+#[inline]
+pub(crate) fn horner_rows(
+    rows: &[[f64; MAX_COMPONENTS]],
+    v: f64,
+    components: usize,
+) -> [f64; MAX_COMPONENTS] {
+    let mut acc = [0.0; MAX_COMPONENTS];
+    if components == 1 {
+        // Cubic and lower spans unrolled (the same operations in the same order).
+        let c = |k: usize| rows[k][0];
+        acc[0] = match rows.len() {
+            1 => 0.0 * v + c(0),
+            2 => (0.0 * v + c(1)) * v + c(0),
+            3 => ((0.0 * v + c(2)) * v + c(1)) * v + c(0),
+            4 => (((0.0 * v + c(3)) * v + c(2)) * v + c(1)) * v + c(0),
+            _ => rows.iter().rev().fold(0.0, |a, row| a * v + row[0]),
+        };
+        return acc;
+    }
+    let n = components.min(MAX_COMPONENTS);
+    for row in rows.iter().rev() {
+        for c in 0..MAX_COMPONENTS {
+            if c < n {
+                acc[c] = acc[c] * v + row[c];
+            }
+        }
+    }
+    acc
 }
 
 /// The curve's form on one span.

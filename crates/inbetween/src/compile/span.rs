@@ -5,10 +5,11 @@
 
 use alloc::string::ToString;
 use alloc::vec::Vec;
+use core::cell::OnceCell;
 
-use super::convert::{lobatto_interpolant, lobatto_node, power_to_differences};
+use super::convert::{power_to_differences, LobattoTable};
 use super::normalized;
-use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::source::{horner_rows, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
@@ -46,6 +47,8 @@ struct TrackCompiler<'a> {
     exact: Vec<[f64; MAX_COMPONENTS]>,
     /// Compiled for normalized playback (`compile::normalized`).
     normalize: bool,
+    /// Lobatto nodes and cosines, made on the first fit.
+    lobatto: OnceCell<LobattoTable>,
 }
 
 /// An interval's exact values at integer frames, half frames and other frames between.
@@ -207,7 +210,13 @@ fn compile_track_probing(
         f32_probe: probe_f32.then_some(0.0),
         exact: Vec::new(),
         normalize: normalized::normalizes(input, options),
+        lobatto: OnceCell::new(),
     };
+    // One exact value per integer frame of the keys (the spans' intervals tile them).
+    let frames = integer_frames(source.first_frame(), source.last_frame());
+    compiler
+        .exact
+        .reserve(usize::try_from(frames).unwrap_or(0).min(1 << 22));
     for span in &spans {
         compiler.compile_span(span)?;
     }
@@ -320,6 +329,11 @@ fn split_point(a: f64, b: f64) -> f64 {
 }
 
 impl TrackCompiler<'_> {
+    /// The Lobatto nodes and cosines (made on the first call).
+    fn lobatto(&self) -> &LobattoTable {
+        self.lobatto.get_or_init(LobattoTable::new)
+    }
+
     /// Compiles `span` into pieces: intervals popped in increasing frame order, each kept
     /// ([`Self::keep`]), refused, or split in two.
     fn compile_span(&mut self, span: &SourceSpan) -> Result<(), CompileError> {
@@ -641,6 +655,9 @@ impl TrackCompiler<'_> {
     ) -> Result<(), CompileError> {
         exact.clear();
         halves.clear();
+        if let SpanShape::Polynomial { coeffs } = &span.shape {
+            return self.polynomial_values(span, coeffs, (a, b, origin), exact, halves);
+        }
         let mut value = [0.0; MAX_COMPONENTS];
         for m in 0..integer_frames(a, b) {
             let frame = origin + m as f64;
@@ -668,6 +685,45 @@ impl TrackCompiler<'_> {
             halves.push(value);
         }
         Ok(())
+    }
+
+    /// [`Self::exact_values`] on a polynomial span: the same frames and the same arithmetic
+    /// as `SourceSpan::polynomial_value`, in two tight loops, the finiteness checked after
+    /// each (the first non-finite frame in the same order).
+    fn polynomial_values(
+        &self,
+        span: &SourceSpan,
+        coeffs: &[[f64; MAX_COMPONENTS]],
+        (a, b, origin): (f64, f64, f64),
+        exact: &mut Vec<[f64; MAX_COMPONENTS]>,
+        halves: &mut Vec<[f64; MAX_COMPONENTS]>,
+    ) -> Result<(), CompileError> {
+        let count = integer_frames(a, b) as usize;
+        let length = span.end - span.start;
+        let components = self.components;
+        let value = |frame: f64| horner_rows(coeffs, (frame - span.start) / length, components);
+        exact.extend((0..count).map(|m| value(origin + m as f64)));
+        // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
+        let whole = (0..count)
+            .take_while(|m| origin + *m as f64 + 1.0 <= b)
+            .count();
+        halves.extend((0..whole).map(|m| value(origin + m as f64 + 0.5)));
+        let finite = |v: &[f64; MAX_COMPONENTS]| v[..components].iter().all(|x| x.is_finite());
+        let bad = match exact.iter().position(|v| !finite(v)) {
+            Some(m) => Some(origin + m as f64),
+            None => halves
+                .iter()
+                .position(|v| !finite(v))
+                .map(|m| origin + m as f64 + 0.5),
+        };
+        match bad {
+            Some(frame) => Err(CompileError::NonFinite {
+                track: self.input.name.to_string(),
+                frame,
+                key: span.key,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// `NonFinite` when a component of `value` (the exact value at `frame`) is not finite.
@@ -707,7 +763,8 @@ impl TrackCompiler<'_> {
         if let Some(d) = fit_degree {
             let d = d.max(1);
             for j in 0..d {
-                let (v0, v1) = (lobatto_node(j, d), lobatto_node(j + 1, d));
+                let lobatto = self.lobatto();
+                let (v0, v1) = (lobatto.node(j, d), lobatto.node(j + 1, d));
                 for k in 1..8 {
                     frames.push(a + (v0 + f64::from(k) / 8.0 * (v1 - v0)) * (b - a));
                 }
@@ -834,7 +891,7 @@ impl TrackCompiler<'_> {
         let mut nodes = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         let mut value = [0.0; MAX_COMPONENTS];
         for j in 0..=d {
-            let v = lobatto_node(j, d);
+            let v = self.lobatto().node(j, d);
             let frame = if j == 0 {
                 a
             } else if j == d {
@@ -859,7 +916,7 @@ impl TrackCompiler<'_> {
         }
         let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         for c in 0..self.components {
-            let power = lobatto_interpolant(&nodes[c][..=d], d);
+            let power = self.lobatto().interpolant(&nodes[c][..=d], d);
             power_to_differences(&power[..=d], b - a, origin - a, &mut differences[c][..=d]);
         }
         Ok(Candidate {
