@@ -267,7 +267,11 @@ fn the_normalize_flag_is_refused_off_quat_tracks_and_in_version_1() {
         .normalizes());
     // In the 24-byte layout: version 1 without the flag, version 2 with it.
     let (raw, flagged) = (legacy(&raw.bytes), legacy(&flagged.bytes));
-    assert_eq!(u16::from_le_bytes([raw[4], raw[5]]), 1, "no flag: version 1");
+    assert_eq!(
+        u16::from_le_bytes([raw[4], raw[5]]),
+        1,
+        "no flag: version 1"
+    );
     assert_eq!(u16::from_le_bytes([flagged[4], flagged[5]]), 2);
     assert_eq!(flagged[40 + 14], 1);
     // The raw stream with the flag set: accepted in version 2, refused in version 1.

@@ -391,7 +391,11 @@ fn malformed_version_3_tables_are_refused_with_their_error() {
     // The track-flags byte (14): bit 0 (normalize) only on quat tracks, other bits reserved.
     assert!(matches!(
         corrupt(&bytes, g.entry + 14, &[1]),
-        StreamError::UnknownCode { track: 0, field: "value type (with the normalize flag)", .. }
+        StreamError::UnknownCode {
+            track: 0,
+            field: "value type (with the normalize flag)",
+            ..
+        }
     ));
     assert!(matches!(
         corrupt(&bytes, g.entry + 14, &[2]),
