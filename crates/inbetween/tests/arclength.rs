@@ -598,10 +598,7 @@ proptest! {
         points in proptest::array::uniform8(-100.0f64..100.0),
         fraction in 0.0f64..1.0,
     ) {
-        let curve = CubicBezier::new(
-            [points[0], points[1]], [points[2], points[3]],
-            [points[4], points[5]], [points[6], points[7]],
-        );
+        let curve = bezier_of(points);
         let length = ok(curve.arclen(DEFAULT_ACCURACY));
         let chord = distance(curve.p0, curve.p3);
         let polygon = distance(curve.p0, curve.p1) + distance(curve.p1, curve.p2) + distance(curve.p2, curve.p3);
@@ -640,7 +637,7 @@ fn inverse_arc_length_holds_its_accuracy_on_a_found_cubic() {
         85.52125115422221,
         -64.19879108611498,
     ];
-    let curve = CubicBezier::new([p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]]);
+    let curve = bezier_of(p);
     let fine = ok(curve.arclen(1e-12));
     let s = 0.93473450734171 * ok(curve.arclen(DEFAULT_ACCURACY));
     let u = ok(curve.inv_arclen(s, DEFAULT_ACCURACY));
@@ -654,6 +651,11 @@ fn inverse_arc_length_holds_its_accuracy_on_a_found_cubic() {
     assert_close!(back, s, DEFAULT_ACCURACY * fine, "locate at s = {s}");
     let measured = table.length_at(&segments, 0, u);
     assert_close!(measured, back, DEFAULT_ACCURACY * fine, "length_at u = {u}");
+}
+
+/// The 2D cubic Bezier with control points (x0, y0), …, (x3, y3) given flat.
+fn bezier_of(p: [f64; 8]) -> CubicBezier<2> {
+    CubicBezier::new([p[0], p[1]], [p[2], p[3]], [p[4], p[5]], [p[6], p[7]])
 }
 
 /// Independent reference: kurbo's arc length of the cubic over [0, u], to `1e-13 · L` absolute.
@@ -674,10 +676,7 @@ proptest! {
         points in proptest::array::uniform8(-100.0f64..100.0),
         offset in 0.0f64..1.0,
     ) {
-        let curve = CubicBezier::new(
-            [points[0], points[1]], [points[2], points[3]],
-            [points[4], points[5]], [points[6], points[7]],
-        );
+        let curve = bezier_of(points);
         let reference = kurbo::CubicBez::new(
             (points[0], points[1]), (points[2], points[3]),
             (points[4], points[5]), (points[6], points[7]),
