@@ -846,7 +846,8 @@ fn solve_in_leaf<C: ParamCurve + ?Sized>(
     let start = a + (b - a) * (target / length);
     let one_panel = |u: f64| gauss_legendre_8(curve, a, u).map_or(f64::NAN, |s| s - target);
     let (candidate, _) = newton_in_bracket(curve, (a, b), start, tolerance, one_panel);
-    let measured = |u: f64| partial_length(curve, (a, u), accuracy).map_or(f64::NAN, |s| s - target);
+    let measured =
+        |u: f64| partial_length(curve, (a, u), accuracy).map_or(f64::NAN, |s| s - target);
     if math::abs(measured(candidate)) <= tolerance {
         return candidate;
     }

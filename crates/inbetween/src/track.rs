@@ -661,7 +661,7 @@ impl Track {
                 blend(&weights, [p0, c1, c2, p1])
             }
             SegmentForm::Lagrange { start, count } => {
-                let window = self.keys.get(*start..*start + *count).unwrap_or(&[]);
+                let window = self.lagrange_window(*start, *count);
                 lagrange(window, k0.frame + u * length, p0.len())
             }
             SegmentForm::Expr(exprs) => {
@@ -734,25 +734,8 @@ impl Track {
                 }
             }
             SegmentForm::Lagrange { start, count } => {
-                // d/du = N · Σ_j p_j · L_j'(x), L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m): the
-                // product and its derivative are carried together, (v, d) ← (v·f, d·f + v·f'),
-                // so each basis costs O(K) and the whole O(K²), exact at the keys too.
                 let x = k0.frame + u * length;
-                let window = &self.keys[*start..*start + *count];
-                for (j, kj) in window.iter().enumerate() {
-                    let (mut value, mut slope) = (1.0, 0.0);
-                    for (m, km) in window.iter().enumerate() {
-                        if m != j {
-                            let scale = 1.0 / (kj.frame - km.frame);
-                            let factor = (x - km.frame) * scale;
-                            slope = slope * factor + value * scale;
-                            value *= factor;
-                        }
-                    }
-                    for c in 0..dims {
-                        out.as_mut_slice()[c] += length * slope * kj.value[c];
-                    }
-                }
+                lagrange_derivative(self.lagrange_window(*start, *count), x, length, &mut out);
             }
             SegmentForm::Expr(exprs) => {
                 let frame_at = k0.frame + u * length;
@@ -772,6 +755,19 @@ impl Track {
             }
         }
         out
+    }
+
+    /// The keys `start .. start + count` of a `polynomial` segment's Lagrange window.
+    pub(crate) fn lagrange_window(&self, start: usize, count: usize) -> &[Key] {
+        let window = start
+            .checked_add(count)
+            .and_then(|end| self.keys.get(start..end));
+        // `assemble` places every window inside the keys (start ≤ n − count).
+        debug_assert!(
+            window.is_some(),
+            "Lagrange window {start}+{count} outside the keys"
+        );
+        window.unwrap_or(&[])
     }
 
     /// Writes the value at `frame` into `out[..components()]` (see [`Track::eval`]).
@@ -1230,6 +1226,27 @@ fn lagrange(window: &[Key], x: f64, dims: usize) -> (Value, f64) {
         }
     }
     (out, magnitude)
+}
+
+/// Adds d/du of the Lagrange polynomial through `window` at frame `x` to `out`, for a segment
+/// `length` frames long: d/du = N · Σ_j p_j · L_j'(x), L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m).
+/// The product and its derivative are carried together, (v, d) ← (v·f, d·f + v·f'), so each
+/// basis costs O(K) and the whole O(K²), exact at the keys too.
+fn lagrange_derivative(window: &[Key], x: f64, length: f64, out: &mut Value) {
+    for (j, kj) in window.iter().enumerate() {
+        let (mut value, mut slope) = (1.0, 0.0);
+        for (m, km) in window.iter().enumerate() {
+            if m != j {
+                let scale = 1.0 / (kj.frame - km.frame);
+                let factor = (x - km.frame) * scale;
+                slope = slope * factor + value * scale;
+                value *= factor;
+            }
+        }
+        for c in 0..out.len() {
+            out.as_mut_slice()[c] += length * slope * kj.value[c];
+        }
+    }
 }
 
 /// A component-wise quaternion blend normalized. A blend whose length is within rounding of
