@@ -9,10 +9,10 @@ use crate::compile::{
     MAX_PIECES, MAX_SPANS_PER_TRACK,
 };
 use crate::document::Document;
-use crate::ease::{Ease, EaseDirection, PennerFamily};
+use crate::ease::{Ease, EaseDirection, EasePiece, PennerFamily};
 use crate::stream::{StreamValueType, StreamWrap};
 use crate::track::{SegmentForm, Track, Wrap};
-use crate::value::ValueType;
+use crate::value::{Value, ValueType};
 
 /// The stream's code for a value type.
 #[must_use]
@@ -295,85 +295,113 @@ impl Track {
             return;
         };
         let (f0, length) = (k0.frame, k1.frame - k0.frame);
-        let shape_poly = self.segment_polynomial(index);
         let dims = self.components();
-        let constant_span = |start: f64, end: f64, track: &Track| {
+        let constant = |start: f64, end: f64| {
             // The value inside the span: its midpoint is safely past any rounding of `start`.
-            let v = track.eval_segment(index, start + 0.5 * (end - start));
-            let mut row = [0.0; MAX_COMPONENTS];
-            row[..dims].copy_from_slice(&v[..dims]);
-            SourceSpan {
-                start,
-                end,
-                key: index,
-                shape: SpanShape::Polynomial { coeffs: vec![row] },
-            }
+            let v = self.eval_segment(index, start + 0.5 * (end - start));
+            constant_span(index, (start, end), &v, dims)
         };
         if matches!(
             self.segment(index).map(|s| &s.form),
             Some(SegmentForm::Hold)
         ) {
-            out.push(constant_span(f0, k1.frame, self));
+            out.push(constant(f0, k1.frame));
             return;
         }
         if let Ease::Steps(steps) = k0.ease {
             // Piecewise constant: one span per step, breaking where ⌊(f − f_i)·n / N⌋ changes.
             for (start, end) in step_spans(f0, k1.frame, steps.count()) {
-                out.push(constant_span(start, end, self));
+                out.push(constant(start, end));
             }
             return;
         }
-        match (k0.ease.polynomial_pieces(), shape_poly) {
+        match (k0.ease.polynomial_pieces(), self.segment_polynomial(index)) {
             (Some(pieces), Some(shape)) => {
                 for piece in pieces {
                     let (start, end) = (f0 + piece.start * length, f0 + piece.end * length);
-                    if end <= start {
-                        continue;
-                    }
-                    // u = piece.start + (piece.end − piece.start)·v, u' = e(u), value = S(u').
-                    let u_of_v = [piece.start, piece.end - piece.start];
-                    let eased = compose(&piece.coeffs, &u_of_v);
-                    let per_component: Vec<Vec<f64>> = (0..dims)
-                        .map(|c| {
-                            let s: Vec<f64> = shape.iter().map(|row| row[c]).collect();
-                            compose(&s, &eased)
-                        })
-                        .collect();
-                    let degree = per_component.iter().map(Vec::len).max().unwrap_or(1);
-                    let coeffs = (0..degree)
-                        .map(|k| {
-                            let mut row = [0.0; MAX_COMPONENTS];
-                            for (c, p) in per_component.iter().enumerate() {
-                                row[c] = p.get(k).copied().unwrap_or(0.0);
-                            }
-                            row
-                        })
-                        .collect();
-                    out.push(SourceSpan {
-                        start,
-                        end,
-                        key: index,
-                        shape: SpanShape::Polynomial { coeffs },
-                    });
-                }
-            }
-            _ => {
-                let mut start = f0;
-                let mut cuts = ease_breakpoints(&k0.ease);
-                cuts.push(1.0);
-                for u in cuts {
-                    let end = if u >= 1.0 { k1.frame } else { f0 + u * length };
                     if end > start {
+                        let coeffs = eased_shape(&piece, &shape, dims);
                         out.push(SourceSpan {
                             start,
                             end,
                             key: index,
-                            shape: SpanShape::Smooth,
+                            shape: SpanShape::Polynomial { coeffs },
                         });
-                        start = end;
                     }
                 }
             }
+            _ => push_smooth_spans(index, (f0, k1.frame), &ease_breakpoints(&k0.ease), out),
+        }
+    }
+}
+
+/// The power-basis coefficients, in the piece's own v ∈ [0, 1], of a segment's polynomial
+/// `shape` (rows per power of u, `dims` components) eased by one polynomial ease piece:
+/// u = piece.start + (piece.end − piece.start)·v, u' = e(u), value = S(u').
+fn eased_shape(
+    piece: &EasePiece,
+    shape: &[[f64; MAX_COMPONENTS]],
+    dims: usize,
+) -> Vec<[f64; MAX_COMPONENTS]> {
+    let u_of_v = [piece.start, piece.end - piece.start];
+    let eased = compose(&piece.coeffs, &u_of_v);
+    let per_component: Vec<Vec<f64>> = (0..dims)
+        .map(|c| {
+            let s: Vec<f64> = shape.iter().map(|row| row[c]).collect();
+            compose(&s, &eased)
+        })
+        .collect();
+    let degree = per_component.iter().map(Vec::len).max().unwrap_or(1);
+    (0..degree)
+        .map(|k| {
+            let mut row = [0.0; MAX_COMPONENTS];
+            for (c, p) in per_component.iter().enumerate() {
+                row[c] = p.get(k).copied().unwrap_or(0.0);
+            }
+            row
+        })
+        .collect()
+}
+
+/// A constant span of segment `index` over [start, end] holding the first `dims` components of
+/// `value`.
+pub(crate) fn constant_span(
+    index: usize,
+    (start, end): (f64, f64),
+    value: &Value,
+    dims: usize,
+) -> SourceSpan {
+    let mut row = [0.0; MAX_COMPONENTS];
+    row[..dims].copy_from_slice(&value[..dims]);
+    SourceSpan {
+        start,
+        end,
+        key: index,
+        shape: SpanShape::Polynomial { coeffs: vec![row] },
+    }
+}
+
+/// Smooth spans of segment `index` over the frames [f0, f1], cut at the normalized times `cuts`
+/// (increasing, in (0, 1); the end u = 1 is added): u ↦ f0 + u·(f1 − f0), and u = 1 is f1
+/// exactly. Empty pieces are skipped.
+pub(crate) fn push_smooth_spans(
+    index: usize,
+    (f0, f1): (f64, f64),
+    cuts: &[f64],
+    out: &mut Vec<SourceSpan>,
+) {
+    let length = f1 - f0;
+    let mut start = f0;
+    for &u in cuts.iter().chain(&[1.0]) {
+        let end = if u >= 1.0 { f1 } else { f0 + u * length };
+        if end > start {
+            out.push(SourceSpan {
+                start,
+                end,
+                key: index,
+                shape: SpanShape::Smooth,
+            });
+            start = end;
         }
     }
 }
