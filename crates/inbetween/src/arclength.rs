@@ -520,6 +520,58 @@ impl<'b> Work<'b> {
     }
 }
 
+/// The explicit stack of the depth-first subdivision: at most one pending right half per level.
+struct Subdivision {
+    stack: [Pending; STACK_SIZE],
+    top: usize,
+}
+
+impl Subdivision {
+    /// A stack holding the whole range.
+    fn new(root: Pending) -> Self {
+        let mut stack = [Pending::default(); STACK_SIZE];
+        stack[0] = root;
+        Subdivision { stack, top: 1 }
+    }
+
+    /// The next interval, the leftmost pending one.
+    fn pop(&mut self) -> Option<Pending> {
+        self.top = self.top.checked_sub(1)?;
+        self.stack.get(self.top).copied()
+    }
+
+    /// Whether two more intervals fit.
+    fn has_room(&self) -> bool {
+        self.top + 2 <= STACK_SIZE
+    }
+
+    /// Replaces `interval` by its halves at `mid`, with their one-panel estimates `left` and
+    /// `right` (the left one comes out first). The caller checked [`has_room`](Self::has_room).
+    fn split(&mut self, interval: Pending, mid: f64, (left, right): (f64, f64)) {
+        let depth = interval.depth + 1;
+        let halves = [
+            Pending {
+                a: mid,
+                b: interval.b,
+                depth,
+                coarse: right,
+            },
+            Pending {
+                a: interval.a,
+                b: mid,
+                depth,
+                coarse: left,
+            },
+        ];
+        for half in halves {
+            if let Some(slot) = self.stack.get_mut(self.top) {
+                *slot = half;
+                self.top += 1;
+            }
+        }
+    }
+}
+
 /// One depth-first adaptive pass over [u0, u1] (u0 < u1), calling `visit(a, b, length)` for the
 /// kept leaves in increasing u until it returns `Break`. The absolute tolerance is
 /// `QUADRATURE_SHARE · accuracy · reference`, with `reference` the first two-panel estimate of the
@@ -552,25 +604,22 @@ where
         reference,
         shortfall: None,
     };
-    let mut stack = [Pending::default(); STACK_SIZE];
-    stack[0] = Pending {
+    let mut pending = Subdivision::new(Pending {
         a: u0,
         b: u1,
         depth: 0,
         coarse,
-    };
+    });
     // The root's halves are known already; every later interval computes its own.
     let mut root_halves = Some(halves);
-    let mut top = 1;
     let mut examined = 0usize;
-    while top > 0 {
-        top -= 1;
+    while let Some(interval) = pending.pop() {
         let Pending {
             a,
             b,
             depth,
             coarse,
-        } = stack[top];
+        } = interval;
         let mid = 0.5 * (a + b);
         let (left, right, sharp) = match root_halves.take() {
             Some(known) => known,
@@ -590,7 +639,7 @@ where
             error <= allowed && (!sharp || fine <= allowed || depth >= MAX_QUADRATURE_DEPTH);
         let can_split = depth < MAX_QUADRATURE_DEPTH
             && examined < MAX_QUADRATURE_INTERVALS
-            && top + 2 <= STACK_SIZE
+            && pending.has_room()
             && mid > a
             && mid < b;
         if resolved || !can_split {
@@ -599,19 +648,7 @@ where
                 break;
             }
         } else {
-            stack[top] = Pending {
-                a: mid,
-                b,
-                depth: depth + 1,
-                coarse: right,
-            };
-            stack[top + 1] = Pending {
-                a,
-                b: mid,
-                depth: depth + 1,
-                coarse: left,
-            };
-            top += 2;
+            pending.split(interval, mid, (left, right));
         }
     }
     Ok(pass)
