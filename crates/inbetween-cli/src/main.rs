@@ -375,31 +375,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             smoke,
             json,
             compile_only,
-        } => {
-            let size = match (smoke, quick) {
-                (true, _) => inbetween_bench::BenchSize::Smoke,
-                (false, true) => inbetween_bench::BenchSize::Quick,
-                (false, false) => inbetween_bench::BenchSize::Full,
-            };
-            let spinner = progress::Progress::spinner("benchmarking", false);
-            let mut status = |what: &str| spinner.label(what);
-            let report = if compile_only {
-                inbetween_bench::run_compile_bench(size, &mut status)
-            } else {
-                inbetween_bench::run_bench_with_status(size, &mut status)
-            };
-            spinner.finish();
-            let report = report.map_err(CliError::Bench)?;
-            if json {
-                println!(
-                    "{}",
-                    inbetween_bench::to_json(&inbetween_bench::machine(), &report)
-                );
-            } else {
-                print!("{}", inbetween_bench::to_table(&report));
-            }
-            Ok(())
-        }
+        } => run_bench(quick, smoke, json, compile_only),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(
@@ -411,6 +387,34 @@ fn run(cli: Cli) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// `inbetween bench`: runs the benchmark of the chosen size (`--smoke` before `--quick`) and
+/// prints its table or JSON.
+fn run_bench(quick: bool, smoke: bool, json: bool, compile_only: bool) -> Result<(), CliError> {
+    let size = match (smoke, quick) {
+        (true, _) => inbetween_bench::BenchSize::Smoke,
+        (false, true) => inbetween_bench::BenchSize::Quick,
+        (false, false) => inbetween_bench::BenchSize::Full,
+    };
+    let spinner = progress::Progress::spinner("benchmarking", false);
+    let mut status = |what: &str| spinner.label(what);
+    let report = if compile_only {
+        inbetween_bench::run_compile_bench(size, &mut status)
+    } else {
+        inbetween_bench::run_bench_with_status(size, &mut status)
+    };
+    spinner.finish();
+    let report = report.map_err(CliError::Bench)?;
+    if json {
+        println!(
+            "{}",
+            inbetween_bench::to_json(&inbetween_bench::machine(), &report)
+        );
+    } else {
+        print!("{}", inbetween_bench::to_table(&report));
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
