@@ -37,7 +37,14 @@ pub(crate) fn eval_in_segment(
     frame: f64,
 ) -> Value {
     let keys = track.keys();
-    let (Some(k0), Some(k1)) = (keys.get(index), keys.get(index + 1)) else {
+    let pair = (keys.get(index), keys.get(index + 1));
+    // Every caller passes a segment of the track: from `segment_index`, the key pairs, or a
+    // span those made.
+    debug_assert!(
+        pair.0.is_some() && pair.1.is_some(),
+        "segment {index} out of range"
+    );
+    let (Some(k0), Some(k1)) = pair else {
         return keys.last().map_or(Value::scalar(0.0), |k| k.value);
     };
     let x = k0.ease.at_offset(frame - k0.frame, k1.frame - k0.frame);

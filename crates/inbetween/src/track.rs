@@ -512,6 +512,14 @@ impl Track {
         Some((total * e).clamp(0.0, total))
     }
 
+    /// [`arclength_at`](Self::arclength_at) for a track known to be timed by arc length (its
+    /// callers dispatch on the table `assemble` builds only for `path: arclength`); 0 otherwise.
+    pub(crate) fn arclength_at_known(&self, local: f64) -> f64 {
+        let s = self.arclength_at(local);
+        debug_assert!(s.is_some(), "arc length asked of a track timed by its keys");
+        s.unwrap_or(0.0)
+    }
+
     /// The curve's arc length L (`path: arclength` tracks only).
     #[must_use]
     pub fn arclength(&self) -> Option<f64> {
@@ -567,7 +575,7 @@ impl Track {
         if self.keys.len() < 2 {
             return self.keys[0].value;
         }
-        let s = self.arclength_at(local).unwrap_or(0.0);
+        let s = self.arclength_at_known(local);
         match self.locate_arclength(table, s) {
             Some((index, u)) => self.eval_segment_at(index, u),
             None => self.keys[self.keys.len() - 1].value,
@@ -661,7 +669,7 @@ impl Track {
                 blend(&weights, [p0, c1, c2, p1])
             }
             SegmentForm::Lagrange { start, count } => {
-                let window = self.lagrange_window(*start, *count);
+                let window = self.lagrange_window(*start, *count).unwrap_or(&[]);
                 lagrange(window, k0.frame + u * length, p0.len())
             }
             SegmentForm::Expr(exprs) => {
@@ -735,7 +743,8 @@ impl Track {
             }
             SegmentForm::Lagrange { start, count } => {
                 let x = k0.frame + u * length;
-                lagrange_derivative(self.lagrange_window(*start, *count), x, length, &mut out);
+                let window = self.lagrange_window(*start, *count).unwrap_or(&[]);
+                lagrange_derivative(window, x, length, &mut out);
             }
             SegmentForm::Expr(exprs) => {
                 let frame_at = k0.frame + u * length;
@@ -757,17 +766,17 @@ impl Track {
         out
     }
 
-    /// The keys `start .. start + count` of a `polynomial` segment's Lagrange window.
-    pub(crate) fn lagrange_window(&self, start: usize, count: usize) -> &[Key] {
+    /// The keys `start .. start + count` of a `polynomial` segment's Lagrange window; `None`
+    /// cannot happen, as `assemble` places every window inside the keys (start ≤ n − count).
+    pub(crate) fn lagrange_window(&self, start: usize, count: usize) -> Option<&[Key]> {
         let window = start
             .checked_add(count)
             .and_then(|end| self.keys.get(start..end));
-        // `assemble` places every window inside the keys (start ≤ n − count).
         debug_assert!(
             window.is_some(),
             "Lagrange window {start}+{count} outside the keys"
         );
-        window.unwrap_or(&[])
+        window
     }
 
     /// Writes the value at `frame` into `out[..components()]` (see [`Track::eval`]).

@@ -256,7 +256,7 @@ impl Track {
                 }
             }
             SegmentForm::Lagrange { start, count } => {
-                let window = keys.get(*start..*start + *count)?;
+                let window = self.lagrange_window(*start, *count)?;
                 let length = k1.frame - k0.frame;
                 let mut acc: Vec<[f64; MAX_COMPONENTS]> = Vec::new();
                 for (j, kj) in window.iter().enumerate() {
@@ -291,7 +291,13 @@ impl Track {
     /// Spans of segment `index` appended to `out`.
     fn push_segment_spans(&self, index: usize, out: &mut Vec<SourceSpan>) {
         let keys = self.keys();
-        let (Some(k0), Some(k1)) = (keys.get(index), keys.get(index + 1)) else {
+        let pair = (keys.get(index), keys.get(index + 1));
+        // `spans` asks only for the segments 0 .. n − 1.
+        debug_assert!(
+            pair.0.is_some() && pair.1.is_some(),
+            "segment {index} out of range"
+        );
+        let (Some(k0), Some(k1)) = pair else {
             return;
         };
         let (f0, length) = (k0.frame, k1.frame - k0.frame);
@@ -444,9 +450,17 @@ impl Track {
     /// starts or stops being clamped at 0 or L) and at the ease's own kinks, so each span stays
     /// inside one segment of the curve; a `steps` track ease gives constant spans.
     fn push_arclength_spans(&self, out: &mut Vec<SourceSpan>) {
-        let (Some(table), crate::track::PathMode::Arclength { ease }) =
-            (self.arclength_table(), self.path())
-        else {
+        let arclength = (self.arclength_table(), self.path());
+        // `spans` comes here only with a table, which `assemble` builds only for the two
+        // arc-length paths, and `segment_arclength` goes elsewhere.
+        debug_assert!(
+            matches!(
+                arclength,
+                (Some(_), crate::track::PathMode::Arclength { .. })
+            ),
+            "arclength spans of a track without an arclength path"
+        );
+        let (Some(table), crate::track::PathMode::Arclength { ease }) = arclength else {
             return;
         };
         let (first, last) = (Track::first_frame(self), Track::last_frame(self));
@@ -509,7 +523,7 @@ impl Track {
                 continue;
             }
             let mid = start + 0.5 * (end - start);
-            let s = self.arclength_at(mid).unwrap_or(0.0);
+            let s = self.arclength_at_known(mid);
             let key = self
                 .locate_arclength(table, s)
                 .map_or(table.segment_count().saturating_sub(1), |(j, _)| j);
@@ -531,7 +545,7 @@ impl Track {
         segment: usize,
         frame: f64,
     ) -> crate::value::Value {
-        let s = self.arclength_at(frame).unwrap_or(0.0);
+        let s = self.arclength_at_known(frame);
         let (lo, hi) = (
             table.segment_start(segment),
             table.segment_start(segment + 1),
