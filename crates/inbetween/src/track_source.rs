@@ -472,47 +472,33 @@ impl Track {
         let dims = self.components();
         let constant = |start: f64, end: f64| {
             let v = Track::eval(self, start + 0.5 * (end - start));
-            let mut row = [0.0; MAX_COMPONENTS];
-            row[..dims].copy_from_slice(&v[..dims]);
-            SourceSpan {
-                start,
-                end,
-                key: 0,
-                shape: SpanShape::Polynomial { coeffs: vec![row] },
-            }
+            constant_span(0, (start, end), &v, dims)
         };
         if total <= 0.0 {
             out.push(constant(first, last));
             return;
         }
-        let mut cuts: Vec<f64> = Vec::new();
         if let Ease::Steps(steps) = ease {
-            let n = steps.count();
-            let mut start = first;
-            for j in 1..=n {
-                let end = if j == n {
-                    last
-                } else {
-                    first + f64::from(j) * span / f64::from(n)
-                };
-                if end > start {
-                    out.push(constant(start, end));
-                    start = end;
-                }
+            for (start, end) in step_spans(first, last, steps.count()) {
+                out.push(constant(start, end));
             }
             return;
         }
-        let mut levels: Vec<f64> = (1..table.segment_count())
-            .map(|j| table.segment_start(j) / total)
-            .collect();
-        levels.push(0.0);
-        levels.push(1.0);
-        for level in levels {
-            Self::ease_crossings(&ease, level, &mut cuts);
-        }
-        cuts.extend(ease_breakpoints(&ease));
-        cuts.push(1.0);
-        cuts.sort_by(f64::total_cmp);
+        let cuts = arclength_cuts(&ease, table);
+        self.push_arclength_smooth_spans(table, (first, last), cuts, out);
+    }
+
+    /// Smooth spans over the frames [first, last] between the normalized times `cuts` (sorted,
+    /// ending with 1), each labelled with the segment its midpoint lies in; pieces shorter than
+    /// 1e-9 of the range (before the end) are merged into the next.
+    fn push_arclength_smooth_spans(
+        &self,
+        table: &crate::arclength::ArcLengthTable,
+        (first, last): (f64, f64),
+        cuts: Vec<f64>,
+        out: &mut Vec<SourceSpan>,
+    ) {
+        let span = last - first;
         let mut start = first;
         for x in cuts {
             let end = if x >= 1.0 { last } else { first + x * span };
@@ -676,6 +662,26 @@ impl CurveSource for Track {
             })
         }
     }
+}
+
+/// The normalized times where an arclength track's spans are cut, sorted and ending with 1:
+/// where the track ease `ease` crosses a segment joint's share of the length (or 0 or 1, where
+/// clamping starts or stops), and the ease's own kinks.
+fn arclength_cuts(ease: &Ease, table: &crate::arclength::ArcLengthTable) -> Vec<f64> {
+    let total = table.total_length();
+    let mut cuts: Vec<f64> = Vec::new();
+    let mut levels: Vec<f64> = (1..table.segment_count())
+        .map(|j| table.segment_start(j) / total)
+        .collect();
+    levels.push(0.0);
+    levels.push(1.0);
+    for level in levels {
+        Track::ease_crossings(ease, level, &mut cuts);
+    }
+    cuts.extend(ease_breakpoints(ease));
+    cuts.push(1.0);
+    cuts.sort_by(f64::total_cmp);
+    cuts
 }
 
 /// The frame ranges of a `steps(n)` ease over `[f0, f1)`: one per step, cut where
