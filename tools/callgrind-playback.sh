@@ -31,7 +31,7 @@ for m in inbetween-batch-f32 inbetween-batch-f64 inbetween-batch-fixed inbetween
     inbetween-exact hermite-soa-script streaming-ceiling; do
     run "$m" scalar "$scalars"
 done
-for m in inbetween-batch-f32 inbetween-batch-f32-degree4 inbetween-batch-fixed inbetween-player-f32 \
+for m in inbetween-batch-f32 inbetween-batch-f32-degree4 inbetween-batch-f32-raw inbetween-batch-fixed inbetween-player-f32 \
     inbetween-exact slerp-soa-script streaming-ceiling; do
     run "$m" quaternion "$quats"
 done

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use inbetween::stream::{Precision, Stream};
 
 use inbetween_bench::{
-    compile_with_degree, quat_workload_document, workload_document, workload_keys, BatchMethod,
+    compile_with_options, quat_workload_document, workload_document, workload_keys, BatchMethod,
     ExactMethod, HermiteSoaScript, Method, PlayerMethod, SlerpSoaScript, StreamingCeiling,
 };
 
@@ -51,7 +51,14 @@ fn main() -> ExitCode {
     } else {
         inbetween::compile::DEFAULT_MAX_DEGREE
     };
-    let bytes = match compile_with_degree(&doc, precision, max_degree) {
+    let options = inbetween::compile::CompileOptions {
+        precision,
+        max_degree,
+        // `inbetween-batch-f32-raw`: rotations fitted and played without the normalize flag.
+        normalize: method != "inbetween-batch-f32-raw",
+        ..inbetween::compile::CompileOptions::default()
+    };
+    let bytes = match compile_with_options(&doc, &options) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
@@ -67,7 +74,8 @@ fn main() -> ExitCode {
         "inbetween-batch-f32"
         | "inbetween-batch-f64"
         | "inbetween-batch-fixed"
-        | "inbetween-batch-f32-degree4" => match BatchMethod::new(method, stream) {
+        | "inbetween-batch-f32-degree4"
+        | "inbetween-batch-f32-raw" => match BatchMethod::new(method, stream) {
             Ok(m) => Box::new(m),
             Err(e) => {
                 eprintln!("{e}");

@@ -674,10 +674,22 @@ fn bench_quaternion(
     let all = [Precision::F32, Precision::F64, Precision::Fixed];
     let bytes = compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
     let low_degree = compile_with_degree(&doc, Precision::F32, 4)?;
+    // The components fitted and played raw (no normalize flag): the bank before the flag.
+    let raw_options = CompileOptions {
+        precision: Precision::F32,
+        normalize: false,
+        ..CompileOptions::default()
+    };
+    let raw = compile_with_options(&doc, &raw_options)?;
     let mut methods = stream_methods(&bytes);
     let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
     methods.push(Box::new(BatchMethod::new(
         "inbetween-batch-f32-degree4",
+        stream,
+    )?));
+    let stream = Stream::from_bytes(&raw).map_err(|e| e.to_string())?;
+    methods.push(Box::new(BatchMethod::new(
+        "inbetween-batch-f32-raw",
         stream,
     )?));
     methods.push(Box::new(ExactMethod::new(&doc)));
@@ -702,15 +714,32 @@ pub fn run_bench_with_status(
     size: BenchSize,
     status: &mut dyn FnMut(&str),
 ) -> Result<BenchReport, String> {
+    run_workloads(size, &WORKLOADS, status)
+}
+
+/// The workloads, in the order [`run_bench_with_status`] runs them.
+pub const WORKLOADS: [&str; 3] = ["scalar", "quaternion", "ozz"];
+
+/// [`run_bench_with_status`] for the workloads named in `workloads` only (names of
+/// [`WORKLOADS`]; `inbetween bench --workload quaternion`).
+///
+/// # Errors
+/// As [`run_bench_with_status`].
+pub fn run_workloads(
+    size: BenchSize,
+    workloads: &[&str],
+    status: &mut dyn FnMut(&str),
+) -> Result<BenchReport, String> {
     let shape = size.shape();
     let mut report = BenchReport::default();
-    for &channels in size.scalar() {
+    let runs = |name: &str| workloads.contains(&name);
+    for &channels in size.scalar().iter().filter(|_| runs("scalar")) {
         bench_scalar(channels, shape, &mut report, status)?;
     }
-    for &channels in size.quaternion() {
+    for &channels in size.quaternion().iter().filter(|_| runs("quaternion")) {
         bench_quaternion(channels, shape, &mut report, status)?;
     }
-    for &instances in size.ozz() {
+    for &instances in size.ozz().iter().filter(|_| runs("ozz")) {
         bench_ozz(instances, shape, &mut report, status)?;
     }
     Ok(report)

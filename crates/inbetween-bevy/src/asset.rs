@@ -249,6 +249,7 @@ impl DocumentSettings {
             tolerance: self.tolerance,
             precision: self.precision.into(),
             max_degree: self.max_degree,
+            normalize: true,
         })
     }
 

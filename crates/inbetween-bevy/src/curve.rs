@@ -66,8 +66,9 @@ impl TrackValue for Vec4 {
     }
 }
 
-/// `[x, y, z, w]` as stored, not renormalized: the compiler fitted the unit quaternion, so each
-/// component is within the track's tolerance of it (see docs/stream-format.md).
+/// `[x, y, z, w]` as the player gives them: normalized when the track has the normalize flag
+/// (the compiler's default), else as stored, each component within the track's tolerance of the
+/// unit quaternion (see docs/stream-format.md).
 impl TrackValue for Quat {
     const COMPONENTS: usize = 4;
     fn accepts(value_type: StreamValueType) -> bool {

@@ -3,7 +3,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::CliError;
-use crate::input::{import_gltf, GltfChoice};
+use inbetween::gltf_scene::SCENE_FIELD;
+
+use crate::input::{import_gltf_with_scene, GltfChoice};
 use crate::output::write_output;
 use crate::progress::Progress;
 
@@ -22,23 +24,23 @@ pub fn run(
         )));
     }
     let spinner = Progress::spinner(&format!("importing {}", input.display()), quiet);
-    let doc = if is_ozz(input) {
-        import_ozz_file(input, skeleton, fps)
+    let imported = if is_ozz(input) {
+        import_ozz_file(input, skeleton, fps).map(|doc| (doc, None))
     } else if !crate::input::is_gltf(input) {
         // Not glTF by name: a Lottie file (its own fps), else refused as glTF would be.
         crate::input::read_input(input).and_then(|bytes| {
             if inbetween::lottie_import::is_lottie(&bytes) {
-                crate::input::import_lottie(&bytes, input)
+                crate::input::import_lottie(&bytes, input).map(|doc| (doc, None))
             } else {
-                import_gltf(input, choice)
+                gltf_with_record(input, choice)
             }
         })
     } else {
-        import_gltf(input, choice)
+        gltf_with_record(input, choice)
     };
     spinner.finish();
-    let doc = doc?;
-    let text = doc.to_json_string();
+    let (doc, record) = imported?;
+    let text = doc.to_json_string_with_fields(record.unwrap_or_default());
     write_output(output, text.as_bytes())?;
     if let (Some(out), false) = (output.filter(|o| !crate::output::is_stdout(o)), quiet) {
         let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
@@ -50,6 +52,24 @@ pub fn run(
         );
     }
     Ok(())
+}
+
+/// A glTF import and its `"x-gltf"` record of the source's nodes and animations, as the
+/// document's extra top-level field (`export` writes the tracks back onto those nodes).
+fn gltf_with_record(
+    input: &Path,
+    choice: &GltfChoice<'_>,
+) -> Result<
+    (
+        inbetween::Document,
+        Option<serde_json::Map<String, serde_json::Value>>,
+    ),
+    CliError,
+> {
+    let import = import_gltf_with_scene(input, choice)?;
+    let mut fields = serde_json::Map::new();
+    fields.insert(SCENE_FIELD.to_string(), import.scene.to_json());
+    Ok((import.document, Some(fields)))
 }
 
 /// True for `.ozz` files (by extension, case-insensitive).

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use inbetween::gltf_import::{import_gltf_path, AnimationSelector, ImportOptions};
+use inbetween::gltf_import::{
+    import_gltf_path_with_scene, AnimationSelector, GltfImport, ImportOptions,
+};
 use inbetween::Document;
 
 use crate::error::{snippet, CliError};
@@ -117,18 +119,31 @@ impl Default for GltfChoice<'_> {
 
 /// Imports a glTF file's animations as `choice` says.
 pub fn import_gltf(path: &Path, choice: &GltfChoice<'_>) -> Result<Document, CliError> {
-    let options = ImportOptions {
+    import_gltf_with_scene(path, choice).map(|import| import.document)
+}
+
+/// [`import_gltf`], with the record of the source's nodes and animations (`"x-gltf"`).
+pub fn import_gltf_with_scene(
+    path: &Path,
+    choice: &GltfChoice<'_>,
+) -> Result<GltfImport, CliError> {
+    import_gltf_path_with_scene(path, &gltf_options(choice)).map_err(|error| CliError::Gltf {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    })
+}
+
+/// The library's import options for `choice`, with this run's `--allow-path` folders and
+/// `--max-input-bytes`.
+pub fn gltf_options(choice: &GltfChoice<'_>) -> ImportOptions {
+    ImportOptions {
         fps: choice.fps,
         animation: animation_selector(choice.animation),
         allowed_dirs: ALLOWED_DIRS.get().cloned().unwrap_or_default(),
         snap_to_frames: choice.snap,
         // `--max-input-bytes` bounds every input, glTF files included.
         max_file_bytes: MAX_INPUT_BYTES.load(Ordering::Relaxed),
-    };
-    import_gltf_path(path, &options).map_err(|error| CliError::Gltf {
-        path: path.to_path_buf(),
-        error: Box::new(error),
-    })
+    }
 }
 
 /// Reads and validates the document at `path` (JSON, or glTF imported at 60 fps); errors name the
@@ -138,14 +153,19 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         return import_gltf(path, &GltfChoice::default());
     }
     let bytes = read_input(path)?;
-    crate::sniff::refuse_stream(path, &bytes)?;
-    if inbetween::lottie_import::is_lottie(&bytes) {
-        return import_lottie(&bytes, path);
+    document_from_bytes(path, &bytes)
+}
+
+/// The document in `bytes` read from `path` (JSON or Lottie; a compiled stream is refused).
+pub fn document_from_bytes(path: &Path, bytes: &[u8]) -> Result<Document, CliError> {
+    crate::sniff::refuse_stream(path, bytes)?;
+    if inbetween::lottie_import::is_lottie(bytes) {
+        return import_lottie(bytes, path);
     }
     let name = display_name(path);
     let (doc, warnings) =
-        Document::from_json_slice_with_warnings(&bytes, &name).map_err(|error| CliError::Load {
-            snippet: snippet(&bytes, &error),
+        Document::from_json_slice_with_warnings(bytes, &name).map_err(|error| CliError::Load {
+            snippet: snippet(bytes, &error),
             error: Box::new(error),
         })?;
     crate::warnings::report(&name, &warnings)?;

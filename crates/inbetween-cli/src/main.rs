@@ -90,9 +90,13 @@ enum Command {
     /// Write a document's tracks as a glTF 2.0 animation (.gltf with an embedded buffer, or .glb).
     ///
     /// Exact where glTF can say it (step → STEP, linear → LINEAR, cubic kinds → CUBICSPLINE);
-    /// eases, expressions and the like are baked at every frame.
+    /// eases, expressions and the like are baked at every frame. A document imported from glTF
+    /// goes back onto the source's nodes and animations (its "x-gltf" record); scalar, vec2 and
+    /// colour tracks go through KHR_animation_pointer.
     ///
     /// Example: inbetween export anim.json -o anim.glb
+    ///
+    /// Example: inbetween export walk.json --onto walk.gltf -o walked.glb
     Export(ExportCmd),
     /// Measure playback speed: the batch player against the single-track player, exact
     /// evaluation, a cached Hermite baseline and a memory-bandwidth ceiling (ns per channel-frame).
@@ -116,6 +120,9 @@ enum Command {
         /// Only compile the workloads (the `compile` figures; no playback is timed).
         #[arg(long)]
         compile_only: bool,
+        /// Only this workload (playback and its compile figures).
+        #[arg(long, value_parser = inbetween_bench::WORKLOADS)]
+        workload: Option<String>,
     },
     /// Print a shell completion script.
     ///
@@ -217,6 +224,10 @@ struct CompileCmd {
     /// Highest polynomial degree of a piece (0..=8).
     #[arg(long, default_value_t = inbetween::compile::DEFAULT_MAX_DEGREE)]
     max_degree: u8,
+    /// Fit quat tracks' components as they are, played without normalization (default: fitted
+    /// for normalized playback, the stream's normalize flag set).
+    #[arg(long)]
+    raw_quaternions: bool,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -299,6 +310,15 @@ struct ExportCmd {
     /// input's name with .glb (standard output for `-` input).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Ignore the document's "x-gltf" record (what `import` kept of the source's nodes and
+    /// animations): one animation on nodes named after the tracks.
+    #[arg(long)]
+    flat: bool,
+    /// Write the whole model MODEL (.gltf/.glb: meshes, skins, materials, buffers) with its
+    /// animations replaced by the document's, on its nodes (the document should come from
+    /// `inbetween import MODEL`).
+    #[arg(long, value_name = "MODEL")]
+    onto: Option<PathBuf>,
     /// Print nothing on success.
     #[arg(short, long)]
     quiet: bool,
@@ -341,6 +361,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             tolerance: a.tolerance,
             precision: a.precision.into(),
             max_degree: a.max_degree,
+            normalize: !a.raw_quaternions,
             quiet: a.quiet,
         }),
         Command::Play(a) => play::run(&play::PlayArgs {
@@ -366,7 +387,13 @@ fn run(cli: Cli) -> Result<(), CliError> {
             a.skeleton.as_deref(),
             a.quiet,
         ),
-        Command::Export(a) => export::run(&a.input, a.output.as_deref(), a.quiet),
+        Command::Export(a) => export::run(
+            &a.input,
+            a.output.as_deref(),
+            a.onto.as_deref(),
+            a.flat,
+            a.quiet,
+        ),
         Command::Plot(a) => plot::run(&a),
         Command::Preview(a) => preview::run(&a),
         Command::Demo(a) => demo::run(&a.out_dir),
@@ -375,7 +402,8 @@ fn run(cli: Cli) -> Result<(), CliError> {
             smoke,
             json,
             compile_only,
-        } => run_bench(quick, smoke, json, compile_only),
+            workload,
+        } => run_bench(quick, smoke, json, compile_only, workload.as_deref()),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(
@@ -389,9 +417,15 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-/// `inbetween bench`: runs the benchmark of the chosen size (`--smoke` before `--quick`) and
-/// prints its table or JSON.
-fn run_bench(quick: bool, smoke: bool, json: bool, compile_only: bool) -> Result<(), CliError> {
+/// `inbetween bench`: runs the benchmark of the chosen size (`--smoke` before `--quick`), its
+/// compile part only, or one named workload, and prints its table or JSON.
+fn run_bench(
+    quick: bool,
+    smoke: bool,
+    json: bool,
+    compile_only: bool,
+    workload: Option<&str>,
+) -> Result<(), CliError> {
     let size = match (smoke, quick) {
         (true, _) => inbetween_bench::BenchSize::Smoke,
         (false, true) => inbetween_bench::BenchSize::Quick,
@@ -401,6 +435,8 @@ fn run_bench(quick: bool, smoke: bool, json: bool, compile_only: bool) -> Result
     let mut status = |what: &str| spinner.label(what);
     let report = if compile_only {
         inbetween_bench::run_compile_bench(size, &mut status)
+    } else if let Some(name) = workload {
+        inbetween_bench::run_workloads(size, &[name], &mut status)
     } else {
         inbetween_bench::run_bench_with_status(size, &mut status)
     };

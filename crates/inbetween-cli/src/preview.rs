@@ -347,6 +347,7 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
             tolerance: args.tolerance,
             precision: args.precision.into(),
             max_degree: args.max_degree,
+            normalize: true,
         },
         from: args.from,
         to: args.to,

@@ -60,6 +60,38 @@ pub fn atan2(y: f64, x: f64) -> f64 {
     }
 }
 
+/// Square root of an f32, correctly rounded (IEEE 754) with `std` and with `libm`: the same
+/// bits either way.
+#[inline]
+#[must_use]
+pub fn sqrt_f32(x: f32) -> f32 {
+    #[cfg(feature = "std")]
+    {
+        x.sqrt()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        libm::sqrtf(x)
+    }
+}
+
+/// A quaternion `[x, y, z, w]` divided by its norm, as the player plays a track with the
+/// normalize flag: `r = sqrt((x² + y²) + (z² + w²))` (a correctly rounded square root, so `std`
+/// and `libm` give the same bits), `i = 1 / r`, then each component `· i`. A norm that is 0 or
+/// not finite leaves the value as it is (a validated compile never plays one). The batch
+/// player's f32 lanes do the same operations in f32.
+#[inline]
+#[must_use]
+pub fn normalize4(q: [f64; 4]) -> [f64; 4] {
+    let r = sqrt((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]));
+    if r > 0.0 && r.is_finite() {
+        let inverse = 1.0 / r;
+        q.map(|x| x * inverse)
+    } else {
+        q
+    }
+}
+
 /// `x` raised to the real power `y`.
 #[inline]
 #[must_use]

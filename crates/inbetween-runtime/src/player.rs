@@ -27,8 +27,11 @@
 //!   platform, whichever frame playback started from). At fractional offsets or other steps they
 //!   play an f64 state derived from the stored integers.
 //!
-//! Quaternion tracks are played component-wise without normalization: the compiler fitted the
-//! normalized curve, so every component is within the tolerance of the exact unit quaternion.
+//! Quaternion tracks with the normalize flag (`StreamTrack::normalizes`) are played
+//! component-wise and then divided by their norm (`math::normalize4`, in f64 for every
+//! precision: fixed tracks' integers are converted exactly first); the compiler fitted them so
+//! that the *normalized* value is within the tolerance. Unflagged quaternion tracks are played
+//! component-wise without normalization (the compiler fitted the normalized curve itself).
 
 use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
 use crate::stream::outside::{Landing, Outside};
@@ -144,8 +147,13 @@ pub struct TrackPlayer<'s> {
     mode: Mode,
     /// `2^-exponent` of the current fixed piece.
     int_scale: f64,
+    /// The track's normalize flag: values are divided by their norm on output.
+    normalize: bool,
     work: [f64; STATE_SIZE],
     int_work: [i64; STATE_SIZE],
+    /// The last piece loaded: start, end, index. A frame in `[start, end)` lies in that piece,
+    /// so lookups there skip the search (any piece's span gives the same answer).
+    span: (f64, f64, usize),
 }
 
 impl Default for TrackPlayer<'_> {
@@ -175,8 +183,10 @@ impl<'s> TrackPlayer<'s> {
             components: track.components().min(MAX_COMPONENTS),
             mode: Mode::Float,
             int_scale: 1.0,
+            normalize: track.normalizes(),
             work: [0.0; STATE_SIZE],
             int_work: [0; STATE_SIZE],
+            span: (f64::NAN, f64::NAN, 0),
         };
         player.enter_run();
         player
@@ -266,10 +276,20 @@ impl<'s> TrackPlayer<'s> {
         }
     }
 
-    /// Component `c` of the current value (0 for components the track does not have).
+    /// Component `c` of the current value (0 for components the track does not have);
+    /// normalized when the track says so (`StreamTrack::normalizes`).
     #[inline]
     #[must_use]
     pub fn component(&self, c: usize) -> f64 {
+        if self.normalize && c < self.components {
+            return self.value().get(c).copied().unwrap_or(0.0);
+        }
+        self.raw_component(c)
+    }
+
+    /// Component `c` of the played polynomials, before any normalization.
+    #[inline]
+    fn raw_component(&self, c: usize) -> f64 {
         if c >= self.components {
             return 0.0;
         }
@@ -284,19 +304,25 @@ impl<'s> TrackPlayer<'s> {
     /// The current value; components beyond the track's are 0.
     #[must_use]
     pub fn value(&self) -> [f64; MAX_COMPONENTS] {
-        [
-            self.component(0),
-            self.component(1),
-            self.component(2),
-            self.component(3),
-        ]
+        let raw = [
+            self.raw_component(0),
+            self.raw_component(1),
+            self.raw_component(2),
+            self.raw_component(3),
+        ];
+        if self.normalize {
+            crate::math::normalize4(raw)
+        } else {
+            raw
+        }
     }
 
     /// Writes the current value's components to `out` (as many as fit); returns how many.
     pub fn write(&self, out: &mut [f64]) -> usize {
         let n = self.components.min(out.len());
-        for (c, slot) in out.iter_mut().take(n).enumerate() {
-            *slot = self.component(c);
+        let value = self.value();
+        for (slot, v) in out.iter_mut().take(n).zip(value) {
+            *slot = v;
         }
         n
     }
@@ -304,8 +330,9 @@ impl<'s> TrackPlayer<'s> {
     /// Like `write`, rounding to f32.
     pub fn write_f32(&self, out: &mut [f32]) -> usize {
         let n = self.components.min(out.len());
-        for (c, slot) in out.iter_mut().take(n).enumerate() {
-            *slot = self.component(c) as f32;
+        let value = self.value();
+        for (slot, v) in out.iter_mut().take(n).zip(value) {
+            *slot = v as f32;
         }
         n
     }
@@ -389,7 +416,7 @@ impl<'s> TrackPlayer<'s> {
         let region = if w >= last || track.piece_count() == 0 {
             Region::End
         } else {
-            Region::Piece(track.piece_at(w).map_or(0, |p| p.index as usize))
+            Region::Piece(self.piece_index_at(w))
         };
         WrappedFrame {
             region,
@@ -481,6 +508,7 @@ impl<'s> TrackPlayer<'s> {
             }
             Region::Piece(index) => {
                 if let Some(piece) = track.piece(index) {
+                    self.span = (piece.start, piece.end, index);
                     self.load_piece(&piece, place.w, local_step, place.extra);
                 }
             }
@@ -554,6 +582,25 @@ impl<'s> TrackPlayer<'s> {
         }
     }
 
+    /// The piece containing frame `w` (`StreamTrack::piece_index_at`), from the last piece
+    /// loaded when `w` lies in it.
+    fn piece_index_at(&self, w: f64) -> usize {
+        let (start, end, index) = self.span;
+        if w >= start && w < end {
+            return index;
+        }
+        self.track.piece_index_at(w).unwrap_or(0)
+    }
+
+    /// Start and end of piece `index`, from the last piece loaded when it is that one.
+    fn piece_span(&self, index: usize) -> Option<(f64, f64)> {
+        let (start, end, loaded) = self.span;
+        if loaded == index && start < end {
+            return Some((start, end));
+        }
+        self.track.piece(index).map(|p| (p.start, p.end))
+    }
+
     /// Steps, including the current one, for which the state just loaded stays valid.
     fn run_length(&self, place: &WrappedFrame, local_step: f64) -> u64 {
         if place.fold.is_nan() {
@@ -592,13 +639,13 @@ impl<'s> TrackPlayer<'s> {
             (_, Some(Some(estimate))) => estimate,
             (Region::End | Region::Start | Region::Line { .. }, None) => 1.0,
             (Region::Piece(index), None) => {
-                let Some(piece) = track.piece(index) else {
+                let Some((start, end)) = self.piece_span(index) else {
                     return 1;
                 };
                 if local_step > 0.0 {
-                    crate::math::ceil((piece.end - place.w) / local_step)
+                    crate::math::ceil((end - place.w) / local_step)
                 } else {
-                    crate::math::floor((place.w - piece.start) / -local_step) + 1.0
+                    crate::math::floor((place.w - start) / -local_step) + 1.0
                 }
             }
         };

@@ -12,8 +12,13 @@ use crate::document::Document;
 use crate::error::DocumentError;
 use crate::track::{Interp, Track, TrackBuilder};
 
+mod pointer;
 mod uri;
 
+pub use crate::gltf_scene::{GltfScene, RecordedAnimation, RecordedTrack, TrackTarget};
+pub use pointer::{
+    escape as escape_pointer_token, unescape as unescape_pointer_token, EXTRAS_PREFIX,
+};
 pub use uri::BufferProblem;
 use uri::UriPolicy;
 
@@ -368,6 +373,16 @@ pub enum GltfImportError {
         /// The first channel.
         first: usize,
     },
+    /// A buffer of a model that `export --onto` writes into cannot be loaded.
+    #[error("buffer {buffer}{} of the model: {reason}", uri.as_ref().map(|u| format!(" \"{u}\"")).unwrap_or_default())]
+    ModelBuffer {
+        /// The buffer index.
+        buffer: usize,
+        /// Its URI, when it has one (shortened).
+        uri: Option<String>,
+        /// What went wrong, and the rule it broke.
+        reason: Box<BufferProblem>,
+    },
     /// The tracks built from the file break a document rule.
     #[error("the imported document is invalid: {0}")]
     Document(#[from] DocumentError),
@@ -383,6 +398,65 @@ pub enum GltfImportError {
 /// [`GltfImportError::Io`] when the file cannot be read, [`GltfImportError::FileTooLarge`] past
 /// [`ImportOptions::max_file_bytes`], otherwise as [`import_gltf_slice`].
 pub fn import_gltf_path(path: &Path, options: &ImportOptions) -> Result<Document, GltfImportError> {
+    import_gltf_path_with_scene(path, options).map(|import| import.document)
+}
+
+/// A whole glTF model, for `export --onto`: its JSON (pointer channels included) and every
+/// buffer's bytes (read under the same rules as an import's buffers).
+#[derive(Clone, Debug)]
+pub struct GltfModel {
+    /// The glTF JSON.
+    pub root: serde_json::Value,
+    /// Each buffer's bytes, exactly its `byteLength`.
+    pub buffers: Vec<Vec<u8>>,
+}
+
+/// Loads a `.gltf` or `.glb` model whole: its JSON, checked as an import checks it, and every
+/// buffer (relative URIs confined to its folder and [`ImportOptions::allowed_dirs`], as for an
+/// import). Images are not read.
+///
+/// # Errors
+/// As [`import_gltf_path`] for the file and its JSON; [`GltfImportError::ModelBuffer`] for a
+/// buffer that cannot be loaded.
+pub fn load_gltf_model(path: &Path, options: &ImportOptions) -> Result<GltfModel, GltfImportError> {
+    let (bytes, base) = read_model(path, options)?;
+    check_glb_header(&bytes)?;
+    let parsed = pointer::parse(&bytes)?;
+    validate(&parsed.gltf.document)?;
+    let doc = &parsed.gltf.document;
+    let policy = UriPolicy {
+        base,
+        allowed: &options.allowed_dirs,
+    };
+    let loader = Buffers::new(doc, parsed.gltf.blob.as_deref(), policy);
+    let mut buffers = Vec::new();
+    for buffer in doc.buffers() {
+        let uri = match buffer.source() {
+            gltf::buffer::Source::Uri(u) => Some(u),
+            gltf::buffer::Source::Bin => None,
+        };
+        let mut data = loader
+            .load_buffer(buffer.index(), uri, buffer.length())
+            .map_err(|reason| GltfImportError::ModelBuffer {
+                buffer: buffer.index(),
+                uri: uri.map(shorten),
+                reason: Box::new(reason),
+            })?;
+        data.truncate(buffer.length());
+        buffers.push(data);
+    }
+    Ok(GltfModel {
+        root: parsed.root,
+        buffers,
+    })
+}
+
+/// The model file's bytes (at most [`ImportOptions::max_file_bytes`]) and its folder, against
+/// which relative buffer URIs resolve.
+fn read_model<'p>(
+    path: &'p Path,
+    options: &ImportOptions,
+) -> Result<(Vec<u8>, Option<&'p Path>), GltfImportError> {
     let io = |source| GltfImportError::Io {
         path: path.to_path_buf(),
         source,
@@ -407,7 +481,7 @@ pub fn import_gltf_path(path: &Path, options: &ImportOptions) -> Result<Document
             p
         }
     });
-    import_gltf_slice(&bytes, base, options)
+    Ok((bytes, base))
 }
 
 /// Imports the animations of glTF JSON or GLB bytes; relative buffer URIs resolve against
@@ -418,7 +492,8 @@ pub fn import_gltf_path(path: &Path, options: &ImportOptions) -> Result<Document
 ///
 /// - one track per channel, named `NODE/PATH` (the node's name, or its index when it has none or
 ///   shares its name with another node, then `NAME#INDEX`), PATH = `translation` | `rotation` |
-///   `scale`; morph weights become one scalar track per target, `NODE/weights/TARGET`;
+///   `scale`; morph weights become one scalar track per target, `NODE/weights/TARGET`; a
+///   `KHR_animation_pointer` channel one track named after its pointer (`docs/gltf.md`);
 /// - when more than one animation is imported, every name is prefixed `ANIMATION/` (the
 ///   animation's name, its index when it has none, `NAME#INDEX` when the name is shared);
 /// - a key at time `t` seconds lands on frame `t · fps` (fractional, never rounded);
@@ -447,85 +522,300 @@ pub fn import_gltf_slice(
     base_dir: Option<&Path>,
     options: &ImportOptions,
 ) -> Result<Document, GltfImportError> {
+    import_gltf_slice_with_scene(bytes, base_dir, options).map(|import| import.document)
+}
+
+/// A document imported from glTF and the record of the source's nodes and animations it came
+/// from ([`GltfScene`], written in the document as `"x-gltf"` by `inbetween import`).
+#[derive(Clone, Debug)]
+pub struct GltfImport {
+    /// The imported tracks.
+    pub document: Document,
+    /// The source's nodes (names, parents, rest TRS), scenes, the imported animations and each
+    /// track's origin.
+    pub scene: GltfScene,
+}
+
+/// [`import_gltf_path`], with the record of the source's nodes and animations.
+///
+/// # Errors
+/// As [`import_gltf_path`].
+pub fn import_gltf_path_with_scene(
+    path: &Path,
+    options: &ImportOptions,
+) -> Result<GltfImport, GltfImportError> {
+    let (bytes, base) = read_model(path, options)?;
+    import_gltf_slice_with_scene(&bytes, base, options)
+}
+
+/// [`import_gltf_slice`], with the record of the source's nodes and animations. Channels with a
+/// `KHR_animation_pointer` target become tracks named after their pointer (see `docs/gltf.md`).
+///
+/// # Errors
+/// As [`import_gltf_slice`].
+pub fn import_gltf_slice_with_scene(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    options: &ImportOptions,
+) -> Result<GltfImport, GltfImportError> {
     if !(options.fps.is_finite() && options.fps > 0.0) {
         return Err(GltfImportError::Fps(options.fps));
     }
     check_glb_header(bytes)?;
-    let gltf = gltf::Gltf::from_slice_without_validation(bytes).map_err(GltfImportError::Parse)?;
-    validate(&gltf.document)?;
-    let doc = &gltf.document;
-
+    let parsed = pointer::parse(bytes)?;
+    validate(&parsed.gltf.document)?;
+    let doc = &parsed.gltf.document;
     let animations: Vec<gltf::Animation<'_>> = doc.animations().collect();
     if animations.is_empty() {
         return Err(GltfImportError::NoAnimations);
     }
     let selected = select(&animations, options.animation.as_ref())?;
-    let prefix = selected.len() > 1;
-
-    let node_labels = labels(doc.nodes().map(|n| n.name()));
-    let anim_labels = labels(animations.iter().map(gltf::Animation::name));
-
-    let policy = UriPolicy {
-        base: base_dir,
-        allowed: &options.allowed_dirs,
+    let mut importer = Importer {
+        options,
+        parsed: &parsed,
+        prefix: selected.len() > 1,
+        node_labels: labels(doc.nodes().map(|n| n.name())),
+        anim_labels: labels(animations.iter().map(gltf::Animation::name)),
+        buffers: Buffers::new(
+            doc,
+            parsed.gltf.blob.as_deref(),
+            UriPolicy {
+                base: base_dir,
+                allowed: &options.allowed_dirs,
+            },
+        ),
+        used_names: BTreeSet::new(),
+        tracks: Vec::new(),
+        scene: GltfScene::from_gltf_root(&parsed.root),
     };
-    let mut buffers = Buffers::new(doc, gltf.blob.as_deref(), policy);
-    let mut tracks = Vec::new();
-    let mut used_names: BTreeSet<String> = BTreeSet::new();
-    for animation in selected {
+    for animation in &selected {
+        importer.animation(animation)?;
+    }
+    let mut builder = Document::builder().fps(options.fps);
+    for t in importer.tracks {
+        builder = builder.track(t);
+    }
+    Ok(GltfImport {
+        document: builder.build()?,
+        scene: importer.scene,
+    })
+}
+
+/// The state of one import: the tracks made so far, their names, and the record.
+struct Importer<'a> {
+    options: &'a ImportOptions,
+    parsed: &'a pointer::Parsed,
+    /// Whether track names get an `ANIMATION/` prefix (more than one animation imported).
+    prefix: bool,
+    node_labels: Vec<String>,
+    anim_labels: Vec<String>,
+    buffers: Buffers<'a>,
+    used_names: BTreeSet<String>,
+    tracks: Vec<TrackBuilder>,
+    scene: GltfScene,
+}
+
+impl Importer<'_> {
+    /// Imports every channel of `animation` (node channels, then pointer channels) and records
+    /// the animation.
+    fn animation(&mut self, animation: &gltf::Animation<'_>) -> Result<(), GltfImportError> {
         let anim_ref = AnimationRef {
             index: animation.index(),
             name: animation.name().map(String::from),
         };
+        let record = self.scene.animations.len();
+        self.scene.animations.push(RecordedAnimation {
+            index: anim_ref.index,
+            name: anim_ref.name.clone(),
+        });
         let mut targets: BTreeMap<(usize, &'static str), usize> = BTreeMap::new();
         let mut any = false;
         for channel in animation.channels() {
             any = true;
-            let sampler = channel.sampler();
             let cref = ChannelRef {
                 animation: anim_ref.clone(),
-                channel: channel.index(),
-                sampler: sampler.index(),
+                channel: self
+                    .parsed
+                    .channel_index(animation.index(), channel.index()),
+                sampler: channel.sampler().index(),
             };
-            let target = channel.target();
-            let node = target.node().index();
-            let path = path_name(target.property());
-            let anim_label = prefix.then(|| label_of(&anim_labels, animation.index()));
-            let name = unique_track_name(
-                anim_label.as_deref(),
-                &label_of(&node_labels, node),
-                node,
-                path,
-                &mut used_names,
-            );
+            let node = channel.target().node().index();
+            let path = path_name(channel.target().property());
+            let name = self.node_track_name(animation, node, path);
             // glTF 2.0 §3.11: two channels of one animation may not target the same node
             // property; compared by node index, never by the (made-up) track name.
-            if let Some(first) = targets.get(&(node, path)) {
+            if let Some(first) = targets.insert((node, path), cref.channel) {
                 return Err(GltfImportError::DuplicateTarget {
                     channel: cref,
                     track: name,
-                    first: *first,
+                    first,
                 });
             }
-            targets.insert((node, path), channel.index());
-            tracks.extend(channel_tracks(
-                &channel,
-                &cref,
-                &name,
-                &mut buffers,
-                options.fps,
-                options.snap_to_frames,
-            )?);
+            self.node_channel(&channel, &cref, &name, record)?;
         }
-        if !any {
-            return Err(GltfImportError::NoChannels(anim_ref));
+        for p in self
+            .parsed
+            .pointers
+            .iter()
+            .filter(|p| p.animation == animation.index())
+        {
+            any = true;
+            self.pointer_channel(animation, p, &anim_ref, record)?;
+        }
+        if any {
+            Ok(())
+        } else {
+            Err(GltfImportError::NoChannels(anim_ref))
         }
     }
-    let mut builder = Document::builder().fps(options.fps);
-    for t in tracks {
-        builder = builder.track(t);
+
+    fn anim_label(&self, animation: &gltf::Animation<'_>) -> Option<String> {
+        self.prefix
+            .then(|| label_of(&self.anim_labels, animation.index()))
     }
-    Ok(builder.build()?)
+
+    fn node_track_name(
+        &mut self,
+        animation: &gltf::Animation<'_>,
+        node: usize,
+        path: &str,
+    ) -> String {
+        let anim_label = self.anim_label(animation);
+        unique_track_name(
+            anim_label.as_deref(),
+            &label_of(&self.node_labels, node),
+            node,
+            path,
+            &mut self.used_names,
+        )
+    }
+
+    /// The tracks of a node channel (one per morph target for weights), recorded.
+    fn node_channel(
+        &mut self,
+        channel: &gltf::animation::Channel<'_>,
+        cref: &ChannelRef,
+        name: &str,
+        record: usize,
+    ) -> Result<(), GltfImportError> {
+        let node = channel.target().node().index();
+        let path = path_name(channel.target().property());
+        let made = channel_tracks(
+            channel,
+            cref,
+            name,
+            &mut self.buffers,
+            self.options.fps,
+            self.options.snap_to_frames,
+        )?;
+        let weights = path == "weights";
+        for (k, builder) in made.into_iter().enumerate() {
+            self.scene.tracks.push(RecordedTrack {
+                // `channel_tracks` names morph-target tracks `NAME/TARGET`.
+                track: if weights {
+                    format!("{name}/{k}")
+                } else {
+                    name.to_string()
+                },
+                animation: record,
+                target: TrackTarget::Node {
+                    node,
+                    path: path.to_string(),
+                    weight: weights.then_some(k),
+                },
+            });
+            self.tracks.push(builder);
+        }
+        Ok(())
+    }
+
+    /// The track of a `KHR_animation_pointer` channel, named after its pointer, recorded.
+    fn pointer_channel(
+        &mut self,
+        animation: &gltf::Animation<'_>,
+        p: &pointer::PointerChannel,
+        anim_ref: &AnimationRef,
+        record: usize,
+    ) -> Result<(), GltfImportError> {
+        let Some(sampler) = animation.samplers().nth(p.sampler) else {
+            return Err(GltfImportError::Invalid {
+                problems: vec![format!(
+                    "animations[{}].channels[{}].sampler: Index out of bounds",
+                    p.animation, p.channel
+                )],
+            });
+        };
+        let cref = ChannelRef {
+            animation: anim_ref.clone(),
+            channel: p.channel,
+            sampler: p.sampler,
+        };
+        let base = pointer::track_name(&p.pointer);
+        let mut name = match self.anim_label(animation) {
+            Some(a) => format!("{a}/{base}"),
+            None => base,
+        };
+        while self.used_names.contains(&name) {
+            name = format!("{name}#{}", p.channel);
+        }
+        self.used_names.insert(name.clone());
+        let builder = pointer_track(
+            &sampler,
+            &cref,
+            &p.pointer,
+            &name,
+            &mut self.buffers,
+            self.options,
+        )?;
+        self.scene.tracks.push(RecordedTrack {
+            track: name,
+            animation: record,
+            target: TrackTarget::Pointer(p.pointer.clone()),
+        });
+        self.tracks.push(builder);
+        Ok(())
+    }
+}
+
+/// One track from a pointer channel: its type from the output accessor (SCALAR, VEC2, VEC3,
+/// VEC4) and the pointer ([`pointer::value_type`]).
+fn pointer_track(
+    sampler: &gltf::animation::Sampler<'_>,
+    cref: &ChannelRef,
+    pointer: &str,
+    name: &str,
+    buffers: &mut Buffers<'_>,
+    options: &ImportOptions,
+) -> Result<TrackBuilder, GltfImportError> {
+    let output = sampler.output();
+    let dims = output.dimensions();
+    let role = Role::Pointer(dims);
+    let width = role.width();
+    let ty = pointer::value_type(pointer, width).ok_or_else(|| GltfImportError::Accessor {
+        channel: cref.clone(),
+        role: "output",
+        accessor: output.index(),
+        problem: AccessorProblem::WrongType {
+            expected: role.expected(),
+            found: dims_name(dims).to_string(),
+        },
+    })?;
+    let (times, values) = read_channel(sampler, role, cref, buffers)?;
+    targets_per_key(sampler, role, times.len(), values.len(), cref)?;
+    let frames = key_frames(&times, options.fps, options.snap_to_frames);
+    let layout = Layout {
+        width,
+        targets: 1,
+        target: 0,
+    };
+    Ok(build_track(
+        TrackBuilder::new(name, ty),
+        &frames,
+        &values,
+        layout,
+        sampler.interpolation(),
+        options.fps,
+    ))
 }
 
 impl GltfImportError {
@@ -804,7 +1094,7 @@ const LISTED_ANIMATIONS: usize = 20;
 /// `NAME#INDEX` when the name (or the index written as a name) is shared. A made-up label never
 /// takes a label that an item carries as its own (a node really named `foo#3`): `#INDEX` is
 /// appended again until it is free.
-fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
+pub(crate) fn labels<'a>(names: impl Iterator<Item = Option<&'a str>>) -> Vec<String> {
     let base: Vec<String> = names
         .enumerate()
         .map(|(i, n)| match n {
@@ -883,6 +1173,8 @@ enum Role {
     Vec3,
     Rotation,
     Weights,
+    /// A `KHR_animation_pointer` output: SCALAR, VEC2, VEC3 or VEC4.
+    Pointer(Dimensions),
 }
 
 impl Role {
@@ -899,6 +1191,14 @@ impl Role {
             Role::Times | Role::Weights => 1,
             Role::Vec3 => 3,
             Role::Rotation => 4,
+            Role::Pointer(d) => match d {
+                Dimensions::Scalar => 1,
+                Dimensions::Vec2 => 2,
+                Dimensions::Vec3 => 3,
+                Dimensions::Vec4 | Dimensions::Mat2 => 4,
+                Dimensions::Mat3 => 9,
+                Dimensions::Mat4 => 16,
+            },
         }
     }
 
@@ -912,6 +1212,9 @@ impl Role {
             Role::Weights => {
                 "SCALAR of FLOAT or of normalized BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT"
             }
+            Role::Pointer(_) => {
+                "SCALAR, VEC2, VEC3 or VEC4 of FLOAT or of normalized BYTE, UNSIGNED_BYTE, SHORT, UNSIGNED_SHORT"
+            }
         }
     }
 
@@ -920,11 +1223,12 @@ impl Role {
             Role::Times | Role::Weights => Dimensions::Scalar,
             Role::Vec3 => Dimensions::Vec3,
             Role::Rotation => Dimensions::Vec4,
+            Role::Pointer(d) => d,
         }
     }
 
     fn allows_normalized(self) -> bool {
-        matches!(self, Role::Rotation | Role::Weights)
+        matches!(self, Role::Rotation | Role::Weights | Role::Pointer(_))
     }
 }
 

@@ -922,11 +922,20 @@ impl Document {
     /// `ease: linear`, `tcb: [0, 0, 0]`).
     #[must_use]
     pub fn to_json_string(&self) -> String {
+        self.to_json_string_with_fields(Map::new())
+    }
+
+    /// [`Document::to_json_string`] with extra top-level fields after `tracks` (named
+    /// `comment` or `x-…` to load without a warning, e.g. the `"x-gltf"` record of a glTF
+    /// import).
+    #[must_use]
+    pub fn to_json_string_with_fields(&self, extra: Map<String, Json>) -> String {
         let tracks: Vec<Json> = self.tracks().iter().map(track_to_json).collect();
         let mut top = Map::new();
         top.insert("inbetween".into(), Json::from(1));
         top.insert("fps".into(), number_json(self.fps()));
         top.insert("tracks".into(), Json::Array(tracks));
+        top.extend(extra);
         let mut text = String::new();
         write_readable(&Json::Object(top), 0, &mut text);
         text.push('\n');

@@ -24,6 +24,8 @@ pub mod fcurve;
 pub mod gltf_export;
 #[cfg(feature = "gltf")]
 pub mod gltf_import;
+#[cfg(feature = "gltf")]
+pub mod gltf_scene;
 #[cfg(feature = "json")]
 pub mod json;
 #[cfg(feature = "json")]

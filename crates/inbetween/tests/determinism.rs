@@ -5,23 +5,26 @@
 //!   `determinism/showcase-fixed.ibs` plays to the same bits in every profile, on every thread
 //!   and with either float library (`std` or `libm`).
 //! - **Compiling** is deterministic for one float library: twice, or on 4 threads, the same
-//!   bytes; with `std` exactly the committed stream. `libm`'s transcendental functions may differ
-//!   from the platform's in the last ulp, so a `libm` build compiles its own (pinned) bytes.
+//!   bytes; with `std` exactly the committed stream (committed in the version-1/2 layout, so the
+//!   compiler's version-3 bytes are compared through `stream::reencode` both ways, and they play
+//!   the same golden hash). `libm`'s transcendental functions may differ from the platform's in
+//!   the last ulp, so a `libm` build compiles its own (pinned) bytes.
 //!
 //! CI runs this file in the release profile (with the workspace), at opt-level 0 with `std`
 //! and at opt-level 0 with `libm` (`cargo test -p inbetween-determinism [--no-default-features
 //! --features libm]`: the same file, built by `crates/determinism` without the library's
 //! dev-dependencies).
 //!
-//! After a deliberate change to the showcase, the compiler or the stream format, regenerate
-//! the stream with `cargo run --release -- compile examples/showcase.json --precision fixed -o
-//! crates/inbetween/tests/determinism/showcase-fixed.ibs` and pin the new hashes the failures
+//! After a deliberate change to the showcase or the compiler, regenerate the stream with
+//! `cargo run --release -- compile examples/showcase.json --precision fixed -o
+//! crates/inbetween/tests/determinism/showcase-fixed.ibs`, re-encode it in the version-1/2
+//! layout (`stream::reencode(.., TableLayout::Legacy)`), and pin the new hashes the failures
 //! print.
 
 use inbetween::batch::Bank;
 use inbetween::compile::CompileOptions;
 use inbetween::player::TrackPlayer;
-use inbetween::stream::{Precision, Stream};
+use inbetween::stream::{reencode, Precision, Stream, TableLayout};
 use inbetween::Document;
 
 const SHOWCASE: &str = include_str!("../../../examples/showcase.json");
@@ -31,10 +34,15 @@ const COMMITTED: &[u8] = include_bytes!("determinism/showcase-fixed.ibs");
 
 /// FNV-1a (64-bit) of every played value's bits, as computed by [`played_hash`], for
 /// [`COMMITTED`]: the same with every float library, profile and thread.
-const PLAYBACK_GOLDEN: &str = "116c76be2e42eec3";
+const PLAYBACK_GOLDEN: &str = "7a0358ff0e467aa6";
 
-/// FNV-1a of the bytes the showcase compiles to with `libm` math (without `std`).
-const LIBM_COMPILE_GOLDEN: &str = "de42a59925596e63";
+/// FNV-1a of the bytes (format version 3) the showcase compiles to with `libm` math (without
+/// `std`).
+const LIBM_COMPILE_GOLDEN: &str = "7652dff5363e5be5";
+
+/// FNV-1a of the same compile re-encoded in the version-1 layout (the golden of the bytes
+/// before version 3: the compile itself did not change).
+const LIBM_COMPILE_GOLDEN_V1: &str = "ae0230d18e756cf1";
 
 /// FNV-1a, 64-bit: offset basis and prime.
 struct Fnv(u64);
@@ -165,6 +173,14 @@ fn compiling_the_fixed_point_showcase_gives_the_same_bytes_in_every_run_and_thre
     h.bytes(&bytes);
     let hash = format!("{:016x}", h.0);
     if cfg!(feature = "std") {
+        let compiled = Stream::from_bytes(&bytes).expect("the compiled stream is valid");
+        assert_eq!(played_hash(&compiled), PLAYBACK_GOLDEN);
+        let committed = Stream::from_bytes(COMMITTED).expect("the committed stream is valid");
+        assert!(
+            reencode(&committed, TableLayout::Compact).expect("re-encodes") == bytes,
+            "the committed stream re-encoded in version 3 is not what the compiler writes"
+        );
+        let bytes = reencode(&compiled, TableLayout::Legacy).expect("re-encodes");
         assert!(
             bytes == COMMITTED,
             "the showcase no longer compiles to determinism/showcase-fixed.ibs ({} profile; \
@@ -178,5 +194,9 @@ fn compiling_the_fixed_point_showcase_gives_the_same_bytes_in_every_run_and_thre
             "the libm compile of the showcase changed ({} profile)",
             profile()
         );
+        let compiled = Stream::from_bytes(&bytes).expect("the compiled stream is valid");
+        let mut v1 = Fnv::new();
+        v1.bytes(&reencode(&compiled, TableLayout::Legacy).expect("re-encodes"));
+        assert_eq!(format!("{:016x}", v1.0), LIBM_COMPILE_GOLDEN_V1);
     }
 }

@@ -1196,3 +1196,53 @@ fn zero_rotation_key_and_bad_fps_and_no_animations() {
         })
     ));
 }
+
+/// A `KHR_animation_pointer` channel before a node channel: the pointer becomes a track of the
+/// output's type (normalized UNSIGNED_BYTE decoded as c / 255), named by its pointer, and errors
+/// in the node channel still give its index in the file (1), not its place among node channels.
+#[test]
+fn pointer_channels_import_and_keep_the_file_channel_indices() {
+    let mut json = translation_file();
+    let bin_uri = json["buffers"][0]["uri"].as_str().unwrap().to_string();
+    let mut bin = b64_decode(bin_uri.split_once(";base64,").unwrap().1);
+    let colour_at = bin.len();
+    bin.extend_from_slice(&[255, 0, 51, 255, 0, 255, 102, 255]);
+    json["buffers"][0] = serde_json::json!({"byteLength": bin.len(),
+        "uri": format!("data:application/octet-stream;base64,{}", b64_encode(&bin))});
+    json["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"buffer": 0, "byteOffset": colour_at, "byteLength": 8}));
+    json["accessors"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(
+        {"bufferView": 2, "componentType": 5121, "normalized": true, "count": 2, "type": "VEC4"}));
+    let animation = &mut json["animations"][0];
+    animation["samplers"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"input": 0, "output": 2}));
+    let pointer = "/materials/0/pbrMetallicRoughness/baseColorFactor";
+    animation["channels"].as_array_mut().unwrap().insert(
+        0,
+        serde_json::json!({"sampler": 1, "target": {"path": "pointer",
+            "extensions": {"KHR_animation_pointer": {"pointer": pointer}}}}),
+    );
+    let doc = import_json(&json).unwrap();
+    let colour = doc.track(pointer).unwrap();
+    assert_eq!(colour.value_type(), inbetween::ValueType::Color);
+    assert_close(
+        "mid",
+        colour.eval(15.0).as_slice(),
+        &[0.5, 0.5, 0.3, 1.0],
+        false,
+    );
+    assert!(doc.track("n/translation").is_some());
+    json["animations"][0]["samplers"][0]["output"] = serde_json::json!(0);
+    let e = import_json(&json).unwrap_err().to_string();
+    assert!(
+        e.starts_with("animation #0 \"walk\", channel 1 (sampler 0), output accessor 0:"),
+        "{e}"
+    );
+}

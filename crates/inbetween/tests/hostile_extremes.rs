@@ -5,7 +5,7 @@ use inbetween::compile::{CompileError, CompileOptions, MAX_SPANS_PER_TRACK};
 use inbetween::player::TrackPlayer;
 use inbetween::sample::{SampleError, MAX_SAMPLE_FRAME};
 use inbetween::stream::layout::*;
-use inbetween::stream::{fix_checksum, Precision, Stream, StreamError};
+use inbetween::stream::{fix_checksum, reencode, Precision, Stream, StreamError, TableLayout};
 use inbetween::track::MAX_KEY_SPAN;
 use inbetween::{Document, ErrorKind, Track, Wrap};
 
@@ -328,7 +328,8 @@ fn a_default_range_beyond_two_to_the_53_is_refused_naming_the_track() {
     assert_eq!(empty.sample_range(), Ok(None));
 }
 
-/// A compiled stream to corrupt: one cubic (catmull-rom) track of `precision`.
+/// A compiled stream to corrupt, re-encoded in the version-1 layout `number_offset` addresses:
+/// one cubic (catmull-rom) track of `precision`.
 fn cubic_stream(precision: Precision) -> Vec<u8> {
     let document = doc(
         r#"{"name": "c", "type": "scalar", "wrap": "ping_pong", "keys": [{"frame": 0, "value": 0, "interp": "catmull_rom"}, {"frame": 10, "value": 5, "interp": "catmull_rom"}, {"frame": 20, "value": -2}]}"#,
@@ -337,7 +338,8 @@ fn cubic_stream(precision: Precision) -> Vec<u8> {
         precision,
         ..CompileOptions::default()
     };
-    document.compile(&options).unwrap().bytes
+    let bytes = document.compile(&options).unwrap().bytes;
+    reencode(&Stream::from_bytes(&bytes).unwrap(), TableLayout::Legacy).unwrap()
 }
 
 /// Offset of piece `piece`'s number `index` (component-major) in track 0.

@@ -156,13 +156,19 @@ fn slerp_quaternions_play_within_tolerance_without_normalization() {
     for frames in [60.0, 240.0] {
         let source = slerp_source(frames, 170f64.to_radians());
         for precision in PRECISIONS {
-            let compiled = compile_one(
-                &source,
-                StreamValueType::Quat,
-                StreamWrap::Clamp,
+            // `normalize: false`: the components fitted and played as they are.
+            let options = CompileOptions {
                 precision,
-                None,
-            );
+                normalize: false,
+                ..CompileOptions::default()
+            };
+            let input = TrackInput {
+                name: "t",
+                value_type: StreamValueType::Quat,
+                wrap: StreamWrap::Clamp,
+                source: &source,
+            };
+            let compiled = compile_tracks(&[input], 60.0, &options).unwrap();
             let error = independent_max_error(&compiled.bytes, &source);
             assert!(error <= 1e-6, "{frames} frames {precision}: {error:e}");
             // One whole-span fit of degree ≤ 6 suffices in every precision (docs/stream-format.md).
@@ -214,6 +220,7 @@ fn an_unreachable_tolerance_fails_with_track_frame_and_error() {
         tolerance: Some(1e-18),
         precision: Precision::F64,
         max_degree: 8,
+        ..CompileOptions::default()
     };
     let input = TrackInput {
         name: "wobble",
@@ -252,6 +259,7 @@ fn max_degree_is_respected_and_lower_degrees_need_more_pieces() {
             tolerance: Some(1e-5),
             precision: Precision::F64,
             max_degree,
+            ..CompileOptions::default()
         };
         let input = TrackInput {
             name: "s",
@@ -495,6 +503,7 @@ fn tolerance_sweep_holds_from_1e_1_to_1e_9() {
             tolerance: Some(tolerance),
             precision: Precision::F64,
             max_degree: 8,
+            ..CompileOptions::default()
         };
         let input = TrackInput {
             name: "sweep",
@@ -525,6 +534,7 @@ fn errors_name_the_track_frame_and_field() {
         tolerance: Some(1e-18),
         precision: Precision::F64,
         max_degree: 3,
+        ..CompileOptions::default()
     };
     let input = TrackInput {
         name: "arm.rotation",

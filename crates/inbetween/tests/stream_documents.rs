@@ -6,11 +6,11 @@ use serde_json::{json, Value as Json};
 
 use inbetween::compile::CompileOptions;
 use inbetween::player::TrackPlayer;
-use inbetween::stream::{Precision, Stream};
+use inbetween::stream::Stream;
 use inbetween::Document;
 
 mod common;
-use common::random_documents::document_strategy;
+use common::random_documents::{document_strategy, precision_strategy};
 
 /// Adds expression segments to some keys of non-quaternion tracks.
 fn with_expressions(mut doc: Json, picks: Vec<(usize, usize, f64)>) -> Json {
@@ -52,14 +52,6 @@ fn doc_strategy() -> impl Strategy<Value = Json> {
         prop::collection::vec((0usize..3, 0usize..6, -50.0f64..50.0), 0..3),
     )
         .prop_map(|(d, picks)| with_expressions(d, picks))
-}
-
-fn precision_strategy() -> impl Strategy<Value = Precision> {
-    prop_oneof![
-        Just(Precision::F32),
-        Just(Precision::F64),
-        Just(Precision::Fixed)
-    ]
 }
 
 proptest! {

@@ -6,11 +6,14 @@ use inbetween::compile::{compile_tracks, CompileOptions, TrackInput};
 use inbetween::player::TrackPlayer;
 use inbetween::stream::layout::*;
 use inbetween::stream::{
-    fix_checksum, Precision, Stream, StreamError, StreamValueType, StreamWrap,
+    fix_checksum, reencode, Precision, Stream, StreamError, StreamValueType, StreamWrap,
+    TableLayout,
 };
 use stream_support::*;
 
-/// Two tracks: an f64 vec2 with several pieces, then a fixed scalar.
+/// Two tracks: an f64 vec2 with several pieces, then a fixed scalar, in the version-1 layout
+/// (24-byte piece entries) that this file's offsets address; `stream_compact.rs` tests
+/// version 3.
 fn sample_stream(precision: Precision) -> Vec<u8> {
     let smooth = FnSource {
         components: 2,
@@ -36,15 +39,8 @@ fn sample_stream(precision: Precision) -> Vec<u8> {
         precision,
         ..CompileOptions::default()
     };
-    compile_tracks(&inputs, 60.0, &options).unwrap().bytes
-}
-
-/// The error after writing `patch` at `offset` and fixing the checksum.
-fn corrupt(bytes: &[u8], offset: usize, patch: &[u8]) -> StreamError {
-    let mut copy = bytes.to_vec();
-    copy[offset..offset + patch.len()].copy_from_slice(patch);
-    fix_checksum(&mut copy);
-    Stream::from_bytes(&copy).expect_err("corrupted stream accepted")
+    let bytes = compile_tracks(&inputs, 60.0, &options).unwrap().bytes;
+    reencode(&Stream::from_bytes(&bytes).unwrap(), TableLayout::Legacy).unwrap()
 }
 
 fn track_entry(track: usize) -> usize {
@@ -83,10 +79,10 @@ fn header_fields_are_validated() {
         StreamError::BadMagic { .. }
     ));
     assert_eq!(
-        corrupt(&bytes, H_VERSION, &3u16.to_le_bytes()),
+        corrupt(&bytes, H_VERSION, &4u16.to_le_bytes()),
         StreamError::UnsupportedVersion {
-            found: 3,
-            supported: 2
+            found: 4,
+            supported: 3
         }
     );
     assert_eq!(

@@ -5,7 +5,7 @@ use inbetween::compile::CompileOptions;
 use inbetween::player::TrackPlayer;
 use inbetween::stream::layout::*;
 use inbetween::stream::outside::{Beyond, MAX_LINE_VALUE, MAX_OUTSIDE_RATE};
-use inbetween::stream::{fix_checksum, Precision, Stream, StreamError};
+use inbetween::stream::{fix_checksum, reencode, Precision, Stream, StreamError, TableLayout};
 use inbetween::Document;
 
 /// A one-track F-curve document: `keys` as JSON, `fcurve` options as JSON.
@@ -16,14 +16,23 @@ fn curve_doc(keys: &str, fcurve: &str) -> Document {
     Document::from_json_str(&json, "outside.json").unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The compiled stream in the version-1/2 layout that this file's offsets and versions
+/// address; the compiler's version-3 bytes must be its exact re-encoding (same record, pieces
+/// and numbers; `stream_compact.rs` plays both).
 fn compile(doc: &Document, precision: Precision) -> Vec<u8> {
     let options = CompileOptions {
         precision,
         ..CompileOptions::default()
     };
-    doc.compile(&options)
+    let compact = doc
+        .compile(&options)
         .unwrap_or_else(|e| panic!("{e}"))
-        .bytes
+        .bytes;
+    assert_eq!(read_u16(&compact, H_VERSION), FORMAT_VERSION_COMPACT);
+    let legacy = reencode(&Stream::from_bytes(&compact).unwrap(), TableLayout::Legacy).unwrap();
+    let again = reencode(&Stream::from_bytes(&legacy).unwrap(), TableLayout::Compact).unwrap();
+    assert!(again == compact, "re-encoding changed the stream");
+    legacy
 }
 
 const SMOOTH_KEYS: &str = r#"{"frame":0,"value":0},{"frame":4,"value":6},{"frame":10,"value":4}"#;

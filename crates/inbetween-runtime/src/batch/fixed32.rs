@@ -33,9 +33,6 @@ use alloc::vec::Vec;
 use super::horner::{centre, EPOCH};
 use crate::stream::layout::MAX_TERMS;
 
-/// Lanes per block of the evaluation loop (a multiple of every vector width).
-const CHUNK: usize = 16;
-
 /// Largest coefficient magnitude in units (leaves one bit of headroom below i32's range).
 const MAX_UNITS: f64 = 1_073_741_824.0; // 2^30
 
@@ -170,8 +167,8 @@ pub(crate) struct IntLanes {
     pub(crate) scale: Vec<f32>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
-    /// `Some(c0)` when slot `i` is channel `c0 + i` for every slot.
-    pub(crate) consecutive: Option<usize>,
+    /// The slots as runs of consecutive channels (`records::channel_runs`).
+    pub(crate) runs: Vec<super::records::Run>,
 }
 
 impl IntLanes {
@@ -183,7 +180,7 @@ impl IntLanes {
             coef: alloc::vec![0; (degree + 1) * len],
             scale: alloc::vec![0.0; len],
             channel: alloc::vec![0; len],
-            consecutive: None,
+            runs: Vec::new(),
         }
     }
 
@@ -214,23 +211,11 @@ impl IntLanes {
         }
     }
 
-    /// Plays the records `from..to` of `script` (see [`IntScript`]), skipping those whose
-    /// track is not on its script; calls `entered(channel)` for each record played.
+    /// The lanes as the piece-change records write them: the order-major coefficients, each
+    /// slot's channel, the lane count and the orders (`records::Records::play_into`).
     #[inline]
-    pub(crate) fn play(
-        &mut self,
-        script: &IntScript,
-        (from, to): (usize, usize),
-        on_script: &[bool],
-        entered: impl FnMut(usize),
-    ) {
-        let terms = self.degree + 1;
-        script.play_into(
-            (&mut self.coef, &self.channel, self.len, terms),
-            (from, to),
-            on_script,
-            entered,
-        );
+    pub(crate) fn lanes_mut(&mut self) -> (&mut [i32], &[u32], usize, usize) {
+        (&mut self.coef, &self.channel, self.len, self.degree + 1)
     }
 
     /// Replaces every lane's coefficients (a precomputed epoch block).
@@ -248,29 +233,8 @@ impl IntLanes {
     /// Every slot's value at `u` frames from the centre, `(v as f32) · 2^-E`, into its channel
     /// of `out`.
     pub(crate) fn write_f32(&self, u: i32, out: &mut [f32]) {
-        let mut block = [0.0f32; 256];
-        let mut start = 0;
-        while start < self.len {
-            let n = (self.len - start).min(block.len());
-            let dst = match self.consecutive {
-                Some(c0) => out.get_mut(c0 + start..c0 + start + n),
-                None => None,
-            };
-            match dst {
-                Some(dst) => self.eval(u, start, dst),
-                None => {
-                    let values = block.get_mut(..n).unwrap_or(&mut []);
-                    self.eval(u, start, values);
-                    let channels = self.channel.get(start..start + n).unwrap_or(&[]);
-                    for (&c, &v) in channels.iter().zip(values.iter()) {
-                        if let Some(o) = out.get_mut(c as usize) {
-                            *o = v;
-                        }
-                    }
-                }
-            }
-            start += n;
-        }
+        let lanes = (self.len, self.runs.as_slice(), self.channel.as_slice());
+        super::records::write_lanes(lanes, out, |slot, dst| self.eval(u, slot, dst));
     }
 
     /// Every slot's value `v · 2^-E` in f64 (exact) into its channel of `out`.
@@ -331,52 +295,32 @@ unsafe fn eval_avx2(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
     eval_any(g, u, start, out);
 }
 
-/// [`horner_i32`] then `· 2^-E` over slots `first .. first + out.len()`, `CHUNK` at a time.
+/// [`horner_i32`] then `· 2^-E` over slots `first .. first + out.len()`: one straight pass
+/// (every order and the scales sliced to exactly `out.len()` slots up front, so the loop has no
+/// bounds checks and vectorizes).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
-    let (len, n) = (g.len, out.len().min(g.len.saturating_sub(first)));
-    let orders: [&[i32]; N] = core::array::from_fn(|k| {
-        g.coef
-            .get(k * len + first..k * len + first + n)
-            .unwrap_or(&[])
+    let (len, n) = (g.len, out.len());
+    // Invariant of `IntLanes` (`coef.len() = N · len`, `scale.len() = len`, `first + n ≤
+    // len`); a violation writes nothing rather than reading another order's lanes.
+    let fits = first.checked_add(n).is_some_and(|end| {
+        end <= len
+            && g.scale.len() >= len
+            && N.checked_mul(len).is_some_and(|all| all <= g.coef.len())
     });
-    let scale = g.scale.get(first..first + n).unwrap_or(&[]);
-    let mut start = 0;
-    let mut chunks = out.chunks_exact_mut(CHUNK);
-    for dst in &mut chunks {
-        let chunk = |x: &[i32]| {
-            x.get(start..start + CHUNK)
-                .and_then(|c| <&[i32; CHUNK]>::try_from(c).ok())
-                .copied()
-        };
-        let mut v = chunk(orders[N - 1]).unwrap_or([0; CHUNK]);
-        for k in (0..N - 1).rev() {
-            let c = chunk(orders[k]).unwrap_or([0; CHUNK]);
-            for j in 0..CHUNK {
-                v[j] = v[j].wrapping_mul(u).wrapping_add(c[j]);
-            }
-        }
-        let s = scale
-            .get(start..start + CHUNK)
-            .and_then(|c| <&[f32; CHUNK]>::try_from(c).ok())
-            .copied()
-            .unwrap_or([0.0; CHUNK]);
-        let mut o = [0.0f32; CHUNK];
-        for j in 0..CHUNK {
-            o[j] = v[j] as f32 * s[j];
-        }
-        dst.copy_from_slice(&o);
-        start += CHUNK;
+    debug_assert!(fits, "slots {first}+{n} of {len}");
+    if !fits {
+        return;
     }
-    for (i, dst) in chunks.into_remainder().iter_mut().enumerate() {
-        let slot = start + i;
-        let mut v = orders[N - 1].get(slot).copied().unwrap_or(0);
+    let orders: [&[i32]; N] =
+        core::array::from_fn(|k| &g.coef[k * len + first..k * len + first + n]);
+    let scale = &g.scale[first..first + n];
+    for (i, dst) in out.iter_mut().enumerate() {
+        let mut v = orders[N - 1][i];
         for k in (0..N - 1).rev() {
-            v = v
-                .wrapping_mul(u)
-                .wrapping_add(orders[k].get(slot).copied().unwrap_or(0));
+            v = v.wrapping_mul(u).wrapping_add(orders[k][i]);
         }
-        *dst = v as f32 * scale.get(slot).copied().unwrap_or(0.0);
+        *dst = v as f32 * scale[i];
     }
 }
 
@@ -438,7 +382,7 @@ mod tests {
                 g.scale[i] = pow2(-e) as f32;
                 g.set(i, &[v]);
             }
-            g.consecutive = Some(0);
+            g.runs = crate::batch::records::channel_runs(&g.channel);
             let (mut out, mut wide) = ([0.0f32; 8], [0.0f64; 8]);
             g.write_f32(0, &mut out);
             g.write_f64(0, &mut wide);

@@ -214,8 +214,9 @@ pub(crate) struct HornerGroup {
     coef: Vec<f32>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
-    /// `Some(c0)` when slot `i` is channel `c0 + i` for every slot (output is contiguous).
-    pub(crate) consecutive: Option<usize>,
+    /// The slots as runs of consecutive channels (`records::channel_runs`): each run's values
+    /// go straight into the caller's row.
+    pub(crate) runs: Vec<super::records::Run>,
     /// Slots whose f32 value holds the budget only as an f32 output, with their track and
     /// component: `write_f64` gives them [`horner_f64`] of their piece's power coefficients.
     pub(crate) wide: Vec<WideLane>,
@@ -237,7 +238,7 @@ impl HornerGroup {
             len,
             coef: alloc::vec![0.0; (degree + 1) * len],
             channel: alloc::vec![0; len],
-            consecutive: None,
+            runs: Vec::new(),
             wide: Vec::new(),
         }
     }
@@ -267,24 +268,11 @@ impl HornerGroup {
         }
     }
 
-    /// Plays the records `from..to` of `script` (this group's piece changes at one frame),
-    /// skipping those whose track is not on its script; calls `entered(channel)` for each
-    /// record played.
+    /// The lanes as the piece-change records write them: the order-major coefficients, each
+    /// slot's channel, the lane count and the orders (`records::Records::play_into`).
     #[inline]
-    pub(crate) fn play(
-        &mut self,
-        script: &HotScript,
-        (from, to): (usize, usize),
-        on_script: &[bool],
-        entered: impl FnMut(usize),
-    ) {
-        let terms = self.degree + 1;
-        script.play_into(
-            (&mut self.coef, &self.channel, self.len, terms),
-            (from, to),
-            on_script,
-            entered,
-        );
+    pub(crate) fn lanes_mut(&mut self) -> (&mut [f32], &[u32], usize, usize) {
+        (&mut self.coef, &self.channel, self.len, self.degree + 1)
     }
 
     /// Replaces every lane's f32 coefficients (a precomputed epoch block, `hot_bytes() / 4`
@@ -376,41 +364,31 @@ unsafe fn eval_avx2(
     eval_any(degree, coef, len, start, t, out);
 }
 
-/// Lanes per block of the evaluation loop (a multiple of every vector width).
-const CHUNK: usize = 16;
-
 /// [`horner`] over lanes `first .. first + out.len()` of `N` order-major coefficient arrays of
-/// `len` lanes into `out`, `CHUNK` lanes at a time (fixed-size arrays: no bounds checks,
-/// vectorized).
+/// `len` lanes into `out`: one straight pass (every order sliced to exactly `out.len()` lanes
+/// up front, so the loop has no bounds checks and vectorizes, the `N − 1` Horner steps
+/// unrolled).
 #[inline(always)]
 fn eval_n<const N: usize>(coef: &[f32], len: usize, first: usize, t: f32, out: &mut [f32]) {
     let n = out.len();
-    let orders: [&[f32]; N] = core::array::from_fn(|k| {
-        coef.get(k * len + first..k * len + first + n)
-            .unwrap_or(&[])
-    });
-    let mut start = 0;
-    let mut chunks = out.chunks_exact_mut(CHUNK);
-    for dst in &mut chunks {
-        let mut v = [0.0f32; CHUNK];
-        if let Some(top) = orders[N - 1].get(start..start + CHUNK) {
-            v.copy_from_slice(top);
-        }
-        for k in (0..N - 1).rev() {
-            if let Some(c) = orders[k].get(start..start + CHUNK) {
-                for ((x, y), _) in v.iter_mut().zip(c).zip(0..CHUNK) {
-                    *x = *x * t + *y;
-                }
-            }
-        }
-        dst.copy_from_slice(&v);
-        start += CHUNK;
+    // Invariant of `HornerGroup` (`coef.len() = N · len`, `first + n ≤ len`); a violation
+    // writes nothing rather than reading another order's lanes.
+    let fits = first
+        .checked_add(n)
+        .is_some_and(|end| end <= len && N.checked_mul(len).is_some_and(|all| all <= coef.len()));
+    debug_assert!(
+        fits,
+        "lanes {first}+{n} of {len} (coefficients {})",
+        coef.len()
+    );
+    if !fits {
+        return;
     }
-    for (i, dst) in chunks.into_remainder().iter_mut().enumerate() {
-        let slot = start + i;
-        let mut v = orders[N - 1].get(slot).copied().unwrap_or(0.0);
+    let orders: [&[f32]; N] = core::array::from_fn(|k| &coef[k * len + first..k * len + first + n]);
+    for (i, dst) in out.iter_mut().enumerate() {
+        let mut v = orders[N - 1][i];
         for k in (0..N - 1).rev() {
-            v = v * t + orders[k].get(slot).copied().unwrap_or(0.0);
+            v = v * t + orders[k][i];
         }
         *dst = v;
     }

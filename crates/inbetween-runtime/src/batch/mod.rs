@@ -62,6 +62,7 @@
 
 mod fixed32;
 mod horner;
+mod normalize;
 mod records;
 
 use alloc::collections::BinaryHeap;
@@ -169,6 +170,8 @@ impl<T: Lane> Group<T> {
                     lower.get_mut(k * len + start..k * len + end),
                     upper.get(start..end),
                 ) else {
+                    // `state` holds `(degree + 1) · len` values (`group_for`).
+                    debug_assert!(false, "group state shorter than its orders");
                     return;
                 };
                 T::add_slice(a, b);
@@ -312,6 +315,10 @@ struct Script {
     hot: Vec<HotScript>,
     /// Forward play's piece changes of the i32 lanes, one record per lane, by group degree.
     hot32: Vec<IntScript>,
+    /// Per script frame, which record lists have records there: bit `d` the Horner group of
+    /// degree `d`, bit `MAX_TERMS + d` the i32 group of degree `d` (so a frame visits only
+    /// those).
+    hot_used: Vec<u32>,
     /// Per track: whether the script holds its forward chain.
     has_track: Vec<bool>,
     /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
@@ -561,6 +568,23 @@ pub struct Bank<'s> {
     /// Next script frame index to play.
     cursor: usize,
     on_script: Vec<bool>,
+    /// Runs of tracks whose output is normalized (`normalize::flagged`).
+    normalized: Vec<normalize::Run>,
+    /// Every track with script entries is on its script (set by each reload; a track only
+    /// leaves it at its chain's last entry, after which it has no records): records need no
+    /// per-track test.
+    all_on_script: bool,
+    /// Which groups have lanes (a bit per group index), so a frame visits only those.
+    used: UsedGroups,
+}
+
+/// A bit per group index, set for the groups with lanes (`used_groups`).
+#[derive(Debug, Clone, Copy, Default)]
+struct UsedGroups {
+    floats: u32,
+    fixed: u32,
+    horner: u32,
+    fixed32: u32,
 }
 
 impl<'s> Bank<'s> {
@@ -590,10 +614,11 @@ impl<'s> Bank<'s> {
             let from = pending.len();
             has_track.push(track_chain(info, t as u32, &mut pending));
             let chain = pending.get(from..).unwrap_or(&[]);
-            let verdict = match (lanes, info.fixed) {
-                (false, _) => None,
-                (true, false) => verify_chain(info, chain),
-                (true, true) => fixed_chain_exponent(info, chain).map(|e| {
+            let verdict = match (lanes, info.fixed, info.track.normalizes()) {
+                // Flagged fixed tracks play on the exact lanes (`normalize`).
+                (false, _, _) | (true, true, true) => None,
+                (true, false, _) => verify_chain(info, chain),
+                (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
                     info.exponent = e;
                     true
                 }),
@@ -658,10 +683,10 @@ impl<'s> Bank<'s> {
         floats.iter_mut().for_each(mark_consecutive);
         fixed.iter_mut().for_each(mark_consecutive);
         for g in &mut horner {
-            g.consecutive = consecutive_from(&g.channel);
+            g.runs = records::channel_runs(&g.channel);
         }
         for g in &mut fixed32 {
-            g.consecutive = consecutive_from(&g.channel);
+            g.runs = records::channel_runs(&g.channel);
         }
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
@@ -674,6 +699,12 @@ impl<'s> Bank<'s> {
         let channels = tracks
             .last()
             .map_or(0, |i| i.first_channel as usize + usize::from(i.components));
+        let used = UsedGroups {
+            floats: used_groups(&floats, |g| g.len),
+            fixed: used_groups(&fixed, |g| g.len),
+            horner: used_groups(&horner, |g| g.len),
+            fixed32: used_groups(&fixed32, |g| g.len),
+        };
         let mut bank = Self {
             tracks,
             channels,
@@ -692,7 +723,11 @@ impl<'s> Bank<'s> {
             scripted: false,
             cursor: 0,
             on_script: alloc::vec![false; track_count],
+            normalized: Vec::new(),
+            all_on_script: false,
+            used,
         };
+        bank.normalized = normalize::flagged(&bank.tracks);
         bank.reload_all();
         Ok(bank)
     }
@@ -825,20 +860,24 @@ impl<'s> Bank<'s> {
     /// Moves every channel one step: the additions of every group, then the piece changes due
     /// at the new frame. Never allocates.
     pub fn advance(&mut self) {
-        self.steps = self.steps.saturating_add(1);
-        for group in self.exact_groups() {
-            group.advance();
-        }
-        for group in active(&mut self.fixed, self.scripted) {
-            group.advance();
-        }
-        self.advance_rest();
+        self.advance_with(Group::advance, Group::advance);
     }
 
-    /// The float groups whose lanes advance: all of them, or in forward play only those of the
-    /// tracks not on Horner lanes.
-    fn exact_groups(&mut self) -> &mut [Group<f64>] {
-        active(&mut self.floats, self.scripted)
+    /// One step: `float` / `int` on every exact group that plays, then the rest of the frame.
+    #[inline(always)]
+    fn advance_with(&mut self, float: fn(&mut Group<f64>), int: fn(&mut Group<i64>)) {
+        self.steps = self.steps.saturating_add(1);
+        for g in playing(self.used.floats, self.scripted) {
+            if let Some(group) = self.floats.get_mut(g) {
+                float(group);
+            }
+        }
+        for g in playing(self.used.fixed, self.scripted) {
+            if let Some(group) = self.fixed.get_mut(g) {
+                int(group);
+            }
+        }
+        self.advance_rest();
     }
 
     /// Forward play: a new epoch re-centres every Horner lane.
@@ -898,15 +937,7 @@ impl<'s> Bank<'s> {
     /// channels and more; below `PARALLEL_CHUNK` lanes per group it is `advance`. Never allocates.
     #[cfg(feature = "rayon")]
     pub fn advance_parallel(&mut self) {
-        self.steps = self.steps.saturating_add(1);
-        for group in self.exact_groups() {
-            group.advance_parallel();
-        }
-        for group in active(&mut self.fixed, self.scripted) {
-            group.advance_parallel();
-        }
-
-        self.advance_rest();
+        self.advance_with(Group::advance_parallel, Group::advance_parallel);
     }
 
     /// Writes every channel's current value, in channel order, into `out[..channels()]`.
@@ -923,7 +954,9 @@ impl<'s> Bank<'s> {
                 g.write_f64(u, out);
             }
         }
-        self.write_with(out, |x| x, |i, s| i as f64 * s)
+        self.write_with(out, |x| x, |i, s| i as f64 * s)?;
+        self.normalize_f64(out);
+        Ok(())
     }
 
     /// Like `write_f64`, rounding each value to f32.
@@ -934,17 +967,17 @@ impl<'s> Bank<'s> {
         self.fits(out.len())?;
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
-            for g in self.horner.iter().filter(|g| g.len > 0) {
-                match g.consecutive.and_then(|c0| out.get_mut(c0..c0 + g.len)) {
-                    Some(dst) => g.eval(t, 0, dst),
-                    None => scatter(g, t, out, |x| x),
-                }
+            for g in bits(self.used.horner).filter_map(|d| self.horner.get(d)) {
+                let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
+                records::write_lanes(lanes, out, |slot, dst| g.eval(t, slot, dst));
             }
-            for g in &self.fixed32 {
+            for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
                 g.write_f32(t as i32, out);
             }
         }
-        self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)
+        self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)?;
+        self.normalize_f32(out);
+        Ok(())
     }
 
     /// `BufferTooSmall` unless `len ≥ channels()`.
@@ -979,12 +1012,7 @@ impl<'s> Bank<'s> {
         int: impl Fn(i64, f64) -> T,
     ) -> Result<(), BatchError> {
         self.fits(out.len())?;
-        let n = if self.scripted {
-            MAX_TERMS
-        } else {
-            2 * MAX_TERMS
-        };
-        for group in self.floats.iter().take(n) {
+        for group in playing(self.used.floats, self.scripted).filter_map(|g| self.floats.get(g)) {
             let values = group.values();
             match group.consecutive {
                 Some(c0) => {
@@ -1003,7 +1031,7 @@ impl<'s> Bank<'s> {
                 }
             }
         }
-        for group in self.fixed.iter().take(n) {
+        for group in playing(self.used.fixed, self.scripted).filter_map(|g| self.fixed.get(g)) {
             let values = group.values();
             match group.consecutive {
                 Some(c0) => {
@@ -1056,6 +1084,12 @@ impl<'s> Bank<'s> {
                 self.reload_track(t, !on);
             }
         }
+        self.all_on_script = self
+            .script
+            .has_track
+            .iter()
+            .zip(&self.on_script)
+            .all(|(&has, &on)| !has || on);
     }
 
     /// Loads a Horner track's lanes from its script entry covering integer frame `frame`
@@ -1076,6 +1110,7 @@ impl<'s> Bank<'s> {
     /// next reload on the heap when `schedule`.
     fn reload_track(&mut self, t: usize, schedule: bool) {
         let Some(info) = self.tracks.get(t).copied() else {
+            debug_assert!(false, "track {t} past the bank's tracks");
             return;
         };
         let player = TrackPlayer::at(info.track, self.base, self.steps, self.step);
@@ -1211,31 +1246,31 @@ impl<'s> Bank<'s> {
             fixed32,
             script,
             on_script,
+            all_on_script,
             side,
             side_of,
             ..
         } = self;
-        for (g, hot) in fixed32.iter_mut().zip(&script.hot32) {
-            let range = hot.range(i);
-            if range.0 != range.1 {
-                g.play(hot, range, on_script, |c| leave_side(side, side_of, c));
-            }
-        }
-        for (g, hot) in horner.iter_mut().zip(&script.hot) {
-            let range = hot.range(i);
-            if range.0 == range.1 {
-                continue;
-            }
-            if side.is_empty() {
-                g.play(hot, range, on_script, |_| {});
-            } else {
-                g.play(hot, range, on_script, |c| leave_side(side, side_of, c));
+        let on_script = (!*all_on_script).then_some(on_script.as_slice());
+        let used = script.hot_used.get(i).copied().unwrap_or(0);
+        for bit in bits(used) {
+            if bit < MAX_TERMS {
+                if let (Some(g), Some(hot)) = (horner.get_mut(bit), script.hot.get(bit)) {
+                    play_records(hot, i, g.lanes_mut(), on_script, (side, side_of));
+                }
+            } else if let (Some(g), Some(hot)) = (
+                fixed32.get_mut(bit - MAX_TERMS),
+                script.hot32.get(bit - MAX_TERMS),
+            ) {
+                play_records(hot, i, g.lanes_mut(), on_script, (side, side_of));
             }
         }
     }
 
     fn apply_entry(&mut self, e: usize) {
         let Some(&entry) = self.script.entries.get(e) else {
+            // `others` only lists entries of the script (`build_script`).
+            debug_assert!(false, "script entry {e} past the script");
             return;
         };
         let t = entry.track as usize;
@@ -1396,6 +1431,24 @@ fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
     }
 }
 
+/// The records of script frame `i` into a lane group (`lanes`: see `HornerGroup::lanes_mut`);
+/// each channel entering its lanes leaves the side list.
+#[inline]
+fn play_records<T: Copy>(
+    records: &records::Records<T>,
+    i: usize,
+    lanes: (&mut [T], &[u32], usize, usize),
+    on_script: Option<&[bool]>,
+    (side, side_of): (&mut Vec<Side>, &mut [u32]),
+) {
+    let range = records.range(i);
+    if side.is_empty() {
+        records.play_into(lanes, range, on_script, |_| {});
+    } else {
+        records.play_into(lanes, range, on_script, |c| leave_side(side, side_of, c));
+    }
+}
+
 /// Writes group `g`'s values at `t` into their channels of `out` through `convert`, a stack
 /// block at a time.
 fn scatter<T>(g: &HornerGroup, t: f32, out: &mut [T], convert: impl Fn(f32) -> T) {
@@ -1513,6 +1566,16 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
         if run > MAX_CHECKED_RUN {
             return None;
         }
+        if info.track.normalizes() {
+            // The four components together, normalized (`normalize::verify_piece`).
+            let at = (origin, run);
+            let v = normalize::verify_piece(&entry.floats, terms, at, group_degree, budget);
+            if !(v.f32_output && (v.strict || v.f64_output)) {
+                return None;
+            }
+            strict &= v.strict;
+            continue;
+        }
         for c in 0..components {
             let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
             let v = horner::verify_piece(d, origin, run, group_degree, budget);
@@ -1562,12 +1625,32 @@ fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
     }
 }
 
-/// The exact groups that play: all of them, or in forward play (`scripted`) the first
-/// `MAX_TERMS`, those of the tracks without Horner or i32 lanes.
-fn active<T>(groups: &mut [T], scripted: bool) -> &mut [T] {
-    let n = if scripted { MAX_TERMS } else { 2 * MAX_TERMS };
-    let len = groups.len().min(n);
-    groups.get_mut(..len).unwrap_or(&mut [])
+/// The exact groups that play, among those with lanes (`used`, a bit per group): all of
+/// them, or in forward play (`scripted`) only the first `MAX_TERMS`, those of the tracks without
+/// Horner or i32 lanes.
+fn playing(used: u32, scripted: bool) -> impl Iterator<Item = usize> {
+    let first = (1u32 << MAX_TERMS) - 1;
+    bits(if scripted { used & first } else { used })
+}
+
+/// The indices of the set bits of `mask`, ascending.
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+/// Bit `i` set for every group `i` with lanes (`len(group) > 0`; at most 32 groups).
+fn used_groups<T>(groups: &[T], len: impl Fn(&T) -> usize) -> u32 {
+    groups
+        .iter()
+        .enumerate()
+        .filter(|(i, g)| *i < 32 && len(g) > 0)
+        .fold(0, |used, (i, _)| used | 1 << i)
 }
 
 /// `Some(c0)` when `channel[i] = c0 + i` for every slot.
@@ -1744,6 +1827,17 @@ fn build_script(
     for h in &mut script.hot32 {
         h.start.push(h.slot.len() as u32);
     }
+    script.hot_used = (0..script.frames.len())
+        .map(|i| {
+            let float = script.hot.iter().map(|h| h.range(i));
+            let int = script.hot32.iter().map(|h| h.range(i));
+            float
+                .chain(int)
+                .enumerate()
+                .filter(|(_, (from, to))| from != to)
+                .fold(0u32, |used, (bit, _)| used | 1 << bit)
+        })
+        .collect();
     index_by_track(&mut script, tracks.len());
     script
 }

@@ -7,6 +7,9 @@ pub const FORMAT_VERSION: u16 = 1;
 /// The format version of a stream with one or more outside records (`stream::outside`); this
 /// crate reads versions 1 and 2 and writes 2 only when a track needs a record.
 pub const FORMAT_VERSION_OUTSIDE: u16 = 2;
+/// The format version of a stream with the compact piece table (`stream::compact`), which
+/// this crate writes by default; versions 1 and 2 are still read (and written on request).
+pub const FORMAT_VERSION_COMPACT: u16 = 3;
 /// Byte-order mark: the u16 0xFEFF written little-endian (bytes `FF FE`).
 pub const BYTE_ORDER_MARK: u16 = 0xFEFF;
 /// The highest degree a piece may have.
@@ -64,6 +67,12 @@ pub const T_MAX_DEGREE: usize = 12;
 pub const T_RESERVED: usize = 13;
 /// Track entry, version 2: 1 when an outside record follows the track's numbers, else 0 (u8).
 pub const T_OUTSIDE: usize = 13;
+/// Track entry, version 2 and later: track flags (u8), bit 0 [`TRACK_FLAG_NORMALIZE`].
+pub const T_FLAGS: usize = 14;
+/// Track flag, bit 0: the player normalizes the value (quat tracks only).
+pub const TRACK_FLAG_NORMALIZE: u8 = 1;
+/// Track entry, version 3: how piece starts are stored (`compact::StartCode`, u8).
+pub const T_START_CODE: usize = 15;
 /// Track entry: number of pieces (u32).
 pub const T_PIECE_COUNT: usize = 16;
 /// Track entry: absolute offset of the piece table (u32).

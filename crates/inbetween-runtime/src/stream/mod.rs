@@ -8,15 +8,21 @@
 //! `C(t, k) = t (t−1) … (t−k+1) / k!`; at integer steps it is played by `D_i += D_{i+1}`.
 //! See `docs/stream-format.md` for the byte layout.
 
+pub mod compact;
 mod error;
 pub mod layout;
 pub mod outside;
 #[cfg(feature = "write")]
 mod write;
+#[cfg(feature = "write")]
+mod write_compact;
 
 pub use error::StreamError;
 #[cfg(feature = "write")]
-pub use write::{fix_checksum, write_stream, PieceData, PieceNumbers, TrackData};
+pub use write::{
+    fix_checksum, reencode, write_stream, write_stream_as, PieceData, PieceNumbers, TableLayout,
+    TrackData,
+};
 
 use layout::*;
 
@@ -349,6 +355,12 @@ impl<'s> StreamTrack<'s> {
             .saturating_add(to_usize(self.field_u32(T_DATA_LENGTH)));
         Some(outside::Outside::read(self.bytes, at))
     }
+    /// Whether the player normalizes this track's value (track flags bit 0, format version 2;
+    /// quat tracks only): `q / ‖q‖` in f64, see docs/stream-format.md.
+    #[must_use]
+    pub fn normalizes(&self) -> bool {
+        read_u8(self.bytes, self.entry + T_FLAGS) & TRACK_FLAG_NORMALIZE != 0
+    }
     /// Whether frames before the first frame hold its value (`clamp`, or an outside record's
     /// `Hold` before).
     #[must_use]
@@ -407,9 +419,21 @@ impl<'s> StreamTrack<'s> {
         }
         out
     }
-    /// Piece `index`, or `None` past the end.
+    /// The compact piece table of a version-3 track (`None` in versions 1 and 2).
+    #[inline]
+    fn compact(&self) -> Option<compact::CompactTable<'s>> {
+        if read_u16(self.bytes, H_VERSION) != FORMAT_VERSION_COMPACT {
+            return None;
+        }
+        compact::CompactTable::new(self.bytes, self.entry)
+    }
+    /// Piece `index`, or `None` past the end. Version 3 walks at most 15 entries from the
+    /// piece's checkpoint.
     #[must_use]
     pub fn piece(&self, index: usize) -> Option<Piece> {
+        if let Some(table) = self.compact() {
+            return table.piece(index);
+        }
         let count = self.piece_count();
         if index >= count {
             return None;
@@ -438,10 +462,14 @@ impl<'s> StreamTrack<'s> {
         let table = to_usize(self.field_u32(T_PIECE_TABLE_OFFSET));
         read_f64(self.bytes, table + index * PIECE_ENTRY_SIZE + P_START)
     }
-    /// The piece containing frame `w` in `[first_frame, last_frame)`: the last piece whose start
-    /// is ≤ `w` (piece 0 for smaller `w`), in O(log pieces). `None` for a track without pieces.
+    /// Index of the piece containing frame `w` in `[first_frame, last_frame)`: the last piece
+    /// whose start is ≤ `w` (piece 0 for smaller `w`), in O(log pieces) (plus at most 15 start
+    /// steps in version 3). `None` for a track without pieces.
     #[must_use]
-    pub fn piece_at(&self, w: f64) -> Option<Piece> {
+    pub fn piece_index_at(&self, w: f64) -> Option<usize> {
+        if let Some(table) = self.compact() {
+            return table.index_at(w).map(|(index, _)| index);
+        }
         let count = self.piece_count();
         if count == 0 {
             return None;
@@ -456,7 +484,16 @@ impl<'s> StreamTrack<'s> {
                 hi = mid;
             }
         }
-        self.piece(lo)
+        Some(lo)
+    }
+    /// The piece containing frame `w` in `[first_frame, last_frame)`: the last piece whose start
+    /// is ≤ `w` (piece 0 for smaller `w`), in O(log pieces). `None` for a track without pieces.
+    #[must_use]
+    pub fn piece_at(&self, w: f64) -> Option<Piece> {
+        if let Some(table) = self.compact() {
+            return table.piece_at(w);
+        }
+        self.piece_index_at(w).and_then(|index| self.piece(index))
     }
     /// The pieces in order.
     pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
@@ -493,7 +530,8 @@ impl<'s> StreamTrack<'s> {
             piece.data_offset + 8 * (component * terms + order),
         )
     }
-    /// Bytes of the piece table, numbers and outside record.
+    /// Bytes of the piece table (checkpoints and entries in version 3), numbers and outside
+    /// record.
     #[must_use]
     pub fn byte_size(&self) -> usize {
         let record = if self.outside().is_some() {
@@ -501,7 +539,9 @@ impl<'s> StreamTrack<'s> {
         } else {
             0
         };
-        self.piece_count() * PIECE_ENTRY_SIZE + to_usize(self.field_u32(T_DATA_LENGTH)) + record
+        let table = to_usize(self.field_u32(T_DATA_OFFSET))
+            .saturating_sub(to_usize(self.field_u32(T_PIECE_TABLE_OFFSET)));
+        table + to_usize(self.field_u32(T_DATA_LENGTH)) + record
     }
     /// Pieces, degrees, bytes, measured error and additions per frame.
     #[must_use]
@@ -560,6 +600,7 @@ pub fn integer_frames(a: f64, b: f64) -> u64 {
 }
 
 pub mod bound;
+mod compact_check;
 mod validate;
 
 #[cfg(test)]

@@ -4,11 +4,17 @@
 //! actual byte length.
 
 use super::bound::{bound_limit, fixed_fits, newton_bound, replay_range, MAX_FIXED_REPLAY_FRAMES};
+use super::compact::{self, StartCode};
 use super::layout::*;
 use super::{Precision, StreamError, StreamValueType, StreamWrap};
 
 /// Fails with `Truncated` unless `[start, start + size)` lies inside the first `limit` bytes.
-fn need(region: &'static str, start: u64, size: u64, limit: u64) -> Result<(), StreamError> {
+pub(super) fn need(
+    region: &'static str,
+    start: u64,
+    size: u64,
+    limit: u64,
+) -> Result<(), StreamError> {
     let end = start.saturating_add(size);
     if end > limit {
         return Err(StreamError::Truncated {
@@ -22,7 +28,7 @@ fn need(region: &'static str, start: u64, size: u64, limit: u64) -> Result<(), S
 }
 
 /// Fails with `LayoutMismatch` unless `found == expected`.
-fn layout(
+pub(super) fn layout(
     track: Option<u32>,
     piece: Option<u32>,
     field: &'static str,
@@ -42,7 +48,7 @@ fn layout(
 }
 
 /// Fails with `BadNumber` unless `value` is finite.
-fn finite(
+pub(super) fn finite(
     track: Option<u32>,
     piece: Option<u32>,
     field: &'static str,
@@ -81,10 +87,10 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
         return Err(StreamError::ByteOrder { found: bom });
     }
     let version = read_u16(bytes, H_VERSION);
-    if version != FORMAT_VERSION && version != FORMAT_VERSION_OUTSIDE {
+    if !(FORMAT_VERSION..=FORMAT_VERSION_COMPACT).contains(&version) {
         return Err(StreamError::UnsupportedVersion {
             found: version,
-            supported: FORMAT_VERSION_OUTSIDE,
+            supported: FORMAT_VERSION_COMPACT,
         });
     }
     let declared = read_u64(bytes, H_TOTAL_LENGTH);
@@ -147,7 +153,7 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
 }
 
 /// `u64` to `usize`, saturating (offsets were checked against the slice length already).
-fn to_usize_u64(value: u64) -> usize {
+pub(super) fn to_usize_u64(value: u64) -> usize {
     usize::try_from(value).unwrap_or(usize::MAX)
 }
 
@@ -165,17 +171,40 @@ fn validate_track_entry(
     let entry = HEADER_SIZE + to_usize(track) * TRACK_ENTRY_SIZE;
     check_track_name(bytes, entry, track, names)?;
     let codes = track_codes(bytes, entry, track)?;
-    // Version 2: the first reserved byte says whether an outside record follows (0 or 1).
-    let version2 = read_u16(bytes, H_VERSION) == FORMAT_VERSION_OUTSIDE;
+    // Versions 2 and 3: the first reserved byte says whether an outside record follows (0 or
+    // 1), the second holds the track flags (bit 0: normalize); version 3: the last one is the
+    // start code.
+    let version = read_u16(bytes, H_VERSION);
+    let version2 = version >= FORMAT_VERSION_OUTSIDE;
     let has_outside = version2 && read_u8(bytes, entry + T_OUTSIDE) == 1;
-    check_track_reserved(bytes, entry, track, has_outside)?;
+    let normalize = version2 && read_u8(bytes, entry + T_FLAGS) == TRACK_FLAG_NORMALIZE;
+    let start_code = if version == FORMAT_VERSION_COMPACT {
+        Some(start_code(bytes, entry, track)?)
+    } else {
+        None
+    };
+    check_track_reserved(
+        bytes,
+        entry,
+        track,
+        (has_outside, normalize, start_code.is_some()),
+    )?;
+    check_track_flags(bytes, entry, track, normalize)?;
     let (first, last) = track_numbers(bytes, entry, track, codes.components)?;
     let piece_count = read_u32(bytes, entry + T_PIECE_COUNT);
     check_piece_count(track, piece_count, first, last)?;
     let t = Some(track);
     let table = u64::from(read_u32(bytes, entry + T_PIECE_TABLE_OFFSET));
     layout(t, None, "piece table offset", cursor, table)?;
-    let table_size = u64::from(piece_count) * PIECE_ENTRY_SIZE as u64;
+    let table_size = match start_code {
+        Some(code) => {
+            let count = u64::from(piece_count);
+            let entries = compact::entry_size(code, codes.precision) as u64;
+            count.div_ceil(compact::BLOCK as u64) * compact::CHECKPOINT_SIZE as u64
+                + count * entries
+        }
+        None => u64::from(piece_count) * PIECE_ENTRY_SIZE as u64,
+    };
     need("piece table", table, table_size, body)?;
     let data = u64::from(read_u32(bytes, entry + T_DATA_OFFSET));
     layout(t, None, "data offset", table + table_size, data)?;
@@ -190,10 +219,16 @@ fn validate_track_entry(
         data: (data, data_length),
         frames: (first, last),
     };
-    let mut expected_data = 0u64;
-    for p in 0..piece_count {
-        expected_data += pieces.validate_piece(p, expected_data, replayed)?;
-    }
+    let expected_data = match start_code {
+        Some(_) => super::compact_check::validate_pieces(&pieces, replayed)?,
+        None => {
+            let mut expected_data = 0u64;
+            for p in 0..piece_count {
+                expected_data += pieces.validate_piece(p, expected_data, replayed)?;
+            }
+            expected_data
+        }
+    };
     layout(t, None, "data length", expected_data, data_length)?;
     let end = data + data_length;
     if !has_outside {
@@ -202,12 +237,23 @@ fn validate_track_entry(
     check_outside_record(bytes, track, &codes, (first, last), end, body)
 }
 
+/// A version-3 track's start code (byte 15), known.
+fn start_code(bytes: &[u8], entry: usize, track: u32) -> Result<StartCode, StreamError> {
+    let found = read_u8(bytes, entry + T_START_CODE);
+    StartCode::from_byte(found).ok_or(StreamError::UnknownCode {
+        track,
+        field: "start code",
+        found,
+        expected: "0 (f64 starts), or a grid: width code 1, 2, 3 in bits 0-1, exponent 0..=32 in bits 2-7",
+    })
+}
+
 /// The codes of a track entry, checked.
-struct TrackCodes {
-    components: u8,
-    precision: Precision,
+pub(super) struct TrackCodes {
+    pub(super) components: u8,
+    pub(super) precision: Precision,
     wrap_code: u8,
-    max_degree: u8,
+    pub(super) max_degree: u8,
 }
 
 /// The track's name lies inside the names area and is UTF-8.
@@ -292,14 +338,19 @@ fn track_codes(bytes: &[u8], entry: usize, track: u32) -> Result<TrackCodes, Str
     })
 }
 
-/// The track entry's reserved bytes are 0 (the first one is the outside flag in version 2).
+/// The track entry's reserved bytes are 0 (in versions 2 and 3 the first one is the outside
+/// flag and the second the track flags, bit 0 of which may be set; in version 3 the last one is
+/// the start code).
 fn check_track_reserved(
     bytes: &[u8],
     entry: usize,
     track: u32,
-    has_outside: bool,
+    (has_outside, normalize, compact): (bool, bool, bool),
 ) -> Result<(), StreamError> {
-    for r in usize::from(has_outside)..3 {
+    for r in usize::from(has_outside)..3 - usize::from(compact) {
+        if r == 1 && normalize {
+            continue;
+        }
         let found = read_u8(bytes, entry + T_RESERVED + r);
         if found != 0 {
             return Err(StreamError::ReservedNotZero {
@@ -309,6 +360,25 @@ fn check_track_reserved(
                 found: u64::from(found),
             });
         }
+    }
+    Ok(())
+}
+
+/// The normalize flag (track flags bit 0, version 2) only on a quat track.
+fn check_track_flags(
+    bytes: &[u8],
+    entry: usize,
+    track: u32,
+    normalize: bool,
+) -> Result<(), StreamError> {
+    let type_code = read_u8(bytes, entry + T_VALUE_TYPE);
+    if normalize && StreamValueType::from_code(type_code) != Some(StreamValueType::Quat) {
+        return Err(StreamError::UnknownCode {
+            track,
+            field: "value type (with the normalize flag)",
+            found: type_code,
+            expected: "6 quat",
+        });
     }
     Ok(())
 }
@@ -389,17 +459,17 @@ fn check_piece_count(track: u32, count: u32, first: f64, last: f64) -> Result<()
 }
 
 /// A track's piece table and numbers, located and bounded by the steps before.
-struct PieceTable<'a> {
-    bytes: &'a [u8],
-    track: u32,
-    codes: &'a TrackCodes,
+pub(super) struct PieceTable<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) track: u32,
+    pub(super) codes: &'a TrackCodes,
     /// Offset of the piece table.
-    table: u64,
-    count: u32,
+    pub(super) table: u64,
+    pub(super) count: u32,
     /// Offset and length of the numbers.
-    data: (u64, u64),
+    pub(super) data: (u64, u64),
     /// The track's first and last frames.
-    frames: (f64, f64),
+    pub(super) frames: (f64, f64),
 }
 
 impl PieceTable<'_> {
@@ -416,18 +486,54 @@ impl PieceTable<'_> {
         let pe = to_usize_u64(self.table) + to_usize(p) * PIECE_ENTRY_SIZE;
         let (start, end, origin) = self.piece_frames(p, pe)?;
         let degree = read_u8(bytes, pe + P_DEGREE);
+        self.check_degree(p, degree)?;
+        let (exponent, wide) = self.piece_codes(p, pe)?;
+        let offset = u64::from(read_u32(bytes, pe + P_DATA_OFFSET));
+        layout(t, pi, "piece data offset", expected_data, offset)?;
+        let shape = PieceShape {
+            degree,
+            exponent,
+            wide,
+        };
+        self.check_numbers(
+            p,
+            self.data.0 + offset,
+            shape,
+            (start, end, origin),
+            replayed,
+        )
+    }
+
+    /// Piece `p`'s degree is at most the track's maximum.
+    pub(super) fn check_degree(&self, p: u32, degree: u8) -> Result<(), StreamError> {
         if degree > self.codes.max_degree {
             return Err(StreamError::DegreeTooHigh {
-                track,
-                piece: pi,
+                track: self.track,
+                piece: Some(p),
                 found: degree,
                 max: self.codes.max_degree,
             });
         }
-        let (exponent, wide) = self.piece_codes(p, pe)?;
+        Ok(())
+    }
+
+    /// Piece `p`'s numbers, at absolute offset `at`, lie inside the track's numbers, are
+    /// finite (float precisions) and bounded (`check_bounds`). Returns their size.
+    pub(super) fn check_numbers(
+        &self,
+        p: u32,
+        at: u64,
+        PieceShape {
+            degree,
+            exponent,
+            wide,
+        }: PieceShape,
+        (start, end, origin): (f64, f64, f64),
+        replayed: &mut u64,
+    ) -> Result<u64, StreamError> {
+        let (track, bytes) = (self.track, self.bytes);
+        let (t, pi) = (Some(track), Some(p));
         let (data, data_length) = self.data;
-        let offset = u64::from(read_u32(bytes, pe + P_DATA_OFFSET));
-        layout(t, pi, "piece data offset", expected_data, offset)?;
         let precision = self.codes.precision;
         let count = (u64::from(degree) + 1) * u64::from(self.codes.components);
         let number_size = if wide {
@@ -436,10 +542,10 @@ impl PieceTable<'_> {
             precision.number_size() as u64
         };
         let size = count * number_size;
-        need("piece numbers", data + offset, size, data + data_length)?;
+        need("piece numbers", at, size, data + data_length)?;
         let numbers = PieceAt {
             bytes,
-            at: to_usize_u64(data + offset),
+            at: to_usize_u64(at),
             size: to_usize_u64(number_size),
             precision: if wide { Precision::F64 } else { precision },
             exponent,
@@ -469,15 +575,35 @@ impl PieceTable<'_> {
     /// before its last frame), its end (the next start, or the last frame) and its origin
     /// (within the piece).
     fn piece_frames(&self, p: u32, pe: usize) -> Result<(f64, f64, f64), StreamError> {
-        let (track, bytes) = (self.track, self.bytes);
-        let (first, last) = self.frames;
-        let (t, pi) = (Some(track), Some(p));
+        let bytes = self.bytes;
+        let last = self.frames.1;
+        let (t, pi) = (Some(self.track), Some(p));
         let start = read_f64(bytes, pe + P_START);
         let origin = read_f64(bytes, pe + P_ORIGIN);
         finite(t, pi, "piece start", start)?;
         finite(t, pi, "piece origin", origin)?;
+        let previous = (p > 0).then(|| read_f64(bytes, pe - PIECE_ENTRY_SIZE + P_START));
+        self.check_start(p, start, previous)?;
+        let end = if p + 1 < self.count {
+            read_f64(bytes, pe + PIECE_ENTRY_SIZE + P_START)
+        } else {
+            last
+        };
+        self.check_origin(p, origin, start, end)?;
+        Ok((start, end, origin))
+    }
+
+    /// Piece `p`'s start: the track's first frame for piece 0, then after the `previous`
+    /// piece's start, and before the last frame (`start` is finite).
+    pub(super) fn check_start(
+        &self,
+        p: u32,
+        start: f64,
+        previous: Option<f64>,
+    ) -> Result<(), StreamError> {
+        let (first, last) = self.frames;
         let order = |expected| StreamError::PieceOrder {
-            track,
+            track: self.track,
             piece: p,
             start,
             expected,
@@ -485,28 +611,34 @@ impl PieceTable<'_> {
         if p == 0 && start != first {
             return Err(order("the track's first frame"));
         }
-        if p > 0 && start <= read_f64(bytes, pe - PIECE_ENTRY_SIZE + P_START) {
+        if previous.is_some_and(|previous| start <= previous) {
             return Err(order("a frame after the previous piece's start"));
         }
         if start >= last {
             return Err(order("a frame before the track's last frame"));
         }
-        let end = if p + 1 < self.count {
-            read_f64(bytes, pe + PIECE_ENTRY_SIZE + P_START)
-        } else {
-            last
-        };
-        // `end` is validated as the next start; a non-finite end fails there.
+        Ok(())
+    }
+
+    /// Piece `p`'s origin lies in `[start, end]` (`end` is validated as the next start; a
+    /// non-finite end fails there).
+    pub(super) fn check_origin(
+        &self,
+        p: u32,
+        origin: f64,
+        start: f64,
+        end: f64,
+    ) -> Result<(), StreamError> {
         if !(origin >= start && (origin <= end || !end.is_finite())) {
             return Err(StreamError::BadNumber {
-                track: t,
-                piece: pi,
+                track: Some(self.track),
+                piece: Some(p),
                 field: "piece origin",
                 found: origin,
                 expected: "a frame within the piece",
             });
         }
-        Ok((start, end, origin))
+        Ok(())
     }
 
     /// Piece `p`'s fixed exponent (0 for floats, in range for fixed), its flags (only `wide`,
@@ -516,21 +648,7 @@ impl PieceTable<'_> {
         let (t, pi) = (Some(self.track), Some(p));
         let precision = self.codes.precision;
         let exponent = read_i8(bytes, pe + P_EXPONENT);
-        let exponent_ok = match precision {
-            Precision::Fixed => {
-                (FIXED_EXPONENT_RANGE.0..=FIXED_EXPONENT_RANGE.1).contains(&exponent)
-            }
-            _ => exponent == 0,
-        };
-        if !exponent_ok {
-            return Err(StreamError::BadNumber {
-                track: t,
-                piece: pi,
-                field: "fixed exponent",
-                found: f64::from(exponent),
-                expected: "0 for float precisions, -100..=120 for fixed",
-            });
-        }
+        self.check_exponent(p, exponent)?;
         let flags = read_u8(bytes, pe + P_FLAGS);
         let wide = flags == PIECE_FLAG_WIDE;
         if !(flags == 0 || (wide && precision == Precision::F32)) {
@@ -551,6 +669,26 @@ impl PieceTable<'_> {
             });
         }
         Ok((exponent, wide))
+    }
+
+    /// Piece `p`'s fixed exponent: in range on fixed tracks, 0 on float ones.
+    pub(super) fn check_exponent(&self, p: u32, exponent: i8) -> Result<(), StreamError> {
+        let exponent_ok = match self.codes.precision {
+            Precision::Fixed => {
+                (FIXED_EXPONENT_RANGE.0..=FIXED_EXPONENT_RANGE.1).contains(&exponent)
+            }
+            _ => exponent == 0,
+        };
+        if !exponent_ok {
+            return Err(StreamError::BadNumber {
+                track: Some(self.track),
+                piece: Some(p),
+                field: "fixed exponent",
+                found: f64::from(exponent),
+                expected: "0 for float precisions, -100..=120 for fixed",
+            });
+        }
+        Ok(())
     }
 }
 
@@ -582,6 +720,14 @@ fn check_outside_record(
         usize::from(codes.components),
     )?;
     Ok(end + size)
+}
+
+/// What a piece's numbers are: degree, fixed exponent, stored as f64 on an f32 track.
+#[derive(Clone, Copy)]
+pub(super) struct PieceShape {
+    pub(super) degree: u8,
+    pub(super) exponent: i8,
+    pub(super) wide: bool,
 }
 
 /// The stored numbers of one piece, read in place.

@@ -3,8 +3,10 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::compact::{self, StartCode};
 use super::layout::*;
-use super::{Precision, Stream, StreamError, StreamValueType, StreamWrap};
+use super::write_compact::{is_wide, start_code, stores_origin, write_compact_table};
+use super::{Precision, Stream, StreamError, StreamTrack, StreamValueType, StreamWrap};
 
 /// A track to write.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +36,9 @@ pub struct TrackData {
     /// What each side plays, when not the wrap (then `wrap` must be `Clamp`; the stream is
     /// written as version 2).
     pub outside: Option<super::outside::Outside>,
+    /// Played normalized (track flag bit 0; quat tracks only; the stream is written as
+    /// version 2).
+    pub normalize: bool,
 }
 
 /// A piece to write.
@@ -65,14 +70,14 @@ pub enum PieceNumbers {
 }
 
 impl PieceNumbers {
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         match self {
             Self::F32(v) => v.len(),
             Self::F64(v) => v.len(),
             Self::Fixed(v) => v.len(),
         }
     }
-    fn precision(&self) -> Precision {
+    pub(super) fn precision(&self) -> Precision {
         match self {
             Self::F32(_) => Precision::F32,
             Self::F64(_) => Precision::F64,
@@ -95,7 +100,7 @@ impl PieceNumbers {
 }
 
 /// Converts a size to the u32 the format stores.
-fn fit_u32(what: &'static str, value: usize) -> Result<u32, StreamError> {
+pub(super) fn fit_u32(what: &'static str, value: usize) -> Result<u32, StreamError> {
     u32::try_from(value).map_err(|_| StreamError::TooLarge {
         what,
         found: value as u64,
@@ -103,54 +108,219 @@ fn fit_u32(what: &'static str, value: usize) -> Result<u32, StreamError> {
     })
 }
 
-/// Lays `tracks` out as `.ibs` bytes and validates the result with `Stream::from_bytes`.
+/// Which piece table a stream is written with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TableLayout {
+    /// Format version 3 (`stream::compact`): starts on a per-track grid, a degree byte per
+    /// piece, a data offset per 16 pieces. What `write_stream` and the compiler write.
+    #[default]
+    Compact,
+    /// Versions 1 and 2: 24-byte piece entries (version 2 when a track has an outside record).
+    Legacy,
+}
+
+/// Lays `tracks` out as `.ibs` bytes in format version 3 (the compact piece table) and
+/// validates the result with `Stream::from_bytes`.
+///
+/// # Errors
+/// As [`write_stream_as`].
+pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamError> {
+    write_stream_as(fps, tracks, TableLayout::Compact)
+}
+
+/// Lays `tracks` out as `.ibs` bytes with the piece table `layout` and validates the result
+/// with `Stream::from_bytes`, in named steps: plan each track's table, header, track table,
+/// names, each track's piece table and numbers, then length and checksum.
 ///
 /// # Errors
 /// `StreamError::TooLarge` when a count or offset exceeds u32, and whatever validation finds in
 /// the given data (non-finite numbers, pieces out of order, a precision mismatch reported as a
 /// layout mismatch of the data length, ...).
-pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamError> {
+pub fn write_stream_as(
+    fps: f64,
+    tracks: &[TrackData],
+    layout: TableLayout,
+) -> Result<Vec<u8>, StreamError> {
+    let plans: Vec<TablePlan> = tracks.iter().map(|t| TablePlan::new(t, layout)).collect();
+    let mut out = Vec::new();
+    write_header(&mut out, fps, tracks, layout)?;
+    write_track_table(&mut out, tracks, &plans)?;
+    for track in tracks {
+        out.extend_from_slice(track.name.as_bytes());
+    }
+    for (track, plan) in tracks.iter().zip(&plans) {
+        match plan.code {
+            Some(code) => write_compact_table(&mut out, track, code)?,
+            None => write_legacy_table(&mut out, track)?,
+        }
+        for (i, piece) in track.pieces.iter().enumerate() {
+            if plan.code.is_some() && stores_origin(track, i) {
+                out.extend_from_slice(&piece.origin.to_le_bytes());
+            }
+            piece.numbers.append_to(&mut out);
+        }
+        if let Some(outside) = &track.outside {
+            outside.append_to(&mut out);
+        }
+    }
+    finish(out)
+}
+
+/// Re-encodes a validated stream with the piece table `layout`: the same tracks, pieces and
+/// numbers, so every value played from the result has the same bits.
+///
+/// # Errors
+/// As [`write_stream_as`] (a stream too large for the layout's u32 offsets).
+pub fn reencode(stream: &Stream<'_>, layout: TableLayout) -> Result<Vec<u8>, StreamError> {
+    let tracks: Vec<TrackData> = stream.tracks().map(|t| TrackData::from_track(&t)).collect();
+    write_stream_as(stream.fps(), &tracks, layout)
+}
+
+impl TrackData {
+    /// The track of a validated stream as data to write (numbers in their stored precision).
+    #[must_use]
+    pub fn from_track(track: &StreamTrack<'_>) -> Self {
+        let components = track.components();
+        let pieces = track
+            .pieces()
+            .map(|piece| {
+                let terms = usize::from(piece.degree) + 1;
+                let indices = (0..components).flat_map(|c| (0..terms).map(move |k| (c, k)));
+                let numbers = match (track.precision(), piece.wide) {
+                    // An f32 number widened to f64 narrows back exactly.
+                    (Precision::F32, false) => PieceNumbers::F32(
+                        indices
+                            .map(|(c, k)| track.number(&piece, c, k) as f32)
+                            .collect(),
+                    ),
+                    (Precision::Fixed, _) => PieceNumbers::Fixed(
+                        indices
+                            .map(|(c, k)| track.fixed_number(&piece, c, k))
+                            .collect(),
+                    ),
+                    _ => PieceNumbers::F64(
+                        indices.map(|(c, k)| track.number(&piece, c, k)).collect(),
+                    ),
+                };
+                PieceData {
+                    start: piece.start,
+                    origin: piece.origin,
+                    degree: piece.degree,
+                    exponent: piece.exponent,
+                    numbers,
+                }
+            })
+            .collect();
+        TrackData {
+            name: String::from(track.name()),
+            value_type: track.value_type(),
+            wrap: track.wrap(),
+            precision: track.precision(),
+            first_frame: track.first_frame(),
+            last_frame: track.last_frame(),
+            tolerance: track.tolerance(),
+            max_error: track.max_error(),
+            max_error_frame: track.max_error_frame(),
+            end_value: track.end_value(),
+            pieces,
+            outside: track.outside(),
+            normalize: track.normalizes(),
+        }
+    }
+}
+
+/// A track's piece table: its start code (`None`: the legacy 24-byte entries), table size and
+/// data length in bytes.
+struct TablePlan {
+    code: Option<StartCode>,
+    table_size: usize,
+    data_length: usize,
+}
+
+impl TablePlan {
+    fn new(track: &TrackData, layout: TableLayout) -> Self {
+        let numbers: usize = track
+            .pieces
+            .iter()
+            .map(|p| p.numbers.len() * p.numbers.precision().number_size())
+            .sum();
+        let pieces = track.pieces.len();
+        if layout == TableLayout::Legacy {
+            return Self {
+                code: None,
+                table_size: pieces * PIECE_ENTRY_SIZE,
+                data_length: numbers,
+            };
+        }
+        let code = start_code(track);
+        let origins = (0..pieces).filter(|&i| stores_origin(track, i)).count();
+        Self {
+            code: Some(code),
+            table_size: compact::checkpoints(pieces) * compact::CHECKPOINT_SIZE
+                + pieces * compact::entry_size(code, track.precision),
+            data_length: numbers + origins * compact::ORIGIN_SIZE,
+        }
+    }
+}
+
+/// The 40-byte header, its total length 0 until `finish`.
+fn write_header(
+    out: &mut Vec<u8>,
+    fps: f64,
+    tracks: &[TrackData],
+    layout: TableLayout,
+) -> Result<(), StreamError> {
     let names_offset = HEADER_SIZE + tracks.len() * TRACK_ENTRY_SIZE;
     let names_length: usize = tracks.iter().map(|t| t.name.len()).sum();
-    let mut out = Vec::new();
-    out.extend_from_slice(&MAGIC);
-    let version = if tracks.iter().any(|t| t.outside.is_some()) {
-        FORMAT_VERSION_OUTSIDE
-    } else {
-        FORMAT_VERSION
+    let version = match layout {
+        TableLayout::Compact => FORMAT_VERSION_COMPACT,
+        TableLayout::Legacy if tracks.iter().any(|t| t.outside.is_some() || t.normalize) => {
+            FORMAT_VERSION_OUTSIDE
+        }
+        TableLayout::Legacy => FORMAT_VERSION,
     };
+    out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&BYTE_ORDER_MARK.to_le_bytes());
     out.extend_from_slice(&0u32.to_le_bytes());
     out.extend_from_slice(&fit_u32("track count", tracks.len())?.to_le_bytes());
     out.extend_from_slice(&fps.to_le_bytes());
-    out.extend_from_slice(&0u64.to_le_bytes()); // total length, patched below
+    out.extend_from_slice(&0u64.to_le_bytes()); // total length, set by `finish`
     out.extend_from_slice(&fit_u32("names offset", names_offset)?.to_le_bytes());
     out.extend_from_slice(&fit_u32("names length", names_length)?.to_le_bytes());
+    Ok(())
+}
 
-    let mut cursor = names_offset + names_length;
+/// One 104-byte entry per track; `out` holds the header.
+fn write_track_table(
+    out: &mut Vec<u8>,
+    tracks: &[TrackData],
+    plans: &[TablePlan],
+) -> Result<(), StreamError> {
+    let names_length: usize = tracks.iter().map(|t| t.name.len()).sum();
+    let mut cursor = HEADER_SIZE + tracks.len() * TRACK_ENTRY_SIZE + names_length;
     let mut name_cursor = 0usize;
-    for track in tracks {
-        let components = track.value_type.components();
-        let table_size = track.pieces.len() * PIECE_ENTRY_SIZE;
-        let data_length: usize = track
-            .pieces
-            .iter()
-            .map(|p| p.numbers.len() * p.numbers.precision().number_size())
-            .sum();
+    for (track, plan) in tracks.iter().zip(plans) {
         let max_degree = track.pieces.iter().map(|p| p.degree).max().unwrap_or(0);
         out.extend_from_slice(&fit_u32("name offset", name_cursor)?.to_le_bytes());
         out.extend_from_slice(&fit_u32("name length", track.name.len())?.to_le_bytes());
         out.push(track.value_type.code());
-        out.push(components as u8);
+        out.push(track.value_type.components() as u8);
         out.push(track.precision.code());
         out.push(track.wrap.code());
         out.push(max_degree);
-        out.extend_from_slice(&[u8::from(track.outside.is_some()), 0, 0]);
+        let flags = if track.normalize {
+            TRACK_FLAG_NORMALIZE
+        } else {
+            0
+        };
+        let start_code = plan.code.map_or(0, StartCode::byte);
+        out.extend_from_slice(&[u8::from(track.outside.is_some()), flags, start_code]);
+        let data_offset = cursor + plan.table_size;
         out.extend_from_slice(&fit_u32("piece count", track.pieces.len())?.to_le_bytes());
         out.extend_from_slice(&fit_u32("piece table offset", cursor)?.to_le_bytes());
-        out.extend_from_slice(&fit_u32("data offset", cursor + table_size)?.to_le_bytes());
-        out.extend_from_slice(&fit_u32("data length", data_length)?.to_le_bytes());
+        out.extend_from_slice(&fit_u32("data offset", data_offset)?.to_le_bytes());
+        out.extend_from_slice(&fit_u32("data length", plan.data_length)?.to_le_bytes());
         for value in [
             track.first_frame,
             track.last_frame,
@@ -164,32 +334,33 @@ pub fn write_stream(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamErr
             out.extend_from_slice(&value.to_le_bytes());
         }
         name_cursor += track.name.len();
-        cursor += table_size + data_length + record_size(track);
+        cursor = data_offset + plan.data_length + record_size(track);
     }
-    for track in tracks {
-        out.extend_from_slice(track.name.as_bytes());
+    Ok(())
+}
+
+/// Versions 1 and 2: a 24-byte entry per piece.
+fn write_legacy_table(out: &mut Vec<u8>, track: &TrackData) -> Result<(), StreamError> {
+    let mut data_offset = 0usize;
+    for piece in &track.pieces {
+        out.extend_from_slice(&piece.start.to_le_bytes());
+        out.extend_from_slice(&piece.origin.to_le_bytes());
+        out.extend_from_slice(&fit_u32("piece data offset", data_offset)?.to_le_bytes());
+        out.push(piece.degree);
+        out.extend_from_slice(&piece.exponent.to_le_bytes());
+        out.push(if is_wide(track, piece) {
+            PIECE_FLAG_WIDE
+        } else {
+            0
+        });
+        out.push(0);
+        data_offset += piece.numbers.len() * piece.numbers.precision().number_size();
     }
-    for track in tracks {
-        let mut data_offset = 0usize;
-        for piece in &track.pieces {
-            out.extend_from_slice(&piece.start.to_le_bytes());
-            out.extend_from_slice(&piece.origin.to_le_bytes());
-            out.extend_from_slice(&fit_u32("piece data offset", data_offset)?.to_le_bytes());
-            out.push(piece.degree);
-            out.extend_from_slice(&piece.exponent.to_le_bytes());
-            let wide =
-                track.precision == Precision::F32 && piece.numbers.precision() == Precision::F64;
-            out.push(if wide { PIECE_FLAG_WIDE } else { 0 });
-            out.push(0);
-            data_offset += piece.numbers.len() * piece.numbers.precision().number_size();
-        }
-        for piece in &track.pieces {
-            piece.numbers.append_to(&mut out);
-        }
-        if let Some(outside) = &track.outside {
-            outside.append_to(&mut out);
-        }
-    }
+    Ok(())
+}
+
+/// Sets the total length, appends the checksum and validates the stream.
+fn finish(mut out: Vec<u8>) -> Result<Vec<u8>, StreamError> {
     let total = out.len() + CHECKSUM_SIZE;
     if let Some(slot) = out.get_mut(H_TOTAL_LENGTH..H_TOTAL_LENGTH + 8) {
         slot.copy_from_slice(&(total as u64).to_le_bytes());

@@ -30,6 +30,7 @@
 
 mod convert;
 mod measure;
+pub mod normalized;
 pub(crate) mod outside;
 mod parallel;
 pub mod source;
@@ -138,6 +139,10 @@ pub struct CompileOptions {
     pub precision: Precision,
     /// Highest piece degree, 0..=8.
     pub max_degree: u8,
+    /// Quat tracks are fitted for normalized playback and carry the stream's normalize flag
+    /// (the player divides each value by its norm; `compile::normalized`). `false` fits the
+    /// components themselves, played as stored (the behaviour before the flag).
+    pub normalize: bool,
 }
 
 impl Default for CompileOptions {
@@ -146,6 +151,7 @@ impl Default for CompileOptions {
             tolerance: None,
             precision: Precision::F64,
             max_degree: DEFAULT_MAX_DEGREE,
+            normalize: true,
         }
     }
 }

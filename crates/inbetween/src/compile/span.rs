@@ -7,8 +7,9 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::convert::{lobatto_interpolant, lobatto_node, power_to_differences};
+use super::normalized;
 use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
-use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, Truth};
+use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
     BETWEEN_FRACTION, DEEP_SPLIT_BUDGET, DEEP_SPLIT_WORK, DEFAULT_RELATIVE_TOLERANCE, MAX_PIECES,
@@ -43,6 +44,8 @@ struct TrackCompiler<'a> {
     f32_probe: Option<f64>,
     /// The exact values of the kept pieces' integer frames, in order (`CompiledTrack::exact`).
     exact: Vec<[f64; MAX_COMPONENTS]>,
+    /// Compiled for normalized playback (`compile::normalized`).
+    normalize: bool,
 }
 
 /// An interval's exact values at integer frames, half frames and other frames between.
@@ -203,6 +206,7 @@ fn compile_track_probing(
         spare: None,
         f32_probe: probe_f32.then_some(0.0),
         exact: Vec::new(),
+        normalize: normalized::normalizes(input, options),
     };
     for span in &spans {
         compiler.compile_span(span)?;
@@ -221,6 +225,7 @@ fn compile_track_probing(
             end_value: end,
             pieces: compiler.pieces,
             outside: source.outside(),
+            normalize: compiler.normalize,
         },
         spans,
         exact: compiler.exact,
@@ -417,6 +422,11 @@ impl TrackCompiler<'_> {
         limit: f64,
     ) -> Result<Trial, CompileError> {
         let (a, b, origin) = (interval.a, interval.b, interval.origin);
+        let limit = if self.normalize && interval.exact.len() > 1 {
+            normalized::ACCEPT * limit
+        } else {
+            limit
+        };
         // A candidate failing at integer frames is only needed whole for the error message of
         // an interval that cannot be split; one that can (and is not below
         // `MIN_FRAME_PIECE_FRAMES`, where budgets decide) is split whatever its error.
@@ -434,9 +444,7 @@ impl TrackCompiler<'_> {
                 halves: &interval.halves,
                 between: &interval.between,
             };
-            let Ok(mut checked) =
-                store_and_check(&candidate, self.components, precision, &truth, check)
-            else {
+            let Ok(mut checked) = self.check(&candidate, precision, &truth, check) else {
                 continue;
             };
             // Near the nodes only when it holds at integer frames: otherwise it is neither
@@ -444,7 +452,11 @@ impl TrackCompiler<'_> {
             if fitted && checked.max_error <= limit {
                 let fit = Some(candidate.degree);
                 self.between_values(span, (a, b, origin), fit, &mut near_nodes)?;
-                checked.check_between(&candidate, self.components, &near_nodes);
+                if self.normalize {
+                    normalized::check_between(&mut checked, &candidate, &near_nodes);
+                } else {
+                    checked.check_between(&candidate, self.components, &near_nodes);
+                }
             }
             if self.max_degree == 0 {
                 // Constant pieces hold each frame's value; between frames they cannot follow.
@@ -543,9 +555,25 @@ impl TrackCompiler<'_> {
             integer: f64::INFINITY,
             stop_early: false,
         };
-        let error = store_and_check(candidate, self.components, Precision::F32, &truth, whole)
+        let error = self
+            .check(candidate, Precision::F32, &truth, whole)
             .map_or(f64::INFINITY, |c| c.max_error.max(c.between_error));
         self.f32_probe = Some(probe.max(error));
+    }
+
+    /// `verify::store_and_check`, or for a normalized track `normalized::store_and_check`.
+    fn check(
+        &self,
+        candidate: &Candidate,
+        precision: Precision,
+        truth: &Truth<'_>,
+        limit: Limit,
+    ) -> Result<Checked, StoreFailure> {
+        if self.normalize {
+            normalized::store_and_check(candidate, precision, truth, limit)
+        } else {
+            store_and_check(candidate, self.components, precision, truth, limit)
+        }
     }
 
     /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`].

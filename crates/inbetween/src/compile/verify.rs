@@ -56,12 +56,8 @@ pub enum StoreFailure {
 /// The origin of a piece: its first integer frame, or its start when it holds none.
 #[must_use]
 pub fn origin_of(start: f64, end: f64) -> f64 {
-    let first_integer = crate::math::ceil(start);
-    if first_integer < end {
-        first_integer
-    } else {
-        start
-    }
+    // The origin a version-3 stream implies, so that no compiled piece stores one.
+    crate::stream::compact::implied_origin(start, end)
 }
 
 /// The exact values a piece is checked against.

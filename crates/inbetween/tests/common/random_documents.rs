@@ -8,6 +8,16 @@ pub fn eases() -> &'static [&'static str] {
     inbetween::Ease::names()
 }
 
+/// Every precision, equally likely.
+pub fn precision_strategy() -> impl Strategy<Value = inbetween::stream::Precision> {
+    use inbetween::stream::Precision;
+    prop_oneof![
+        Just(Precision::F32),
+        Just(Precision::F64),
+        Just(Precision::Fixed)
+    ]
+}
+
 pub fn ease_strategy() -> impl Strategy<Value = Json> {
     prop_oneof![
         6 => (0..eases().len()).prop_map(|i| json!(eases()[i])),

@@ -3,7 +3,9 @@
 
 use inbetween::compile::{compile_tracks, CompileOptions, CompiledStream, TrackInput};
 use inbetween::compile::{CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
-use inbetween::stream::{Precision, StreamValueType, StreamWrap};
+use inbetween::stream::{
+    fix_checksum, Precision, Stream, StreamError, StreamValueType, StreamWrap,
+};
 
 /// Prints both sides and the difference when |a − b| > tol.
 #[macro_export]
@@ -219,4 +221,12 @@ pub fn wrap_frame(wrap: StreamWrap, first: f64, last: f64, f: f64) -> f64 {
             }
         }
     }
+}
+
+/// The error after writing `patch` at `offset` and fixing the checksum.
+pub fn corrupt(bytes: &[u8], offset: usize, patch: &[u8]) -> StreamError {
+    let mut copy = bytes.to_vec();
+    copy[offset..offset + patch.len()].copy_from_slice(patch);
+    fix_checksum(&mut copy);
+    Stream::from_bytes(&copy).expect_err("corrupted stream accepted")
 }

@@ -1,0 +1,271 @@
+//! Quaternion tracks compiled for normalized playback: pieces checked by their value after the player's normalization, accepted at half the tolerance, fitted at low degree.
+//!
+//! A quat track compiled with `CompileOptions::normalize` carries the stream's normalize flag:
+//! the player divides the played four components by their norm (`math::normalize4`). The
+//! compiler fits the source's components as for any track (Chebyshev–Lobatto interpolation of
+//! the exact, unit quaternion) but measures a candidate by `max_c |normalize(played)_c −
+//! exact_c|`, with `played` replayed exactly as `TrackPlayer` plays it (the stored numbers, its
+//! additions, in f64 — fixed tracks in wrapping i64 integers at integer frames — then
+//! normalized in f64). Normalization removes the radial part of a fit's error: for a rotation at
+//! constant speed through an angle `Φ` (4-D angle, half the rotation angle) the leading error of
+//! an odd-degree interpolant is radial, so within 1e-6 a cubic holds up to `Φ ≈ 0.4`
+//! normalized against `Φ ≈ 0.2` raw, a quintic `Φ ≈ 1.2` against `0.97`
+//! (`normalized_cubics_hold_twice_the_angle` in the tests).
+//!
+//! Degrees are tried from 1 up, as for any track, and the lowest that holds is kept. Pieces
+//! holding more than one integer frame are accepted at [`ACCEPT`] of the usual limit: the
+//! other half of the tolerance is left to the batch player, which plays f32 Horner lanes and
+//! normalizes in f32 (checked frame by frame in `Bank::new`).
+
+use super::source::MAX_COMPONENTS;
+use super::verify::{store_and_check as store_raw, Candidate, Checked, Limit, StoreFailure, Truth};
+use super::{CompileOptions, TrackInput};
+use crate::stream::layout::MAX_TERMS;
+use crate::stream::{PieceNumbers, Precision, StreamValueType};
+
+/// Normalized pieces holding more than one integer frame are accepted at this fraction of the
+/// usual limit (at integer frames and, times `BETWEEN_FRACTION`, between them): half the
+/// tolerance is left to players that normalize in f32. Pieces of one integer frame or none
+/// keep the usual limit, so a track compiles wherever it did without the flag.
+pub const ACCEPT: f64 = 0.5;
+
+/// Whether `input` is compiled for normalized playback: a quat track with
+/// `options.normalize`.
+pub(super) fn normalizes(input: &TrackInput<'_>, options: &CompileOptions) -> bool {
+    options.normalize && input.value_type == StreamValueType::Quat
+}
+
+/// `verify::store_and_check` for normalized playback: the candidate stored in `precision`
+/// (fixed: its exponent proven over the integer frames, as for any piece), then replayed as
+/// the player plays it at the integer frames of `truth.exact` and, if within `limit.integer`
+/// there, at its half frames and other fractional frames, each value normalized before it is
+/// compared with the exact unit quaternion.
+///
+/// # Errors
+/// `OutOfRange` when a number does not fit the precision.
+pub(super) fn store_and_check(
+    candidate: &Candidate,
+    precision: Precision,
+    truth: &Truth<'_>,
+    limit: Limit,
+) -> Result<Checked, StoreFailure> {
+    // Floats are stored without a replay; fixed pieces replay their integer frames to prove
+    // their exponent.
+    let frames = if precision == Precision::Fixed {
+        truth.exact
+    } else {
+        &[]
+    };
+    let store_only = Truth {
+        exact: frames,
+        halves: &[],
+        between: &[],
+    };
+    let whole = Limit {
+        integer: f64::INFINITY,
+        stop_early: false,
+    };
+    let stored = store_raw(candidate, 4, precision, &store_only, whole)?;
+    let mut checked = Checked {
+        max_error: 0.0,
+        max_error_frame: candidate.origin,
+        between_error: 0.0,
+        start_error: 0.0,
+        ..stored
+    };
+    let stop_above = if limit.stop_early {
+        limit.integer
+    } else {
+        f64::INFINITY
+    };
+    replay(
+        &mut checked,
+        (candidate.degree, candidate.origin),
+        truth.exact,
+        stop_above,
+    );
+    if checked.max_error <= limit.integer {
+        check_halves(&mut checked, candidate, truth.halves);
+        check_between(&mut checked, candidate, truth.between);
+    }
+    Ok(checked)
+}
+
+/// `max_c |normalize(played)_c − exact_c|` (a NaN counts as infinite).
+fn error(played: [f64; 4], exact: &[f64; MAX_COMPONENTS]) -> f64 {
+    let n = crate::math::normalize4(played);
+    let e = n
+        .iter()
+        .zip(exact)
+        .fold(0.0f64, |m, (p, x)| m.max(crate::math::abs(p - x)));
+    if e.is_nan() {
+        f64::INFINITY
+    } else {
+        e
+    }
+}
+
+/// The stored numbers as the player's float path reads them: `widened[c][k]`.
+fn widened(checked: &Checked, terms: usize) -> [[f64; MAX_TERMS]; 4] {
+    let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
+    let mut out = [[0.0; MAX_TERMS]; 4];
+    for (c, row) in out.iter_mut().enumerate() {
+        for (k, w) in row.iter_mut().enumerate().take(terms) {
+            let i = c * terms + k;
+            *w = match &checked.numbers {
+                PieceNumbers::F32(v) => v.get(i).map_or(0.0, |x| f64::from(*x)),
+                PieceNumbers::F64(v) => v.get(i).copied().unwrap_or(0.0),
+                PieceNumbers::Fixed(v) => v.get(i).map_or(0.0, |x| *x as f64 * scale),
+            };
+        }
+    }
+    out
+}
+
+/// Sets `max_error` and its frame from the integer frames `origin + m` (`exact[m]`), played
+/// forward from the origin as `TrackPlayer` plays them: f64 additions of the widened numbers,
+/// or wrapping i64 additions of a fixed piece's integers scaled by `2^-exponent`. Stops at the
+/// first error above `stop_above`.
+fn replay(
+    checked: &mut Checked,
+    (degree, origin): (usize, f64),
+    exact: &[[f64; MAX_COMPONENTS]],
+    stop_above: f64,
+) {
+    let terms = degree + 1;
+    let mut floats = widened(checked, terms);
+    let mut ints = [[0i64; MAX_TERMS]; 4];
+    let fixed = matches!(checked.numbers, PieceNumbers::Fixed(_));
+    if let PieceNumbers::Fixed(v) = &checked.numbers {
+        for (i, x) in v.iter().enumerate().take(4 * terms) {
+            ints[i / terms][i % terms] = *x;
+        }
+    }
+    let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
+    for (m, truth) in exact.iter().enumerate() {
+        let played = if fixed {
+            core::array::from_fn(|c| ints[c][0] as f64 * scale)
+        } else {
+            core::array::from_fn(|c| floats[c][0])
+        };
+        let e = error(played, truth);
+        if e > checked.max_error {
+            checked.max_error = e;
+            checked.max_error_frame = origin + m as f64;
+        }
+        if checked.max_error > stop_above {
+            return;
+        }
+        for c in 0..4 {
+            for i in 0..degree {
+                floats[c][i] += floats[c][i + 1];
+                ints[c][i] = ints[c][i].wrapping_add(ints[c][i + 1]);
+            }
+        }
+    }
+}
+
+/// Raises `between_error` to the largest normalized error at the half frames
+/// `origin + m + ½` (`halves[m]`), played as after a half-frame seek: the widened numbers
+/// shifted once (`player::shift_differences`), then f64 additions.
+fn check_halves(checked: &mut Checked, candidate: &Candidate, halves: &[[f64; MAX_COMPONENTS]]) {
+    if halves.is_empty() {
+        return;
+    }
+    let n = candidate.degree;
+    let widened = widened(checked, n + 1);
+    let mut state = [[0.0; MAX_TERMS]; 4];
+    for (s, w) in state.iter_mut().zip(&widened) {
+        crate::player::shift_differences(&w[..=n], 0.5, &mut s[..=n]);
+    }
+    for truth in halves {
+        let played = core::array::from_fn(|c| state[c][0]);
+        checked.between_error = checked.between_error.max(error(played, truth));
+        for s in &mut state {
+            for i in 0..n {
+                s[i] += s[i + 1];
+            }
+        }
+    }
+}
+
+/// Raises `between_error` (and `start_error` at the piece's start) to the largest normalized
+/// error at the fractional frames of `between`, each played as the player's `W_0` after
+/// `shift_differences` there: `Σ_j C(t, j) D_j`, highest order first (as
+/// `Checked::check_between`).
+pub(super) fn check_between(
+    checked: &mut Checked,
+    candidate: &Candidate,
+    between: &[(f64, [f64; MAX_COMPONENTS])],
+) {
+    if between.is_empty() {
+        return;
+    }
+    let terms = candidate.degree + 1;
+    let widened = widened(checked, terms);
+    for (frame, truth) in between {
+        let t = frame - candidate.origin;
+        let b = crate::player::binomials(t);
+        let played = core::array::from_fn(|c| {
+            if t == 0.0 {
+                widened[c][0]
+            } else {
+                (0..terms)
+                    .rev()
+                    .fold(0.0, |sum, j| sum + b[j] * widened[c][j])
+            }
+        });
+        let e = error(played, truth);
+        checked.between_error = checked.between_error.max(e);
+        if *frame == candidate.start {
+            checked.start_error = checked.start_error.max(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::convert::{lobatto_interpolant, lobatto_node};
+
+    /// Largest component error, raw and after normalization, of the Chebyshev–Lobatto
+    /// interpolant of degree `d` of a rotation at constant speed through the 4-D angle `phi`
+    /// (`[sin(u φ), 0, 0, cos(u φ)]`, u in [0, 1]), over 2 001 points.
+    fn fit_errors(phi: f64, d: usize) -> (f64, f64) {
+        let exact = |u: f64| [(u * phi).sin(), (u * phi).cos()];
+        let nodes: [Vec<f64>; 2] =
+            core::array::from_fn(|c| (0..=d).map(|j| exact(lobatto_node(j, d))[c]).collect());
+        let power = nodes.map(|v| lobatto_interpolant(&v, d));
+        let (mut raw, mut normalized) = (0.0f64, 0.0f64);
+        for k in 0..=2000 {
+            let u = f64::from(k) / 2000.0;
+            let p = power.map(|a| a[..=d].iter().rev().fold(0.0, |acc, c| acc * u + c));
+            let n = crate::math::normalize4([p[0], 0.0, 0.0, p[1]]);
+            let e = exact(u);
+            raw = raw.max((p[0] - e[0]).abs()).max((p[1] - e[1]).abs());
+            normalized = normalized.max((n[0] - e[0]).abs()).max((n[3] - e[1]).abs());
+        }
+        (raw, normalized)
+    }
+
+    /// Where the module docs' figures come from: within 1e-6 a cubic holds Φ ≈ 0.2 raw and
+    /// Φ ≈ 0.4 normalized, a quintic Φ ≈ 0.97 raw and Φ ≈ 1.2 normalized; an even degree gains
+    /// little (its leading error is tangential).
+    #[test]
+    fn normalized_cubics_hold_twice_the_angle() {
+        let holds = |phi: f64, d: usize| {
+            let (raw, normalized) = fit_errors(phi, d);
+            (raw <= 1e-6, normalized <= 1e-6)
+        };
+        assert_eq!(holds(0.19, 3), (true, true));
+        assert_eq!(holds(0.38, 3), (false, true));
+        assert_eq!(holds(0.42, 3), (false, false));
+        assert_eq!(holds(0.95, 5), (true, true));
+        assert_eq!(holds(1.2, 5), (false, true));
+        assert_eq!(holds(1.25, 5), (false, false));
+        let (raw, normalized) = fit_errors(0.5, 4);
+        assert!(
+            normalized > 0.9 * raw,
+            "degree 4: {raw:e} raw, {normalized:e} normalized"
+        );
+    }
+}
