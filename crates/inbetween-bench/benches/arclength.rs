@@ -137,18 +137,12 @@ fn bench_table(c: &mut Criterion) {
     group.finish();
 }
 
-/// Constant speed along a chain of cubic Beziers for 600 frames: the compiled stream played
-/// with additions, against kurbo's `inv_arclen` + evaluation per frame, and against exact
-/// evaluation of the arclength track (table lookup + Newton per frame).
-fn bench_constant_speed_playback(c: &mut Criterion) {
-    use inbetween::compile::CompileOptions;
-    use inbetween::player::TrackPlayer;
-    use inbetween::stream::Stream;
-    use inbetween::{Ease, Track};
-    use kurbo::ParamCurve as _;
+/// Frames of the constant-speed playback.
+const FRAMES: u32 = 600;
 
-    const FRAMES: u32 = 600;
-    let chain: Vec<[[f64; 2]; 4]> = vec![
+/// The path of the constant-speed playback: three chained cubic Beziers.
+fn path_chain() -> Vec<[[f64; 2]; 4]> {
+    vec![
         [[0.0, 0.0], [300.0, 80.0], [700.0, 80.0], [1000.0, 0.0]],
         [
             [1000.0, 0.0],
@@ -162,39 +156,73 @@ fn bench_constant_speed_playback(c: &mut Criterion) {
             [600.0, 400.0],
             [300.0, 600.0],
         ],
-    ];
-    let mut builder = Track::vec2("path");
+    ]
+}
+
+/// The chain as a vec2 `path: arclength` track, keys every 200 frames, the last at [`FRAMES`].
+fn path_track(chain: &[[[f64; 2]; 4]]) -> inbetween::TrackBuilder {
+    let mut builder = inbetween::Track::vec2("path");
     for (i, seg) in chain.iter().enumerate() {
         builder = builder
             .key(f64::from(i as u32) * 200.0, seg[0])
             .bezier(seg[1], seg[2]);
     }
-    let track = builder
+    builder
         .key(f64::from(FRAMES), chain[chain.len() - 1][3])
-        .arclength(Ease::Linear)
-        .build()
-        .expect("valid path");
+        .arclength(inbetween::Ease::Linear)
+}
+
+/// The chain in kurbo, with each segment's length.
+struct KurboChain {
+    curves: Vec<CubicBez>,
+    lengths: Vec<f64>,
+    total: f64,
+}
+
+impl KurboChain {
+    fn new(chain: &[[[f64; 2]; 4]]) -> Self {
+        let curves: Vec<CubicBez> = chain.iter().map(theirs).collect();
+        let lengths: Vec<f64> = curves.iter().map(|c| c.arclen(1e-9)).collect();
+        let total = lengths.iter().sum();
+        KurboChain {
+            curves,
+            lengths,
+            total,
+        }
+    }
+
+    /// Frame `f`'s (segment, t) at constant speed: a cumulative search for the segment, then
+    /// kurbo's `inv_arclen` to `accuracy · L`.
+    fn at_frame(&self, f: u32, accuracy: f64) -> (usize, f64) {
+        let mut s = self.total * f64::from(f) / f64::from(FRAMES);
+        let mut k = 0;
+        while k + 1 < self.curves.len() && s > self.lengths[k] {
+            s -= self.lengths[k];
+            k += 1;
+        }
+        (k, self.curves[k].inv_arclen(s, accuracy * self.total))
+    }
+}
+
+/// Constant speed along a chain of cubic Beziers for 600 frames: the compiled stream played
+/// with additions, against kurbo's `inv_arclen` + evaluation per frame, and against exact
+/// evaluation of the arclength track (table lookup + Newton per frame).
+fn bench_constant_speed_playback(c: &mut Criterion) {
+    use inbetween::compile::CompileOptions;
+    use inbetween::player::TrackPlayer;
+    use inbetween::stream::Stream;
+
+    let chain = path_chain();
+    let track = path_track(&chain).build().expect("valid path");
     let doc = inbetween::Document::builder()
-        .track(
-            Track::vec2("path")
-                .key(0.0, chain[0][0])
-                .bezier(chain[0][1], chain[0][2])
-                .key(200.0, chain[1][0])
-                .bezier(chain[1][1], chain[1][2])
-                .key(400.0, chain[2][0])
-                .bezier(chain[2][1], chain[2][2])
-                .key(f64::from(FRAMES), chain[2][3])
-                .arclength(Ease::Linear),
-        )
+        .track(path_track(&chain))
         .build()
         .expect("valid document");
     let compiled = doc.compile(&CompileOptions::default()).expect("compiles");
     let stream = Stream::from_bytes(&compiled.bytes).expect("valid stream");
     let compiled_track = stream.track(0).expect("one track");
-    let kurbo_chain: Vec<CubicBez> = chain.iter().map(theirs).collect();
+    let kurbo = KurboChain::new(&chain);
     let accuracy = 1e-9;
-    let kurbo_lengths: Vec<f64> = kurbo_chain.iter().map(|c| c.arclen(1e-9)).collect();
-    let total: f64 = kurbo_lengths.iter().sum();
 
     let mut group = c.benchmark_group("constant_speed_600_frames");
     group.bench_function("inbetween-stream-f64", |b| {
@@ -220,60 +248,55 @@ fn bench_constant_speed_playback(c: &mut Criterion) {
             black_box(acc)
         });
     });
-    group.bench_function("kurbo-inv_arclen", |b| {
-        b.iter(|| {
-            let mut acc = 0.0;
-            for f in 0..FRAMES {
-                let mut s = total * f64::from(f) / f64::from(FRAMES);
-                let mut k = 0;
-                while k + 1 < kurbo_chain.len() && s > kurbo_lengths[k] {
-                    s -= kurbo_lengths[k];
-                    k += 1;
-                }
-                let t = kurbo_chain[k].inv_arclen(s, accuracy * total);
-                let p = kurbo_chain[k].eval(t);
-                acc += p.x + p.y;
-            }
-            black_box(acc)
-        });
-    });
-    // Cached kurbo: every frame's (segment, t) found once by `inv_arclen` (the table, timed
-    // below as a build), then one `eval` per frame — the most a kurbo user can cache.
-    let kurbo_table = || -> Vec<(usize, f64)> {
-        (0..FRAMES)
-            .map(|f| {
-                let mut s = total * f64::from(f) / f64::from(FRAMES);
-                let mut k = 0;
-                while k + 1 < kurbo_chain.len() && s > kurbo_lengths[k] {
-                    s -= kurbo_lengths[k];
-                    k += 1;
-                }
-                (k, kurbo_chain[k].inv_arclen(s, accuracy * total))
-            })
-            .collect()
-    };
-    let table = kurbo_table();
-    group.bench_function("kurbo-cached", |b| {
-        b.iter(|| {
-            let mut acc = 0.0;
-            for &(k, t) in &table {
-                let p = kurbo_chain[k].eval(t);
-                acc += p.x + p.y;
-            }
-            black_box(acc)
-        });
-    });
+    bench_kurbo_playback(&mut group, &kurbo, accuracy);
     group.finish();
     // What the cached players cost before the first frame: kurbo's table of 600 frames, and
     // compiling our arclength track (its arc-length table, fit and verification included).
     let mut group = c.benchmark_group("constant_speed_600_frames_build");
     group.bench_function("kurbo-cached-table", |b| {
-        b.iter(|| black_box(kurbo_table()))
+        b.iter(|| black_box(kurbo_table(&kurbo, accuracy)))
     });
     group.bench_function("inbetween-compile", |b| {
         b.iter(|| black_box(doc.compile(&CompileOptions::default())))
     });
     group.finish();
+}
+
+/// Every frame's (segment, t) found once by `inv_arclen`: the most a kurbo user can cache.
+fn kurbo_table(kurbo: &KurboChain, accuracy: f64) -> Vec<(usize, f64)> {
+    (0..FRAMES).map(|f| kurbo.at_frame(f, accuracy)).collect()
+}
+
+/// kurbo per frame: `inv_arclen` + evaluation every frame, and cached: the table (timed as a
+/// build) then one `eval` per frame.
+fn bench_kurbo_playback(
+    group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    kurbo: &KurboChain,
+    accuracy: f64,
+) {
+    use kurbo::ParamCurve as _;
+    group.bench_function("kurbo-inv_arclen", |b| {
+        b.iter(|| {
+            let mut acc = 0.0;
+            for f in 0..FRAMES {
+                let (k, t) = kurbo.at_frame(f, accuracy);
+                let p = kurbo.curves[k].eval(t);
+                acc += p.x + p.y;
+            }
+            black_box(acc)
+        });
+    });
+    let table = kurbo_table(kurbo, accuracy);
+    group.bench_function("kurbo-cached", |b| {
+        b.iter(|| {
+            let mut acc = 0.0;
+            for &(k, t) in &table {
+                let p = kurbo.curves[k].eval(t);
+                acc += p.x + p.y;
+            }
+            black_box(acc)
+        });
+    });
 }
 
 criterion_group!(

@@ -294,18 +294,13 @@ fn sizes() -> Vec<usize> {
     sizes
 }
 
+/// A method to time, with the document it is checked against (`None`: the workload's).
+type Checked<'a> = (Box<dyn Method + 'a>, Option<Document>);
+
 fn bench_playback(c: &mut Criterion) {
     // `INBETWEEN_BENCH_CLI=smoke|quick|full`: run the CLI's `run_bench` instead (checks its code).
     if let Some(mode) = std::env::var_os("INBETWEEN_BENCH_CLI") {
-        let size = match mode.to_str() {
-            Some("smoke") => inbetween_bench::BenchSize::Smoke,
-            Some("quick") => inbetween_bench::BenchSize::Quick,
-            _ => inbetween_bench::BenchSize::Full,
-        };
-        match inbetween_bench::run_bench_with_status(size, &mut |_| {}) {
-            Ok(report) => println!("{}", inbetween_bench::to_json("bench harness", &report)),
-            Err(e) => panic!("bench stopped: {e}"),
-        }
+        run_cli_bench(mode.to_str());
         return;
     }
     let mut group = c.benchmark_group("playback");
@@ -314,81 +309,11 @@ fn bench_playback(c: &mut Criterion) {
         let Ok(doc) = workload_document(&keys, None) else {
             continue;
         };
-        // A million channels take ~10 minutes to compile per precision here: f32 only.
-        let precisions: &[Precision] = if channels >= 1_000_000 {
-            &[Precision::F32]
-        } else {
-            &[Precision::F32, Precision::F64, Precision::Fixed]
-        };
-        let bytes: Vec<(Precision, Vec<u8>)> = precisions
-            .iter()
-            .filter_map(|&p| match compile(&doc, p) {
-                Ok(b) => Some((p, b)),
-                Err(e) => {
-                    println!("{channels} channels do not compile in {p}: {e}");
-                    None
-                }
-            })
-            .collect();
-        let mut methods: Vec<(Box<dyn Method + '_>, Option<Document>)> = Vec::new();
-        for (precision, b) in &bytes {
-            let Ok(stream) = Stream::from_bytes(b) else {
-                continue;
-            };
-            if std::env::var_os("INBETWEEN_BENCH_DEGREES").is_some() {
-                let mut histogram = [0usize; 9];
-                let mut tracks = [0usize; 9];
-                for t in stream.tracks() {
-                    let summary = t.summary();
-                    for (h, x) in histogram.iter_mut().zip(summary.degree_histogram) {
-                        *h += x;
-                    }
-                    tracks[usize::from(summary.max_degree).min(8)] += 1;
-                }
-                println!(
-                    "{precision}: pieces by degree {histogram:?}, tracks by max degree {tracks:?}"
-                );
-            }
-            if let Ok(m) =
-                BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream)
-            {
-                methods.push((Box::new(m), None));
-            }
-            if *precision == Precision::F32 {
-                methods.push((Box::new(PlayerMethod::new(stream)), None));
-                #[cfg(feature = "rayon")]
-                if let Ok(m) = BatchMethod::parallel("inbetween-batch-f32-parallel", stream) {
-                    methods.push((Box::new(m), None));
-                }
-            }
-        }
+        let bytes = compile_precisions(&doc, channels);
+        let mut methods: Vec<Checked<'_>> = Vec::new();
+        push_stream_methods(&bytes, &mut methods);
         methods.push((Box::new(ExactMethod::new(&doc)), None));
-        methods.push((
-            Box::new(SplinesMethod::new(
-                &keys,
-                splines::Interpolation::CatmullRom,
-                "random-access-splines-catmull-rom",
-            )),
-            peer_reference(&keys, "catmull_rom"),
-        ));
-        methods.push((
-            Box::new(SplinesMethod::new(
-                &keys,
-                splines::Interpolation::Linear,
-                "random-access-splines-linear",
-            )),
-            peer_reference(&keys, "linear"),
-        ));
-        methods.push((
-            Box::new(KeyframeMethod::new(&keys)),
-            peer_reference(&keys, "in_out_cubic"),
-        ));
-        if let Some(m) = EnterpolationMethod::new(&keys) {
-            methods.push((Box::new(m), peer_reference(&keys, "linear")));
-        }
-        if let Some(m) = BevyMethod::new(&keys) {
-            methods.push((Box::new(m), bevy_reference(&keys)));
-        }
+        push_peer_methods(&keys, &mut methods);
         methods.push((Box::new(HermiteSoaScript::new(&doc)), None));
         methods.push((Box::new(StreamingCeiling::new(channels)), None));
         time_methods(&mut group, &mut methods, &doc, channels);
@@ -399,12 +324,113 @@ fn bench_playback(c: &mut Criterion) {
     }
 }
 
+/// Runs the CLI's `run_bench` at `mode` (`smoke`, `quick`, anything else full) and prints its
+/// JSON.
+fn run_cli_bench(mode: Option<&str>) {
+    let size = match mode {
+        Some("smoke") => inbetween_bench::BenchSize::Smoke,
+        Some("quick") => inbetween_bench::BenchSize::Quick,
+        _ => inbetween_bench::BenchSize::Full,
+    };
+    match inbetween_bench::run_bench_with_status(size, &mut |_| {}) {
+        Ok(report) => println!("{}", inbetween_bench::to_json("bench harness", &report)),
+        Err(e) => panic!("bench stopped: {e}"),
+    }
+}
+
+/// The workload compiled in every precision (f32 only from a million channels, which take
+/// ~10 minutes to compile per precision here); a precision that fails is reported and skipped.
+fn compile_precisions(doc: &Document, channels: usize) -> Vec<(Precision, Vec<u8>)> {
+    let precisions: &[Precision] = if channels >= 1_000_000 {
+        &[Precision::F32]
+    } else {
+        &[Precision::F32, Precision::F64, Precision::Fixed]
+    };
+    precisions
+        .iter()
+        .filter_map(|&p| match compile(doc, p) {
+            Ok(b) => Some((p, b)),
+            Err(e) => {
+                println!("{channels} channels do not compile in {p}: {e}");
+                None
+            }
+        })
+        .collect()
+}
+
+/// Our stream players: the batch in every precision, and in f32 the single-track player (and
+/// the parallel batch with `rayon`).
+fn push_stream_methods<'a>(bytes: &'a [(Precision, Vec<u8>)], methods: &mut Vec<Checked<'a>>) {
+    for (precision, b) in bytes {
+        let Ok(stream) = Stream::from_bytes(b) else {
+            continue;
+        };
+        if std::env::var_os("INBETWEEN_BENCH_DEGREES").is_some() {
+            print_degrees(*precision, &stream);
+        }
+        if let Ok(m) = BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream) {
+            methods.push((Box::new(m), None));
+        }
+        if *precision == Precision::F32 {
+            methods.push((Box::new(PlayerMethod::new(stream)), None));
+            #[cfg(feature = "rayon")]
+            if let Ok(m) = BatchMethod::parallel("inbetween-batch-f32-parallel", stream) {
+                methods.push((Box::new(m), None));
+            }
+        }
+    }
+}
+
+/// The compiled pieces by degree and the tracks by their highest degree.
+fn print_degrees(precision: Precision, stream: &Stream) {
+    let mut histogram = [0usize; 9];
+    let mut tracks = [0usize; 9];
+    for t in stream.tracks() {
+        let summary = t.summary();
+        for (h, x) in histogram.iter_mut().zip(summary.degree_histogram) {
+            *h += x;
+        }
+        tracks[usize::from(summary.max_degree).min(8)] += 1;
+    }
+    println!("{precision}: pieces by degree {histogram:?}, tracks by max degree {tracks:?}");
+}
+
+/// The peers on the same keys, each with the exact reference of the curve kind it plays.
+fn push_peer_methods(keys: &[Vec<PlainKey>], methods: &mut Vec<Checked<'_>>) {
+    methods.push((
+        Box::new(SplinesMethod::new(
+            keys,
+            splines::Interpolation::CatmullRom,
+            "random-access-splines-catmull-rom",
+        )),
+        peer_reference(keys, "catmull_rom"),
+    ));
+    methods.push((
+        Box::new(SplinesMethod::new(
+            keys,
+            splines::Interpolation::Linear,
+            "random-access-splines-linear",
+        )),
+        peer_reference(keys, "linear"),
+    ));
+    methods.push((
+        Box::new(KeyframeMethod::new(keys)),
+        peer_reference(keys, "in_out_cubic"),
+    ));
+    if let Some(m) = EnterpolationMethod::new(keys) {
+        methods.push((Box::new(m), peer_reference(keys, "linear")));
+    }
+    if let Some(m) = BevyMethod::new(keys) {
+        methods.push((Box::new(m), bevy_reference(keys)));
+    }
+}
+
 /// Checks each method against exact evaluation (its own reference, or `doc`), then times it;
 /// one criterion iteration is one frame of every channel, the window restarting (a seek, not
 /// timed) every 300 frames.
 fn time_methods(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    methods: &mut [(Box<dyn Method + '_>, Option<Document>)],
+    methods: &mut [Checked<'_>],
     doc: &Document,
     channels: usize,
 ) {

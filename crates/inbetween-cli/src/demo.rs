@@ -136,22 +136,8 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
         doc.fps()
     );
     // Columns as wide as their longest entry, so long track names keep the table aligned.
-    let (name_w, kinds_w) = column_widths(&doc);
-    println!(
-        "{:<name_w$} {:<7} {:<5} {:<10} {:<kinds_w$} eases",
-        "track", "type", "keys", "frames", "kinds"
-    );
-    for t in doc.tracks() {
-        println!(
-            "{:<name_w$} {:<7} {:<5} {:<10} {:<kinds_w$} {}",
-            t.name(),
-            t.value_type().name(),
-            t.keys().len(),
-            format!("{}..{}", t.first_frame(), t.last_frame()),
-            t.kinds_used().join(", "),
-            t.eases_used().join(", ")
-        );
-    }
+    let widths = column_widths(&doc);
+    print_tracks(&doc, widths);
     std::fs::create_dir_all(out_dir).map_err(|source| CliError::Write {
         path: out_dir.to_path_buf(),
         source,
@@ -170,57 +156,88 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
     print_spacing(&doc);
 
     for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
-        let options = CompileOptions {
-            precision,
-            ..CompileOptions::default()
-        };
-        let compiled = compile_document(Path::new(SHOWCASE_NAME), &doc, &options)?;
-        let stream = Stream::from_bytes(&compiled.bytes).map_err(|error| CliError::Stream {
-            path: "<showcase>".into(),
-            error,
-        })?;
-        println!(
-            "\ncompiled to {precision} forward differences (tolerance 1e-6 × scale): {} bytes",
-            compiled.bytes.len()
-        );
-        println!(
-            "{:<name_w$} {:<kinds_w$} {:>6} {:>4} {:>7} {:>10} {:>11} {:>7} {:>8}",
-            "track",
-            "kinds",
-            "pieces",
-            "deg",
-            "bytes",
-            "tolerance",
-            "played err",
-            "@frame",
-            "adds/fr"
-        );
-        for (i, (track, report)) in doc.tracks().iter().zip(&compiled.reports).enumerate() {
-            let s = &report.summary;
-            let (error, at) = measure_playback(&doc, &stream, i);
-            println!(
-                "{:<name_w$} {:<kinds_w$} {:>6} {:>4} {:>7} {:>10.1e} {:>11.2e} {:>7} {:>8.2}",
-                track.name(),
-                track.kinds_used().join(", "),
-                s.pieces,
-                s.max_degree,
-                s.bytes,
-                s.tolerance,
-                error,
-                at,
-                s.additions_per_frame
-            );
-        }
-        let path = out_dir.join(format!("showcase-{}.ibs", precision.name()));
-        write_atomic(&path, &compiled.bytes)?;
-        println!("→ {}", path.display());
+        compile_showcase(&doc, precision, widths, out_dir)?;
     }
+    write_pictures(&doc, out_dir)?;
+    walk_cycle(out_dir)?;
+    crate::demo_lottie::run(out_dir)
+}
+
+/// One row per track of the showcase: name, type, keys, frames, kinds and eases, in columns
+/// `(name_w, kinds_w)` wide.
+fn print_tracks(doc: &Document, (name_w, kinds_w): (usize, usize)) {
+    println!(
+        "{:<name_w$} {:<7} {:<5} {:<10} {:<kinds_w$} eases",
+        "track", "type", "keys", "frames", "kinds"
+    );
+    for t in doc.tracks() {
+        println!(
+            "{:<name_w$} {:<7} {:<5} {:<10} {:<kinds_w$} {}",
+            t.name(),
+            t.value_type().name(),
+            t.keys().len(),
+            format!("{}..{}", t.first_frame(), t.last_frame()),
+            t.kinds_used().join(", "),
+            t.eases_used().join(", ")
+        );
+    }
+}
+
+/// Compiles the showcase in `precision`, prints one row per track (pieces, degree, bytes,
+/// tolerance and the played error measured against exact evaluation) and writes the stream.
+fn compile_showcase(
+    doc: &Document,
+    precision: Precision,
+    (name_w, kinds_w): (usize, usize),
+    out_dir: &Path,
+) -> Result<(), CliError> {
+    let options = CompileOptions {
+        precision,
+        ..CompileOptions::default()
+    };
+    let compiled = compile_document(Path::new(SHOWCASE_NAME), doc, &options)?;
+    let stream = Stream::from_bytes(&compiled.bytes).map_err(|error| CliError::Stream {
+        path: "<showcase>".into(),
+        error,
+    })?;
+    println!(
+        "\ncompiled to {precision} forward differences (tolerance 1e-6 × scale): {} bytes",
+        compiled.bytes.len()
+    );
+    println!(
+        "{:<name_w$} {:<kinds_w$} {:>6} {:>4} {:>7} {:>10} {:>11} {:>7} {:>8}",
+        "track", "kinds", "pieces", "deg", "bytes", "tolerance", "played err", "@frame", "adds/fr"
+    );
+    for (i, (track, report)) in doc.tracks().iter().zip(&compiled.reports).enumerate() {
+        let s = &report.summary;
+        let (error, at) = measure_playback(doc, &stream, i);
+        println!(
+            "{:<name_w$} {:<kinds_w$} {:>6} {:>4} {:>7} {:>10.1e} {:>11.2e} {:>7} {:>8.2}",
+            track.name(),
+            track.kinds_used().join(", "),
+            s.pieces,
+            s.max_degree,
+            s.bytes,
+            s.tolerance,
+            error,
+            at,
+            s.additions_per_frame
+        );
+    }
+    let path = out_dir.join(format!("showcase-{}.ibs", precision.name()));
+    write_atomic(&path, &compiled.bytes)?;
+    println!("→ {}", path.display());
+    Ok(())
+}
+
+/// Writes the showcase's SVG plot and HTML preview.
+fn write_pictures(doc: &Document, out_dir: &Path) -> Result<(), CliError> {
     let svg = out_dir.join("showcase.svg");
     write_atomic(
         &svg,
         crate::plot::render_svg(
             Path::new(SHOWCASE_NAME),
-            &doc,
+            doc,
             &crate::plot::PlotOptions::default(),
         )?
         .as_bytes(),
@@ -228,15 +245,14 @@ pub fn run(out_dir: &Path) -> Result<(), CliError> {
     let html = out_dir.join("showcase.html");
     write_atomic(
         &html,
-        crate::preview::render_html(Path::new(SHOWCASE_NAME), &doc)?.as_bytes(),
+        crate::preview::render_html(Path::new(SHOWCASE_NAME), doc)?.as_bytes(),
     )?;
     println!(
         "\ncurves and paths → {}\ninteractive preview (open in a browser) → {}",
         svg.display(),
         html.display()
     );
-    walk_cycle(out_dir)?;
-    crate::demo_lottie::run(out_dir)
+    Ok(())
 }
 
 /// Imports the bundled glTF walk cycle, compiles it and prints one row per channel kind.

@@ -403,33 +403,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             json,
             compile_only,
             workload,
-        } => {
-            let size = match (smoke, quick) {
-                (true, _) => inbetween_bench::BenchSize::Smoke,
-                (false, true) => inbetween_bench::BenchSize::Quick,
-                (false, false) => inbetween_bench::BenchSize::Full,
-            };
-            let spinner = progress::Progress::spinner("benchmarking", false);
-            let mut status = |what: &str| spinner.label(what);
-            let report = if compile_only {
-                inbetween_bench::run_compile_bench(size, &mut status)
-            } else if let Some(name) = workload.as_deref() {
-                inbetween_bench::run_workloads(size, &[name], &mut status)
-            } else {
-                inbetween_bench::run_bench_with_status(size, &mut status)
-            };
-            spinner.finish();
-            let report = report.map_err(CliError::Bench)?;
-            if json {
-                println!(
-                    "{}",
-                    inbetween_bench::to_json(&inbetween_bench::machine(), &report)
-                );
-            } else {
-                print!("{}", inbetween_bench::to_table(&report));
-            }
-            Ok(())
-        }
+        } => run_bench(quick, smoke, json, compile_only, workload.as_deref()),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             clap_complete::generate(
@@ -441,6 +415,42 @@ fn run(cli: Cli) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// `inbetween bench`: runs the benchmark of the chosen size (`--smoke` before `--quick`), its
+/// compile part only, or one named workload, and prints its table or JSON.
+fn run_bench(
+    quick: bool,
+    smoke: bool,
+    json: bool,
+    compile_only: bool,
+    workload: Option<&str>,
+) -> Result<(), CliError> {
+    let size = match (smoke, quick) {
+        (true, _) => inbetween_bench::BenchSize::Smoke,
+        (false, true) => inbetween_bench::BenchSize::Quick,
+        (false, false) => inbetween_bench::BenchSize::Full,
+    };
+    let spinner = progress::Progress::spinner("benchmarking", false);
+    let mut status = |what: &str| spinner.label(what);
+    let report = if compile_only {
+        inbetween_bench::run_compile_bench(size, &mut status)
+    } else if let Some(name) = workload {
+        inbetween_bench::run_workloads(size, &[name], &mut status)
+    } else {
+        inbetween_bench::run_bench_with_status(size, &mut status)
+    };
+    spinner.finish();
+    let report = report.map_err(CliError::Bench)?;
+    if json {
+        println!(
+            "{}",
+            inbetween_bench::to_json(&inbetween_bench::machine(), &report)
+        );
+    } else {
+        print!("{}", inbetween_bench::to_table(&report));
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

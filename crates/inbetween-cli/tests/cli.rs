@@ -532,7 +532,13 @@ fn bench_json_reports_every_method() {
     let text = run_ok!("bench", "--smoke", "--json");
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert!(v["machine"].is_string());
-    let results = v["results"].as_array().unwrap();
+    check_bench_results(v["results"].as_array().unwrap());
+    check_bench_compile(v["compile"].as_array().unwrap());
+}
+
+/// `inbetween bench --json`'s playback rows: every method of both workloads with consistent
+/// rates, the smoke sizes, and every checked method's error against exact evaluation.
+fn check_bench_results(results: &[serde_json::Value]) {
     for method in [
         "inbetween-batch-f32",
         "inbetween-batch-f64",
@@ -591,7 +597,11 @@ fn bench_json_reports_every_method() {
             assert!(error.is_some_and(|e| e <= 2e-4), "{row}");
         }
     }
-    let compile = v["compile"].as_array().unwrap();
+}
+
+/// `inbetween bench --json`'s compile rows: one per workload and precision, with sizes per key
+/// that agree with each other.
+fn check_bench_compile(compile: &[serde_json::Value]) {
     for workload in ["scalar", "quaternion"] {
         for precision in ["f32", "f64", "fixed"] {
             let row = compile

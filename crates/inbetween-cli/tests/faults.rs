@@ -163,52 +163,10 @@ fn exercise(job: &Job) {
     let out = dir.path().join(job.output_name);
     fs::write(&out, PREVIOUS).unwrap();
 
-    let mut killed_before_the_end = 0;
-    for ms in KILL_AFTER_MS {
-        let child = job.spawn(&out);
-        std::thread::sleep(Duration::from_millis(ms));
-        kill_and_wait(child);
-        if check_after_kill(job, dir.path(), &reference, &format!("after {ms} ms")) {
-            killed_before_the_end += 1;
-        }
-    }
-
-    // Kill while the temporary file is being written: poll the folder until one appears.
-    let mut left_behind = None;
-    for attempt in 0..TEMPORARY_KILL_ATTEMPTS {
-        let mut child = job.spawn(&out);
-        let seen = loop {
-            if !temporaries(dir.path()).is_empty() {
-                break true;
-            }
-            if child.try_wait().expect("the run can be polled").is_some() {
-                break false;
-            }
-            std::thread::yield_now();
-        };
-        kill_and_wait(child);
-        let present = temporaries(dir.path());
-        let when = format!("while writing (attempt {attempt})");
-        let intact = check_after_kill(job, dir.path(), &reference, &when);
-        if seen && intact {
-            // Never renamed, so it is still there: a killed process cannot remove it.
-            assert!(
-                !present.is_empty(),
-                "{}: the temporary vanished without a rename",
-                job.what
-            );
-            left_behind = Some(present);
-            killed_before_the_end += 1;
-            break;
-        }
-    }
-    let left_behind = left_behind.unwrap_or_else(|| {
-        panic!(
-            "{}: no kill landed while the temporary existed in {TEMPORARY_KILL_ATTEMPTS} attempts",
-            job.what
-        )
-    });
-    assert!(killed_before_the_end >= 1);
+    let after_delays = kill_after_delays(job, &out, dir.path(), &reference);
+    let left_behind = kill_while_writing(job, &out, dir.path(), &reference);
+    // The kill mid-write stopped one run before the end (it panics otherwise).
+    let killed_before_the_end = after_delays + 1;
     println!(
         "{}: {killed_before_the_end} kills before the end; left behind by a kill mid-write: {left_behind:?}",
         job.what
@@ -230,6 +188,55 @@ fn exercise(job: &Job) {
         "{}: a successful run added or removed files",
         job.what
     );
+}
+
+/// Kills runs after each of [`KILL_AFTER_MS`], checking the output after each; how many of
+/// them the kill stopped before the end.
+fn kill_after_delays(job: &Job, out: &Path, dir: &Path, reference: &[u8]) -> usize {
+    let mut killed_before_the_end = 0;
+    for ms in KILL_AFTER_MS {
+        let child = job.spawn(out);
+        std::thread::sleep(Duration::from_millis(ms));
+        kill_and_wait(child);
+        if check_after_kill(job, dir, reference, &format!("after {ms} ms")) {
+            killed_before_the_end += 1;
+        }
+    }
+    killed_before_the_end
+}
+
+/// Kills a run while its temporary file is being written (polling the folder until one
+/// appears), at most [`TEMPORARY_KILL_ATTEMPTS`] times; the temporaries the kill left behind.
+fn kill_while_writing(job: &Job, out: &Path, dir: &Path, reference: &[u8]) -> Vec<String> {
+    for attempt in 0..TEMPORARY_KILL_ATTEMPTS {
+        let mut child = job.spawn(out);
+        let seen = loop {
+            if !temporaries(dir).is_empty() {
+                break true;
+            }
+            if child.try_wait().expect("the run can be polled").is_some() {
+                break false;
+            }
+            std::thread::yield_now();
+        };
+        kill_and_wait(child);
+        let present = temporaries(dir);
+        let when = format!("while writing (attempt {attempt})");
+        let intact = check_after_kill(job, dir, reference, &when);
+        if seen && intact {
+            // Never renamed, so it is still there: a killed process cannot remove it.
+            assert!(
+                !present.is_empty(),
+                "{}: the temporary vanished without a rename",
+                job.what
+            );
+            return present;
+        }
+    }
+    panic!(
+        "{}: no kill landed while the temporary existed in {TEMPORARY_KILL_ATTEMPTS} attempts",
+        job.what
+    )
 }
 
 #[test]

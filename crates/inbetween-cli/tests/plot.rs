@@ -148,8 +148,17 @@ fn svg_has_a_titled_panel_per_track_and_labels_every_segment_kind() {
         path_tracks, spatial,
         "a path panel for every vec2/vec3 track"
     );
+    check_segment_labels(&svg, &panels, &tracks);
+}
 
-    let all_texts = texts(&svg);
+/// Every segment kind and the showcase's eases are labelled, each label in its own track's
+/// panel, and every key of `ball` has its markers.
+fn check_segment_labels(
+    svg: &str,
+    panels: &[Panel],
+    tracks: &[(String, String, Vec<serde_json::Value>)],
+) {
+    let all_texts = texts(svg);
     for kind in [
         "step",
         "linear",

@@ -1121,11 +1121,7 @@ mod tests {
     }
 
     #[test]
-    fn errors_have_kinds_and_offsets() {
-        assert_eq!(
-            kind("2 +"),
-            (3, ExprErrorKind::UnexpectedEnd { expected: OPERAND })
-        );
+    fn wrong_argument_counts_name_the_function_at_its_offset() {
         assert_eq!(
             kind("sin(1,2)"),
             (
@@ -1167,6 +1163,10 @@ mod tests {
                 found: 3
             }
         );
+    }
+
+    #[test]
+    fn unknown_names_are_reported_with_their_offset() {
         assert_eq!(
             kind("2*foo"),
             (
@@ -1187,6 +1187,14 @@ mod tests {
             ExprErrorKind::UnknownName {
                 name: "e".to_string()
             }
+        );
+    }
+
+    #[test]
+    fn unexpected_tokens_and_ends_say_what_was_expected() {
+        assert_eq!(
+            kind("2 +"),
+            (3, ExprErrorKind::UnexpectedEnd { expected: OPERAND })
         );
         assert_eq!(
             kind("1 2"),
@@ -1233,6 +1241,10 @@ mod tests {
                 }
             )
         );
+    }
+
+    #[test]
+    fn missing_arguments_unexpected_characters_and_empty_sources_are_reported() {
         assert_eq!(
             kind("sin 1"),
             (4, ExprErrorKind::MissingArguments { function: "sin" })

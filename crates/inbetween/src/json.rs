@@ -339,6 +339,17 @@ fn number(v: &Json, loc: Location) -> Result<f64, DocumentError> {
     }
 }
 
+/// The value of a required `field` of `obj`, or [`ErrorKind::Missing`] at `loc.field`.
+fn required<'j>(
+    obj: &'j Map<String, Json>,
+    loc: &Location,
+    field: &str,
+    expected: &'static str,
+) -> Result<&'j Json, DocumentError> {
+    obj.get(field)
+        .ok_or_else(|| DocumentError::new(loc.with_field(field), ErrorKind::Missing { expected }))
+}
+
 fn string<'a>(v: &'a Json, loc: Location, expected: &str) -> Result<&'a str, DocumentError> {
     v.as_str()
         .ok_or_else(|| invalid(loc, expected.to_string(), v))
@@ -407,33 +418,9 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
         ..Location::default()
     };
     let obj = object(json, &loc, "a track")?;
-    let name = match obj.get("name") {
-        None => {
-            return Err(DocumentError::new(
-                loc.with_field("name"),
-                ErrorKind::Missing {
-                    expected: "the track's name, a string",
-                },
-            ))
-        }
-        Some(v) => string(v, loc.with_field("name"), "a string")?,
-    };
+    let name = track_name_from_json(obj, &loc)?;
     loc.track_name = Some(name.to_string());
-    let type_expected = "one of \"scalar\", \"vec2\", \"vec3\", \"vec4\", \"color\", \"quat\"";
-    let value_type = match obj.get("type") {
-        None => {
-            return Err(DocumentError::new(
-                loc.with_field("type"),
-                ErrorKind::Missing {
-                    expected: "the value type: one of \"scalar\", \"vec2\", \"vec3\", \"vec4\", \"color\", \"quat\"",
-                },
-            ))
-        }
-        Some(v) => v
-            .as_str()
-            .and_then(ValueType::from_name)
-            .ok_or_else(|| bad_name(loc.with_field("type"), type_expected, v, TYPE_NAMES))?,
-    };
+    let value_type = value_type_from_json(obj, &loc)?;
     let mut builder = TrackBuilder::new(name, value_type);
     if let Some(v) = obj.get("wrap") {
         builder = builder.wrap(v.as_str().and_then(Wrap::from_name).ok_or_else(|| {
@@ -445,40 +432,11 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
             )
         })?);
     }
-    let (arclength, segment_arclength) = match obj.get("path") {
-        None => (false, false),
-        Some(v) => match v.as_str() {
-            Some("keys") => (false, false),
-            Some("arclength") => (true, false),
-            Some("segment_arclength") => (false, true),
-            _ => {
-                return Err(bad_name(
-                    loc.with_field("path"),
-                    "\"keys\", \"arclength\" or \"segment_arclength\"",
-                    v,
-                    PATH_NAMES,
-                ))
-            }
-        },
-    };
-    builder.arclength = arclength;
-    builder.segment_arclength = segment_arclength;
+    (builder.arclength, builder.segment_arclength) = path_from_json(obj, &loc)?;
     if let Some(v) = obj.get("ease") {
         builder.track_ease = Some(ease_from_json(v, &loc.with_field("ease"))?);
     }
-    let keys = match obj.get("keys") {
-        None => {
-            return Err(DocumentError::new(
-                loc.with_field("keys"),
-                ErrorKind::Missing {
-                    expected: "an array of one or more keys",
-                },
-            ))
-        }
-        Some(v) => v
-            .as_array()
-            .ok_or_else(|| invalid(loc.with_field("keys"), "an array of one or more keys", v))?,
-    };
+    let keys = keys_from_json(obj, &loc)?;
     if let Some(spec) = obj.get("fcurve") {
         builder.fcurve = Some(crate::fcurve::json::fcurve_from_json(spec, keys, &loc)?);
         return Ok(builder);
@@ -489,6 +447,61 @@ fn track_from_json(json: &Json, index: usize) -> Result<TrackBuilder, DocumentEr
             .push(key_from_json(key, &loc.with_key(k), value_type)?);
     }
     Ok(builder)
+}
+
+/// A track's `name`, a string (required).
+fn track_name_from_json<'j>(
+    obj: &'j Map<String, Json>,
+    loc: &Location,
+) -> Result<&'j str, DocumentError> {
+    let v = required(obj, loc, "name", "the track's name, a string")?;
+    string(v, loc.with_field("name"), "a string")
+}
+
+/// A track's `type`, one of the value type names (required).
+fn value_type_from_json(
+    obj: &Map<String, Json>,
+    loc: &Location,
+) -> Result<ValueType, DocumentError> {
+    let type_expected = "one of \"scalar\", \"vec2\", \"vec3\", \"vec4\", \"color\", \"quat\"";
+    let v = required(
+        obj,
+        loc,
+        "type",
+        "the value type: one of \"scalar\", \"vec2\", \"vec3\", \"vec4\", \"color\", \"quat\"",
+    )?;
+    v.as_str()
+        .and_then(ValueType::from_name)
+        .ok_or_else(|| bad_name(loc.with_field("type"), type_expected, v, TYPE_NAMES))
+}
+
+/// A track's `path` as (arclength, segment_arclength): absent or `keys` is (false, false).
+fn path_from_json(obj: &Map<String, Json>, loc: &Location) -> Result<(bool, bool), DocumentError> {
+    match obj.get("path") {
+        None => Ok((false, false)),
+        Some(v) => match v.as_str() {
+            Some("keys") => Ok((false, false)),
+            Some("arclength") => Ok((true, false)),
+            Some("segment_arclength") => Ok((false, true)),
+            _ => Err(bad_name(
+                loc.with_field("path"),
+                "\"keys\", \"arclength\" or \"segment_arclength\"",
+                v,
+                PATH_NAMES,
+            )),
+        },
+    }
+}
+
+/// A track's `keys`, an array (required; its entries are read by the caller).
+fn keys_from_json<'j>(
+    obj: &'j Map<String, Json>,
+    loc: &Location,
+) -> Result<&'j [Json], DocumentError> {
+    let v = required(obj, loc, "keys", "an array of one or more keys")?;
+    v.as_array()
+        .map(Vec::as_slice)
+        .ok_or_else(|| invalid(loc.with_field("keys"), "an array of one or more keys", v))
 }
 
 fn numbers(
@@ -529,17 +542,8 @@ fn key_from_json(
     value_type: ValueType,
 ) -> Result<RawKey, DocumentError> {
     let obj = object(json, loc, "a key")?;
-    let frame = match obj.get("frame") {
-        None => {
-            return Err(DocumentError::new(
-                loc.with_field("frame"),
-                ErrorKind::Missing {
-                    expected: "the key's frame, a finite number",
-                },
-            ))
-        }
-        Some(v) => number(v, loc.with_field("frame"))?,
-    };
+    let frame = required(obj, loc, "frame", "the key's frame, a finite number")?;
+    let frame = number(frame, loc.with_field("frame"))?;
     let value = match obj.get("value") {
         None => {
             return Err(DocumentError::new(
@@ -832,68 +836,82 @@ pub(crate) fn ease_from_json(v: &Json, loc: &Location) -> Result<Ease, DocumentE
     };
     let field = loc.field.clone().unwrap_or_else(|| "ease".into());
     match kind.as_str() {
-        "cubic_bezier" => {
-            let sub = loc.with_field(format!("{field}.cubic_bezier"));
-            let arr = body.as_array().filter(|a| a.len() == 4).ok_or_else(|| {
-                invalid(sub.clone(), "an array of 4 numbers [x1, y1, x2, y2]", body)
-            })?;
-            let mut p = [0.0; 4];
-            for (i, x) in arr.iter().enumerate() {
-                p[i] = number(x, loc.with_field(format!("{field}.cubic_bezier[{i}]")))?;
-            }
-            CubicBezierEase::new(p[0], p[1], p[2], p[3])
-                .map(Ease::CubicBezier)
-                .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
-        }
-        "steps" => {
-            let sub = loc.with_field(format!("{field}.steps"));
-            let expected = "an array [n, jump] with a positive integer n and jump one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"";
-            let arr = body
-                .as_array()
-                .filter(|a| a.len() == 1 || a.len() == 2)
-                .ok_or_else(|| invalid(sub.clone(), expected, body))?;
-            let count = match arr[0].as_f64() {
-                Some(x)
-                    if x.is_finite()
-                        && x == crate::math::floor(x)
-                        && (1.0..=MAX_STEPS_JSON).contains(&x) =>
-                {
-                    x as u32
-                }
-                _ => {
-                    return Err(invalid(
-                        loc.with_field(format!("{field}.steps[0]")),
-                        "a positive integer number of steps, at most 1000000000",
-                        &arr[0],
-                    ))
-                }
-            };
-            let jump = match arr.get(1) {
-                None => StepJump::JumpEnd,
-                Some(j) => match j.as_str() {
-                    Some("jump_start") | Some("start") => StepJump::JumpStart,
-                    Some("jump_end") | Some("end") => StepJump::JumpEnd,
-                    Some("jump_none") => StepJump::JumpNone,
-                    Some("jump_both") => StepJump::JumpBoth,
-                    _ => {
-                        return Err(bad_name(
-                            loc.with_field(format!("{field}.steps[1]")),
-                            "one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"",
-                            j,
-                            JUMP_NAMES,
-                        ))
-                    }
-                },
-            };
-            Steps::new(count, jump)
-                .map(Ease::Steps)
-                .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
-        }
+        "cubic_bezier" => cubic_bezier_ease_from_json(body, loc, &field),
+        "steps" => steps_ease_from_json(body, loc, &field),
         _ => Err(bad_object_kind(
             loc.clone(),
             kind,
             EASE_OBJECTS,
             invalid(loc.clone(), ease_expected(), v),
+        )),
+    }
+}
+
+/// The body of `{"cubic_bezier": [x1, y1, x2, y2]}`, at `field.cubic_bezier`.
+fn cubic_bezier_ease_from_json(
+    body: &Json,
+    loc: &Location,
+    field: &str,
+) -> Result<Ease, DocumentError> {
+    let sub = loc.with_field(format!("{field}.cubic_bezier"));
+    let arr = body
+        .as_array()
+        .filter(|a| a.len() == 4)
+        .ok_or_else(|| invalid(sub.clone(), "an array of 4 numbers [x1, y1, x2, y2]", body))?;
+    let mut p = [0.0; 4];
+    for (i, x) in arr.iter().enumerate() {
+        p[i] = number(x, loc.with_field(format!("{field}.cubic_bezier[{i}]")))?;
+    }
+    CubicBezierEase::new(p[0], p[1], p[2], p[3])
+        .map(Ease::CubicBezier)
+        .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
+}
+
+/// The body of `{"steps": [n, jump]}` (jump optional, default `jump_end`), at `field.steps`.
+fn steps_ease_from_json(body: &Json, loc: &Location, field: &str) -> Result<Ease, DocumentError> {
+    let sub = loc.with_field(format!("{field}.steps"));
+    let expected = "an array [n, jump] with a positive integer n and jump one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"";
+    let arr = body
+        .as_array()
+        .filter(|a| a.len() == 1 || a.len() == 2)
+        .ok_or_else(|| invalid(sub.clone(), expected, body))?;
+    let count = match arr[0].as_f64() {
+        Some(x)
+            if x.is_finite()
+                && x == crate::math::floor(x)
+                && (1.0..=MAX_STEPS_JSON).contains(&x) =>
+        {
+            x as u32
+        }
+        _ => {
+            return Err(invalid(
+                loc.with_field(format!("{field}.steps[0]")),
+                "a positive integer number of steps, at most 1000000000",
+                &arr[0],
+            ))
+        }
+    };
+    let jump = match arr.get(1) {
+        None => StepJump::JumpEnd,
+        Some(j) => step_jump_from_json(j, loc.with_field(format!("{field}.steps[1]")))?,
+    };
+    Steps::new(count, jump)
+        .map(Ease::Steps)
+        .map_err(|e| DocumentError::new(sub, ErrorKind::Ease(e)))
+}
+
+/// A steps ease's jump name (`start` and `end` as aliases of `jump_start` and `jump_end`).
+fn step_jump_from_json(j: &Json, loc: Location) -> Result<StepJump, DocumentError> {
+    match j.as_str() {
+        Some("jump_start") | Some("start") => Ok(StepJump::JumpStart),
+        Some("jump_end") | Some("end") => Ok(StepJump::JumpEnd),
+        Some("jump_none") => Ok(StepJump::JumpNone),
+        Some("jump_both") => Ok(StepJump::JumpBoth),
+        _ => Err(bad_name(
+            loc,
+            "one of \"jump_start\", \"jump_end\", \"jump_none\", \"jump_both\"",
+            j,
+            JUMP_NAMES,
         )),
     }
 }

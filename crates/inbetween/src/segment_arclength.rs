@@ -8,11 +8,10 @@
 //! length is measured exactly (adaptive quadrature, see [`crate::arclength`]): the point is placed
 //! within [`ARCLENGTH_ACCURACY`] × the track's whole length of the requested distance.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
 use crate::arclength::ArcLengthTable;
-use crate::compile::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
+use crate::compile::source::SourceSpan;
 use crate::ease::Ease;
 use crate::track::{SegmentCurve, SegmentForm, Track, ARCLENGTH_ACCURACY};
 use crate::value::Value;
@@ -38,7 +37,14 @@ pub(crate) fn eval_in_segment(
     frame: f64,
 ) -> Value {
     let keys = track.keys();
-    let (Some(k0), Some(k1)) = (keys.get(index), keys.get(index + 1)) else {
+    let pair = (keys.get(index), keys.get(index + 1));
+    // Every caller passes a segment of the track: from `segment_index`, the key pairs, or a
+    // span those made.
+    debug_assert!(
+        pair.0.is_some() && pair.1.is_some(),
+        "segment {index} out of range"
+    );
+    let (Some(k0), Some(k1)) = pair else {
         return keys.last().map_or(Value::scalar(0.0), |k| k.value);
     };
     let x = k0.ease.at_offset(frame - k0.frame, k1.frame - k0.frame);
@@ -83,18 +89,10 @@ pub(crate) fn push_spans(
     let dims = track.components();
     let constant = |index: usize, start: f64, end: f64| {
         let v = eval_in_segment(track, table, index, start + 0.5 * (end - start));
-        let mut row = [0.0; MAX_COMPONENTS];
-        row[..dims].copy_from_slice(&v[..dims]);
-        SourceSpan {
-            start,
-            end,
-            key: index,
-            shape: SpanShape::Polynomial { coeffs: vec![row] },
-        }
+        crate::track_source::constant_span(index, (start, end), &v, dims)
     };
     for (index, pair) in keys.windows(2).enumerate() {
         let (f0, f1) = (pair[0].frame, pair[1].frame);
-        let length = f1 - f0;
         let hold = matches!(
             track.segment(index).map(|s| &s.form),
             Some(SegmentForm::Hold)
@@ -112,18 +110,6 @@ pub(crate) fn push_spans(
             }
             ref ease => breakpoints(ease),
         };
-        let mut start = f0;
-        for u in cuts.into_iter().chain([1.0]) {
-            let end = if u >= 1.0 { f1 } else { f0 + u * length };
-            if end > start {
-                out.push(SourceSpan {
-                    start,
-                    end,
-                    key: index,
-                    shape: SpanShape::Smooth,
-                });
-                start = end;
-            }
-        }
+        crate::track_source::push_smooth_spans(index, (f0, f1), &cuts, out);
     }
 }

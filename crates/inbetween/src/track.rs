@@ -512,6 +512,14 @@ impl Track {
         Some((total * e).clamp(0.0, total))
     }
 
+    /// [`arclength_at`](Self::arclength_at) for a track known to be timed by arc length (its
+    /// callers dispatch on the table `assemble` builds only for `path: arclength`); 0 otherwise.
+    pub(crate) fn arclength_at_known(&self, local: f64) -> f64 {
+        let s = self.arclength_at(local);
+        debug_assert!(s.is_some(), "arc length asked of a track timed by its keys");
+        s.unwrap_or(0.0)
+    }
+
     /// The curve's arc length L (`path: arclength` tracks only).
     #[must_use]
     pub fn arclength(&self) -> Option<f64> {
@@ -567,7 +575,7 @@ impl Track {
         if self.keys.len() < 2 {
             return self.keys[0].value;
         }
-        let s = self.arclength_at(local).unwrap_or(0.0);
+        let s = self.arclength_at_known(local);
         match self.locate_arclength(table, s) {
             Some((index, u)) => self.eval_segment_at(index, u),
             None => self.keys[self.keys.len() - 1].value,
@@ -661,7 +669,7 @@ impl Track {
                 blend(&weights, [p0, c1, c2, p1])
             }
             SegmentForm::Lagrange { start, count } => {
-                let window = self.keys.get(*start..*start + *count).unwrap_or(&[]);
+                let window = self.lagrange_window(*start, *count).unwrap_or(&[]);
                 lagrange(window, k0.frame + u * length, p0.len())
             }
             SegmentForm::Expr(exprs) => {
@@ -734,25 +742,9 @@ impl Track {
                 }
             }
             SegmentForm::Lagrange { start, count } => {
-                // d/du = N · Σ_j p_j · L_j'(x), L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m): the
-                // product and its derivative are carried together, (v, d) ← (v·f, d·f + v·f'),
-                // so each basis costs O(K) and the whole O(K²), exact at the keys too.
                 let x = k0.frame + u * length;
-                let window = &self.keys[*start..*start + *count];
-                for (j, kj) in window.iter().enumerate() {
-                    let (mut value, mut slope) = (1.0, 0.0);
-                    for (m, km) in window.iter().enumerate() {
-                        if m != j {
-                            let scale = 1.0 / (kj.frame - km.frame);
-                            let factor = (x - km.frame) * scale;
-                            slope = slope * factor + value * scale;
-                            value *= factor;
-                        }
-                    }
-                    for c in 0..dims {
-                        out.as_mut_slice()[c] += length * slope * kj.value[c];
-                    }
-                }
+                let window = self.lagrange_window(*start, *count).unwrap_or(&[]);
+                lagrange_derivative(window, x, length, &mut out);
             }
             SegmentForm::Expr(exprs) => {
                 let frame_at = k0.frame + u * length;
@@ -772,6 +764,19 @@ impl Track {
             }
         }
         out
+    }
+
+    /// The keys `start .. start + count` of a `polynomial` segment's Lagrange window; `None`
+    /// cannot happen, as `assemble` places every window inside the keys (start ≤ n − count).
+    pub(crate) fn lagrange_window(&self, start: usize, count: usize) -> Option<&[Key]> {
+        let window = start
+            .checked_add(count)
+            .and_then(|end| self.keys.get(start..end));
+        debug_assert!(
+            window.is_some(),
+            "Lagrange window {start}+{count} outside the keys"
+        );
+        window
     }
 
     /// Writes the value at `frame` into `out[..components()]` (see [`Track::eval`]).
@@ -1230,6 +1235,27 @@ fn lagrange(window: &[Key], x: f64, dims: usize) -> (Value, f64) {
         }
     }
     (out, magnitude)
+}
+
+/// Adds d/du of the Lagrange polynomial through `window` at frame `x` to `out`, for a segment
+/// `length` frames long: d/du = N · Σ_j p_j · L_j'(x), L_j(x) = Π_{m≠j} (x − x_m)/(x_j − x_m).
+/// The product and its derivative are carried together, (v, d) ← (v·f, d·f + v·f'), so each
+/// basis costs O(K) and the whole O(K²), exact at the keys too.
+fn lagrange_derivative(window: &[Key], x: f64, length: f64, out: &mut Value) {
+    for (j, kj) in window.iter().enumerate() {
+        let (mut value, mut slope) = (1.0, 0.0);
+        for (m, km) in window.iter().enumerate() {
+            if m != j {
+                let scale = 1.0 / (kj.frame - km.frame);
+                let factor = (x - km.frame) * scale;
+                slope = slope * factor + value * scale;
+                value *= factor;
+            }
+        }
+        for c in 0..out.len() {
+            out.as_mut_slice()[c] += length * slope * kj.value[c];
+        }
+    }
 }
 
 /// A component-wise quaternion blend normalized. A blend whose length is within rounding of

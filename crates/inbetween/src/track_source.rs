@@ -9,10 +9,10 @@ use crate::compile::{
     MAX_PIECES, MAX_SPANS_PER_TRACK,
 };
 use crate::document::Document;
-use crate::ease::{Ease, EaseDirection, PennerFamily};
+use crate::ease::{Ease, EaseDirection, EasePiece, PennerFamily};
 use crate::stream::{StreamValueType, StreamWrap};
 use crate::track::{SegmentForm, Track, Wrap};
-use crate::value::ValueType;
+use crate::value::{Value, ValueType};
 
 /// The stream's code for a value type.
 #[must_use]
@@ -256,7 +256,7 @@ impl Track {
                 }
             }
             SegmentForm::Lagrange { start, count } => {
-                let window = keys.get(*start..*start + *count)?;
+                let window = self.lagrange_window(*start, *count)?;
                 let length = k1.frame - k0.frame;
                 let mut acc: Vec<[f64; MAX_COMPONENTS]> = Vec::new();
                 for (j, kj) in window.iter().enumerate() {
@@ -291,39 +291,37 @@ impl Track {
     /// Spans of segment `index` appended to `out`.
     fn push_segment_spans(&self, index: usize, out: &mut Vec<SourceSpan>) {
         let keys = self.keys();
-        let (Some(k0), Some(k1)) = (keys.get(index), keys.get(index + 1)) else {
+        let pair = (keys.get(index), keys.get(index + 1));
+        // `spans` asks only for the segments 0 .. n − 1.
+        debug_assert!(
+            pair.0.is_some() && pair.1.is_some(),
+            "segment {index} out of range"
+        );
+        let (Some(k0), Some(k1)) = pair else {
             return;
         };
         let (f0, length) = (k0.frame, k1.frame - k0.frame);
-        let shape_poly = self.segment_polynomial(index);
         let dims = self.components();
-        let constant_span = |start: f64, end: f64, track: &Track| {
+        let constant = |start: f64, end: f64| {
             // The value inside the span: its midpoint is safely past any rounding of `start`.
-            let v = track.eval_segment(index, start + 0.5 * (end - start));
-            let mut row = [0.0; MAX_COMPONENTS];
-            row[..dims].copy_from_slice(&v[..dims]);
-            SourceSpan {
-                start,
-                end,
-                key: index,
-                shape: SpanShape::Polynomial { coeffs: vec![row] },
-            }
+            let v = self.eval_segment(index, start + 0.5 * (end - start));
+            constant_span(index, (start, end), &v, dims)
         };
         if matches!(
             self.segment(index).map(|s| &s.form),
             Some(SegmentForm::Hold)
         ) {
-            out.push(constant_span(f0, k1.frame, self));
+            out.push(constant(f0, k1.frame));
             return;
         }
         if let Ease::Steps(steps) = k0.ease {
             // Piecewise constant: one span per step, breaking where ⌊(f − f_i)·n / N⌋ changes.
             for (start, end) in step_spans(f0, k1.frame, steps.count()) {
-                out.push(constant_span(start, end, self));
+                out.push(constant(start, end));
             }
             return;
         }
-        let shape_poly = match (shape_poly, k0.ease) {
+        let shape = match (self.segment_polynomial(index), k0.ease) {
             (Some(shape), Ease::Linear) => match linear_composed(shape, dims) {
                 Ok(coeffs) => {
                     // `Ease::Linear`'s one piece: u from 0 to 1, e(u) = u.
@@ -342,50 +340,32 @@ impl Track {
             },
             (shape, _) => shape,
         };
-        match (k0.ease.polynomial_pieces(), shape_poly) {
+        match (k0.ease.polynomial_pieces(), shape) {
             (Some(pieces), Some(shape)) => {
                 for piece in pieces {
                     let (start, end) = (f0 + piece.start * length, f0 + piece.end * length);
-                    if end <= start {
-                        continue;
-                    }
-                    // u = piece.start + (piece.end − piece.start)·v, u' = e(u), value = S(u').
-                    let coeffs = eased_shape(&shape, &piece, dims);
-                    out.push(SourceSpan {
-                        start,
-                        end,
-                        key: index,
-                        shape: SpanShape::Polynomial { coeffs },
-                    });
-                }
-            }
-            _ => {
-                let mut start = f0;
-                let mut cuts = ease_breakpoints(&k0.ease);
-                cuts.push(1.0);
-                for u in cuts {
-                    let end = if u >= 1.0 { k1.frame } else { f0 + u * length };
                     if end > start {
+                        let coeffs = eased_shape(&piece, &shape, dims);
                         out.push(SourceSpan {
                             start,
                             end,
                             key: index,
-                            shape: SpanShape::Smooth,
+                            shape: SpanShape::Polynomial { coeffs },
                         });
-                        start = end;
                     }
                 }
             }
+            _ => push_smooth_spans(index, (f0, k1.frame), &ease_breakpoints(&k0.ease), out),
         }
     }
 }
 
-/// The shape `S` (power coefficients in u, per component) composed with an ease piece:
-/// coefficients in v of `S(e(piece.start + (piece.end − piece.start)·v))`, each component trimmed
-/// of trailing zeros ([`compose`]) and the rows padded with zeros to the longest.
+/// The power-basis coefficients, in the piece's own v ∈ [0, 1], of a segment's polynomial
+/// `shape` (rows per power of u, `dims` components) eased by one polynomial ease piece:
+/// u = piece.start + (piece.end − piece.start)·v, u' = e(u), value = S(u').
 fn eased_shape(
+    piece: &EasePiece,
     shape: &[[f64; MAX_COMPONENTS]],
-    piece: &crate::ease::EasePiece,
     dims: usize,
 ) -> Vec<[f64; MAX_COMPONENTS]> {
     let u_of_v = [piece.start, piece.end - piece.start];
@@ -406,6 +386,49 @@ fn eased_shape(
             row
         })
         .collect()
+}
+
+/// A constant span of segment `index` over [start, end] holding the first `dims` components of
+/// `value`.
+pub(crate) fn constant_span(
+    index: usize,
+    (start, end): (f64, f64),
+    value: &Value,
+    dims: usize,
+) -> SourceSpan {
+    let mut row = [0.0; MAX_COMPONENTS];
+    row[..dims].copy_from_slice(&value[..dims]);
+    SourceSpan {
+        start,
+        end,
+        key: index,
+        shape: SpanShape::Polynomial { coeffs: vec![row] },
+    }
+}
+
+/// Smooth spans of segment `index` over the frames [f0, f1], cut at the normalized times `cuts`
+/// (increasing, in (0, 1); the end u = 1 is added): u ↦ f0 + u·(f1 − f0), and u = 1 is f1
+/// exactly. Empty pieces are skipped.
+pub(crate) fn push_smooth_spans(
+    index: usize,
+    (f0, f1): (f64, f64),
+    cuts: &[f64],
+    out: &mut Vec<SourceSpan>,
+) {
+    let length = f1 - f0;
+    let mut start = f0;
+    for &u in cuts.iter().chain(&[1.0]) {
+        let end = if u >= 1.0 { f1 } else { f0 + u * length };
+        if end > start {
+            out.push(SourceSpan {
+                start,
+                end,
+                key: index,
+                shape: SpanShape::Smooth,
+            });
+            start = end;
+        }
+    }
 }
 
 /// [`eased_shape`] for the `linear` ease (one piece, e(u) = u on [0, 1]) without arithmetic
@@ -483,9 +506,17 @@ impl Track {
     /// starts or stops being clamped at 0 or L) and at the ease's own kinks, so each span stays
     /// inside one segment of the curve; a `steps` track ease gives constant spans.
     fn push_arclength_spans(&self, out: &mut Vec<SourceSpan>) {
-        let (Some(table), crate::track::PathMode::Arclength { ease }) =
-            (self.arclength_table(), self.path())
-        else {
+        let arclength = (self.arclength_table(), self.path());
+        // `spans` comes here only with a table, which `assemble` builds only for the two
+        // arc-length paths, and `segment_arclength` goes elsewhere.
+        debug_assert!(
+            matches!(
+                arclength,
+                (Some(_), crate::track::PathMode::Arclength { .. })
+            ),
+            "arclength spans of a track without an arclength path"
+        );
+        let (Some(table), crate::track::PathMode::Arclength { ease }) = arclength else {
             return;
         };
         let (first, last) = (Track::first_frame(self), Track::last_frame(self));
@@ -497,47 +528,33 @@ impl Track {
         let dims = self.components();
         let constant = |start: f64, end: f64| {
             let v = Track::eval(self, start + 0.5 * (end - start));
-            let mut row = [0.0; MAX_COMPONENTS];
-            row[..dims].copy_from_slice(&v[..dims]);
-            SourceSpan {
-                start,
-                end,
-                key: 0,
-                shape: SpanShape::Polynomial { coeffs: vec![row] },
-            }
+            constant_span(0, (start, end), &v, dims)
         };
         if total <= 0.0 {
             out.push(constant(first, last));
             return;
         }
-        let mut cuts: Vec<f64> = Vec::new();
         if let Ease::Steps(steps) = ease {
-            let n = steps.count();
-            let mut start = first;
-            for j in 1..=n {
-                let end = if j == n {
-                    last
-                } else {
-                    first + f64::from(j) * span / f64::from(n)
-                };
-                if end > start {
-                    out.push(constant(start, end));
-                    start = end;
-                }
+            for (start, end) in step_spans(first, last, steps.count()) {
+                out.push(constant(start, end));
             }
             return;
         }
-        let mut levels: Vec<f64> = (1..table.segment_count())
-            .map(|j| table.segment_start(j) / total)
-            .collect();
-        levels.push(0.0);
-        levels.push(1.0);
-        for level in levels {
-            Self::ease_crossings(&ease, level, &mut cuts);
-        }
-        cuts.extend(ease_breakpoints(&ease));
-        cuts.push(1.0);
-        cuts.sort_by(f64::total_cmp);
+        let cuts = arclength_cuts(&ease, table);
+        self.push_arclength_smooth_spans(table, (first, last), cuts, out);
+    }
+
+    /// Smooth spans over the frames [first, last] between the normalized times `cuts` (sorted,
+    /// ending with 1), each labelled with the segment its midpoint lies in; pieces shorter than
+    /// 1e-9 of the range (before the end) are merged into the next.
+    fn push_arclength_smooth_spans(
+        &self,
+        table: &crate::arclength::ArcLengthTable,
+        (first, last): (f64, f64),
+        cuts: Vec<f64>,
+        out: &mut Vec<SourceSpan>,
+    ) {
+        let span = last - first;
         let mut start = first;
         for x in cuts {
             let end = if x >= 1.0 { last } else { first + x * span };
@@ -548,7 +565,7 @@ impl Track {
                 continue;
             }
             let mid = start + 0.5 * (end - start);
-            let s = self.arclength_at(mid).unwrap_or(0.0);
+            let s = self.arclength_at_known(mid);
             let key = self
                 .locate_arclength(table, s)
                 .map_or(table.segment_count().saturating_sub(1), |(j, _)| j);
@@ -570,7 +587,7 @@ impl Track {
         segment: usize,
         frame: f64,
     ) -> crate::value::Value {
-        let s = self.arclength_at(frame).unwrap_or(0.0);
+        let s = self.arclength_at_known(frame);
         let (lo, hi) = (
             table.segment_start(segment),
             table.segment_start(segment + 1),
@@ -703,6 +720,26 @@ impl CurveSource for Track {
     }
 }
 
+/// The normalized times where an arclength track's spans are cut, sorted and ending with 1:
+/// where the track ease `ease` crosses a segment joint's share of the length (or 0 or 1, where
+/// clamping starts or stops), and the ease's own kinks.
+fn arclength_cuts(ease: &Ease, table: &crate::arclength::ArcLengthTable) -> Vec<f64> {
+    let total = table.total_length();
+    let mut cuts: Vec<f64> = Vec::new();
+    let mut levels: Vec<f64> = (1..table.segment_count())
+        .map(|j| table.segment_start(j) / total)
+        .collect();
+    levels.push(0.0);
+    levels.push(1.0);
+    for level in levels {
+        Track::ease_crossings(ease, level, &mut cuts);
+    }
+    cuts.extend(ease_breakpoints(ease));
+    cuts.push(1.0);
+    cuts.sort_by(f64::total_cmp);
+    cuts
+}
+
 /// The frame ranges of a `steps(n)` ease over `[f0, f1)`: one per step, cut where
 /// ⌊(f − f0)·n / (f1 − f0)⌋ changes (the last ends exactly at `f1`); empty ranges, which
 /// rounding can make on a very short segment, are left out.
@@ -824,7 +861,7 @@ mod tests {
             &[[1e300, -1e-300, 0.0, 0.0], [-2.5, 1e-310, 0.0, 0.0]],
         ];
         for shape in shapes {
-            let general = eased_shape(shape, &pieces[0], 2);
+            let general = eased_shape(&pieces[0], shape, 2);
             let Ok(shortcut) = linear_composed(shape.to_vec(), 2) else {
                 panic!("{shape:?} is finite");
             };

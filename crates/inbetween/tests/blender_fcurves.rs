@@ -435,7 +435,6 @@ struct StreamTally {
 /// cycles).
 fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
     use inbetween::compile::CompileOptions;
-    use inbetween::player::TrackPlayer;
     use inbetween::stream::Stream;
     let doc_json: Json =
         serde_json::from_str(&std::fs::read_to_string(document).expect("doc")).expect("json");
@@ -446,7 +445,6 @@ fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
         one["tracks"] = Json::Array(vec![track_json.clone()]);
         let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
         let track = &doc.tracks()[0];
-        let curve = track.fcurve().expect("an F-curve track");
         let stream_bytes = doc
             .compile(&CompileOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
@@ -454,73 +452,92 @@ fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
         let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
         let stream_track = stream.track(0).expect("track 0");
         tally.with_record += usize::from(stream_track.outside().is_some());
-        let tolerance = 1e-6 * track.scale();
-        let s = &values["tracks"][track.name()];
-        let start = s["start"].as_f64().expect("start");
-        let step = s["step"].as_f64().expect("step");
-        let (lo, hi) = curve.stream_range();
-        // (frame, acceptable values, Blender's) at every integer frame sampled.
-        let mut cases = Vec::new();
-        for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
-            let frame = start + step * i as f64;
-            if frame.fract() != 0.0 {
-                continue;
-            }
-            let blender = v.as_f64().expect("number");
-            let mut expected = vec![blender];
-            if curve
-                .keys()
-                .iter()
-                .any(|k| (k.frame - frame).abs() <= inbetween::fcurve::KEY_SNAP)
-            {
-                // Within Blender's key tolerance the stream plays the segment, not the key.
-                expected.push(curve.eval_compiled(frame));
-            }
-            tally.outside += usize::from(frame < lo || frame > hi);
-            cases.push((frame, expected, blender));
-        }
-        let check = |played: f64, (frame, expected, blender): &(f64, Vec<f64>, f64), how: &str| {
-            let agrees = |e: f64| {
-                let bound =
-                    (TOLERANCE * e.abs().max(1.0)).max(float32_bound(track, *frame)) + tolerance;
-                (played - e).abs() <= bound || at_cycle_boundary(track, *frame, e)
-            };
-            assert!(
-                expected.iter().any(|e| agrees(*e)),
-                "{} frame {frame} ({how}): played {played}, expected {expected:?} (Blender {blender}; compiled range {lo}..{hi})",
-                track.name()
-            );
-        };
-        let mut player = TrackPlayer::new(stream_track);
-        for case in &cases {
-            player.seek(case.0).expect("seek");
-            check(player.value()[0], case, "seek");
-        }
-        for (step, order) in [(1.0, false), (-1.0, true)] {
-            let mut ordered: Vec<_> = cases.iter().collect();
-            if order {
-                ordered.reverse();
-            }
-            let Some(first) = ordered.first() else {
-                continue;
-            };
-            player.seek(first.0).expect("seek");
-            player.set_step(step).expect("step");
-            let mut frame = first.0;
-            for case in ordered {
-                while frame != case.0 {
-                    player.advance();
-                    frame += step;
-                }
-                check(
-                    player.value()[0],
-                    case,
-                    if order { "backward" } else { "forward" },
-                );
-            }
-        }
+        let cases = sampled_cases(track, &values["tracks"][track.name()], tally);
+        play_every_way(track, stream_track, &cases);
         tally.samples += cases.len();
         tally.compiled += 1;
+    }
+}
+
+/// One integer frame Blender sampled: the frame, the values the stream may play there, and
+/// Blender's.
+type Case = (f64, Vec<f64>, f64);
+
+/// The integer frames of Blender's samples `s` (`start`, `step`, `values`) of `track`, with what
+/// the stream may play at each: Blender's value, and within Blender's key tolerance the segment's
+/// (the stream plays the segment, not the key).
+fn sampled_cases(track: &Track, s: &Json, tally: &mut StreamTally) -> Vec<Case> {
+    let curve = track.fcurve().expect("an F-curve track");
+    let start = s["start"].as_f64().expect("start");
+    let step = s["step"].as_f64().expect("step");
+    let (lo, hi) = curve.stream_range();
+    let mut cases = Vec::new();
+    for (i, v) in s["values"].as_array().expect("values").iter().enumerate() {
+        let frame = start + step * i as f64;
+        if frame.fract() != 0.0 {
+            continue;
+        }
+        let blender = v.as_f64().expect("number");
+        let mut expected = vec![blender];
+        if curve
+            .keys()
+            .iter()
+            .any(|k| (k.frame - frame).abs() <= inbetween::fcurve::KEY_SNAP)
+        {
+            expected.push(curve.eval_compiled(frame));
+        }
+        tally.outside += usize::from(frame < lo || frame > hi);
+        cases.push((frame, expected, blender));
+    }
+    cases
+}
+
+/// Plays `stream_track` at every case by a seek, by forward play (+1) from the first and by
+/// backward play (−1) from the last, each value within the bounds of one of the case's values
+/// widened by the compile tolerance (1e-6 × the track's scale).
+fn play_every_way(track: &Track, stream_track: inbetween::stream::StreamTrack<'_>, cases: &[Case]) {
+    use inbetween::player::TrackPlayer;
+    let tolerance = 1e-6 * track.scale();
+    let (lo, hi) = track.fcurve().expect("an F-curve track").stream_range();
+    let check = |played: f64, (frame, expected, blender): &Case, how: &str| {
+        let agrees = |e: f64| {
+            let bound =
+                (TOLERANCE * e.abs().max(1.0)).max(float32_bound(track, *frame)) + tolerance;
+            (played - e).abs() <= bound || at_cycle_boundary(track, *frame, e)
+        };
+        assert!(
+            expected.iter().any(|e| agrees(*e)),
+            "{} frame {frame} ({how}): played {played}, expected {expected:?} (Blender {blender}; compiled range {lo}..{hi})",
+            track.name()
+        );
+    };
+    let mut player = TrackPlayer::new(stream_track);
+    for case in cases {
+        player.seek(case.0).expect("seek");
+        check(player.value()[0], case, "seek");
+    }
+    for (step, order) in [(1.0, false), (-1.0, true)] {
+        let mut ordered: Vec<_> = cases.iter().collect();
+        if order {
+            ordered.reverse();
+        }
+        let Some(first) = ordered.first() else {
+            continue;
+        };
+        player.seek(first.0).expect("seek");
+        player.set_step(step).expect("step");
+        let mut frame = first.0;
+        for case in ordered {
+            while frame != case.0 {
+                player.advance();
+                frame += step;
+            }
+            check(
+                player.value()[0],
+                case,
+                if order { "backward" } else { "forward" },
+            );
+        }
     }
 }
 

@@ -226,87 +226,81 @@ fn values_must_match_the_type() {
 
 #[test]
 fn interps_are_checked() {
-    let e = refuse(&with_keys(
-        "scalar",
-        r#"{"frame": 0, "value": 0, "interp": "cubic"}, {"frame": 1, "value": 1}"#,
-    ));
-    check(
-        &e,
-        Some(0),
-        Some("interp"),
-        &["\"catmull_rom\"", "the string \"cubic\""],
-    );
-    let e = refuse(&with_keys(
-        "vec2",
-        r#"{"frame": 0, "value": [0, 0], "interp": "slerp"}, {"frame": 1, "value": [1, 1]}"#,
-    ));
-    check(
-        &e,
-        Some(0),
-        Some("interp"),
-        &["slerp is for quat tracks only"],
-    );
-    let e = refuse(&with_keys(
-        "scalar",
-        r#"{"frame": 0, "value": 0, "interp": {"hermite": {"out": 1}}}, {"frame": 1, "value": 1}"#,
-    ));
-    check(&e, Some(0), Some("interp.hermite.in"), &["missing"]);
-    let e = refuse(&with_keys(
-        "vec2",
-        r#"{"frame": 0, "value": [0, 0], "interp": {"bezier": {"out": [1, 2], "in": [1]}}}, {"frame": 1, "value": [1, 1]}"#,
-    ));
-    check(
-        &e,
-        Some(0),
-        Some("interp.bezier.in"),
-        &["an array of 2 numbers", "an array of 1 number"],
-    );
-    let e = refuse(&with_keys(
-        "scalar",
-        r#"{"frame": 0, "value": 0, "interp": {"polynomial": {"keys": 3}}}, {"frame": 1, "value": 1}"#,
-    ));
-    check(
-        &e,
-        Some(0),
-        Some("interp.polynomial.keys"),
-        &["from 2 to the number of keys (2)", "found 3"],
-    );
-    let e = refuse(&with_keys(
-        "scalar",
-        r#"{"frame": 0, "value": 0, "interp": {"polynomial": {"keys": 2.5}}}, {"frame": 1, "value": 1}"#,
-    ));
-    check(&e, Some(0), Some("interp.polynomial.keys"), &["an integer"]);
-    let e = refuse(&with_keys(
-        "scalar",
-        r#"{"frame": 0, "value": 0, "interp": {"hermite": {"out": 1, "in": 1}, "bezier": {}}}, {"frame": 1, "value": 1}"#,
-    ));
-    check(&e, Some(0), Some("interp"), &["exactly one"]);
-    let e = refuse(&with_keys(
-        "vec2",
-        r#"{"frame": 0, "value": [0, 0], "interp": {"expr": ["u"]}}, {"frame": 1, "value": [1, 1]}"#,
-    ));
-    check(
-        &e,
-        Some(0),
-        Some("interp.expr"),
-        &["an array of 2 expression strings"],
-    );
-    let e = refuse(&with_keys(
-        "vec2",
-        r#"{"frame": 0, "value": [0, 0], "interp": {"expr": ["u", "2 +"]}}, {"frame": 1, "value": [1, 1]}"#,
-    ));
-    check(
-        &e,
-        Some(0),
-        Some("interp.expr[1]"),
-        &["expression \"2 +\"", "column"],
-    );
-    assert!(matches!(e.error.kind, ErrorKind::Expr { .. }));
-    let e = refuse(&with_keys(
-        "scalar",
-        r#"{"frame": 0, "value": 0, "interp": {"expr": "foo(u)"}}, {"frame": 1, "value": 1}"#,
-    ));
-    check(&e, Some(0), Some("interp.expr"), &["foo"]);
+    // (track type, the first key's interp, the field named, what the message says).
+    let cases: [(&str, &str, &str, &[&str]); 10] = [
+        (
+            "scalar",
+            r#""cubic""#,
+            "interp",
+            &["\"catmull_rom\"", "the string \"cubic\""],
+        ),
+        (
+            "vec2",
+            r#""slerp""#,
+            "interp",
+            &["slerp is for quat tracks only"],
+        ),
+        (
+            "scalar",
+            r#"{"hermite": {"out": 1}}"#,
+            "interp.hermite.in",
+            &["missing"],
+        ),
+        (
+            "vec2",
+            r#"{"bezier": {"out": [1, 2], "in": [1]}}"#,
+            "interp.bezier.in",
+            &["an array of 2 numbers", "an array of 1 number"],
+        ),
+        (
+            "scalar",
+            r#"{"polynomial": {"keys": 3}}"#,
+            "interp.polynomial.keys",
+            &["from 2 to the number of keys (2)", "found 3"],
+        ),
+        (
+            "scalar",
+            r#"{"polynomial": {"keys": 2.5}}"#,
+            "interp.polynomial.keys",
+            &["an integer"],
+        ),
+        (
+            "scalar",
+            r#"{"hermite": {"out": 1, "in": 1}, "bezier": {}}"#,
+            "interp",
+            &["exactly one"],
+        ),
+        (
+            "vec2",
+            r#"{"expr": ["u"]}"#,
+            "interp.expr",
+            &["an array of 2 expression strings"],
+        ),
+        (
+            "vec2",
+            r#"{"expr": ["u", "2 +"]}"#,
+            "interp.expr[1]",
+            &["expression \"2 +\"", "column"],
+        ),
+        ("scalar", r#"{"expr": "foo(u)"}"#, "interp.expr", &["foo"]),
+    ];
+    for (ty, interp, field, message_has) in cases {
+        let (v0, v1) = if ty == "vec2" {
+            ("[0, 0]", "[1, 1]")
+        } else {
+            ("0", "1")
+        };
+        let e = refuse(&with_keys(
+            ty,
+            &format!(
+                r#"{{"frame": 0, "value": {v0}, "interp": {interp}}}, {{"frame": 1, "value": {v1}}}"#
+            ),
+        ));
+        check(&e, Some(0), Some(field), message_has);
+        if message_has.iter().any(|m| m.starts_with("expression")) {
+            assert!(matches!(e.error.kind, ErrorKind::Expr { .. }), "{interp}");
+        }
+    }
 }
 
 #[test]

@@ -195,7 +195,7 @@ fn assert_not_finite_kind(err: &inbetween::DocumentError, found: f64) {
 }
 
 #[test]
-fn builder_non_finite_numbers_are_refused_naming_the_field() {
+fn builder_non_finite_key_numbers_are_refused_naming_the_field() {
     for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
         let base = || Track::vec2("v").key(0.0, [0.0, 0.0]);
 
@@ -258,7 +258,13 @@ fn builder_non_finite_numbers_are_refused_naming_the_field() {
             .build()
             .unwrap_err();
         assert_eq!(location(&e), (Some(0), Some("value[2]")), "{e}");
+    }
+}
 
+#[test]
+fn builder_non_finite_fps_and_ease_controls_are_refused_naming_them() {
+    for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let base = || Track::vec2("v").key(0.0, [0.0, 0.0]);
         let e = base().fps(x).build().unwrap_err();
         assert_eq!(e.location.field.as_deref(), Some("fps"), "{e}");
         let e = Document::builder()

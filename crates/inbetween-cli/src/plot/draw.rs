@@ -252,19 +252,7 @@ where
         .x_label_area_size(38)
         .y_label_area_size(66)
         .build_cartesian_2d(x0..x1, y0..y1)?;
-    chart
-        .configure_mesh()
-        .bold_line_style(RGBColor(226, 230, 234))
-        .light_line_style(RGBColor(244, 245, 247))
-        .axis_style(RGBColor(150, 155, 160))
-        .label_style(text_style(12, MUTED))
-        .axis_desc_style(text_style(13, MUTED))
-        .x_labels(12)
-        .y_labels(7)
-        .x_desc("frame")
-        .x_label_formatter(&|v| tick_label(*v))
-        .y_label_formatter(&|v| tick_label(*v))
-        .draw()?;
+    draw_mesh(&mut chart, (12, 7), ("frame", None))?;
 
     // Key frames: a thin line through the plot.
     for key in &plot.keys {
@@ -288,8 +276,61 @@ where
                 .map(|(f, v)| Circle::new((*f, v[c]), CURVE_DOT_RADIUS, color.filled())),
         )?;
     }
-    // Bezier handles of F-curve keys: a thin line from each handle to its key, a hollow dot at
-    // the handle.
+    draw_handles(&mut chart, plot)?;
+    if plot.is_color {
+        draw_colour_strip(&mut chart, plot)?;
+    }
+    for (c, _) in plot.components.iter().enumerate() {
+        let color = component_color(plot, c);
+        chart.draw_series(plot.keys.iter().map(|k| {
+            EmptyElement::at((k.frame, k.value[c]))
+                + Circle::new((0, 0), KEY_RADIUS, WHITE.filled())
+                + Circle::new((0, 0), KEY_RADIUS, color.stroke_width(2))
+        }))?;
+    }
+    draw_segment_labels(area, &chart, plot)
+}
+
+/// The grid, ticks and axis names of a chart, in the panels' one style: `labels` ticks along
+/// (x, y), `desc` the axis names (no y name when `None`).
+fn draw_mesh<DB: DrawingBackend>(
+    chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    (x_labels, y_labels): (usize, usize),
+    (x_desc, y_desc): (&str, Option<&str>),
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    fn tick(v: &f64) -> String {
+        tick_label(*v)
+    }
+    let mut mesh = chart.configure_mesh();
+    mesh.bold_line_style(RGBColor(226, 230, 234))
+        .light_line_style(RGBColor(244, 245, 247))
+        .axis_style(RGBColor(150, 155, 160))
+        .label_style(text_style(12, MUTED))
+        .axis_desc_style(text_style(13, MUTED))
+        .x_labels(x_labels)
+        .y_labels(y_labels)
+        .x_desc(x_desc);
+    if let Some(y_desc) = y_desc {
+        mesh.y_desc(y_desc);
+    }
+    mesh.x_label_formatter(&tick)
+        .y_label_formatter(&tick)
+        .draw()?;
+    Ok(())
+}
+
+/// Bezier handles of F-curve keys: a thin line from each handle to its key, a hollow dot at
+/// the handle.
+fn draw_handles<DB: DrawingBackend>(
+    chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    plot: &TrackPlot,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
     for (left, key, right) in &plot.handles {
         for handle in [left, right].into_iter().flatten() {
             chart.draw_series(std::iter::once(PathElement::new(
@@ -303,18 +344,7 @@ where
             )))?;
         }
     }
-    if plot.is_color {
-        draw_colour_strip(&mut chart, plot)?;
-    }
-    for (c, _) in plot.components.iter().enumerate() {
-        let color = component_color(plot, c);
-        chart.draw_series(plot.keys.iter().map(|k| {
-            EmptyElement::at((k.frame, k.value[c]))
-                + Circle::new((0, 0), KEY_RADIUS, WHITE.filled())
-                + Circle::new((0, 0), KEY_RADIUS, color.stroke_width(2))
-        }))?;
-    }
-    draw_segment_labels(area, &chart, plot)
+    Ok(())
 }
 
 /// The fraction of a colour track's value range (at the bottom of the plot, inside its 6%
@@ -472,20 +502,7 @@ where
         .dim_in_pixel();
     let ((x0, x1), (y0, y1)) = equal_aspect(path.x_range, path.y_range, pixels);
     let mut chart = builder().build_cartesian_2d(x0..x1, y0..y1)?;
-    chart
-        .configure_mesh()
-        .bold_line_style(RGBColor(226, 230, 234))
-        .light_line_style(RGBColor(244, 245, 247))
-        .axis_style(RGBColor(150, 155, 160))
-        .label_style(text_style(12, MUTED))
-        .axis_desc_style(text_style(13, MUTED))
-        .x_labels(6)
-        .y_labels(6)
-        .x_desc(path.axes[0])
-        .y_desc(path.axes[1])
-        .x_label_formatter(&|v| tick_label(*v))
-        .y_label_formatter(&|v| tick_label(*v))
-        .draw()?;
+    draw_mesh(&mut chart, (6, 6), (path.axes[0], Some(path.axes[1])))?;
     for run in &path.line {
         chart.draw_series(LineSeries::new(
             run.iter().copied(),
@@ -504,7 +521,19 @@ where
             .iter()
             .map(|(p, _)| Circle::new(*p, KEY_RADIUS + 2, PATH_KEY.stroke_width(2))),
     )?;
-    // Frame labels on a light backing so the path under them stays legible.
+    draw_key_frames(area, &mut chart, path)
+}
+
+/// The frames of each key of a path panel beside it, on a light backing so the path under
+/// them stays legible.
+fn draw_key_frames<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    path: &PathPlot,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
     let label_style = text_style(12, PATH_KEY);
     for (p, frames) in &path.keys {
         let labels: Vec<String> = frames

@@ -443,16 +443,7 @@ pub fn track_plot_in(
             .collect(),
         _ => Vec::new(),
     };
-    let keys: Vec<KeyMark> = track
-        .keys()
-        .iter()
-        .zip(&pass)
-        .map(|(k, &frame)| KeyMark {
-            frame,
-            written_frame: k.frame,
-            value: shown.values(&k.value),
-        })
-        .collect();
+    let keys = key_marks(track, shown, &pass);
     let non_finite = line_values
         .iter()
         .chain(&frame_values)
@@ -462,72 +453,15 @@ pub fn track_plot_in(
         .map(|c| finite_runs(line_values.iter().map(|(f, v)| (*f, v[c]))))
         .collect();
     let handles = bezier_handles(track, axis);
-    let all_values = line_values
-        .iter()
-        .chain(&frame_values)
-        .flat_map(|(_, v)| v.iter().copied())
-        .chain(keys.iter().flat_map(|k| k.value.iter().copied()))
-        .chain(
-            handles
-                .iter()
-                .flat_map(|(l, _, r)| [l, r])
-                .flatten()
-                .map(|p| p.1),
-        );
-    let y_range = padded(finite_range(all_values).unwrap_or((-1.0, 1.0)), 0.06);
-
+    let y_range = value_range(&line_values, &frame_values, &keys, &handles);
     let path = matches!(track.value_type(), ValueType::Vec2 | ValueType::Vec3).then(|| {
-        let extents: Vec<f64> = (0..n)
-            .map(|c| {
-                finite_range(line_values.iter().map(|(_, v)| v[c])).map_or(0.0, |(a, b)| b - a)
-            })
-            .collect();
-        let (across, up) = plane.indices(n, &extents);
-        let names = component_names(track.value_type());
-        let xy = |v: &[f64]| (v[across], v[up]);
-        // The path is broken at every key, so that a jump there (an expression segment that
-        // ends away from the next key, a step) is not drawn as a motion; where the motion is
-        // continuous the two pieces meet.
-        let mut line = Vec::new();
-        let mut start = 0;
-        for (i, (f, _)) in line_values.iter().enumerate() {
-            if i > start && pass.contains(f) {
-                line.extend(finite_runs(
-                    line_values[start..i].iter().map(|(_, v)| xy(v)),
-                ));
-                start = i;
-            }
-        }
-        line.extend(finite_runs(line_values[start..].iter().map(|(_, v)| xy(v))));
-        let dots: Vec<(f64, f64)> = frame_values.iter().map(|(_, v)| xy(v)).collect();
-        let mut key_points: Vec<((f64, f64), Vec<f64>)> = Vec::new();
-        for k in &keys {
-            let p = xy(&k.value);
-            match key_points.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, frames)) => frames.push(k.written_frame),
-                None => key_points.push((p, vec![k.written_frame])),
-            }
-        }
-        let points = || {
-            line.iter()
-                .flatten()
-                .copied()
-                .chain(dots.iter().copied())
-                .chain(key_points.iter().map(|(p, _)| *p))
+        let samples = PathSamples {
+            line: &line_values,
+            frames: &frame_values,
+            keys: &keys,
+            pass: &pass,
         };
-        let x_range = finite_range(points().map(|p| p.0)).unwrap_or((-1.0, 1.0));
-        let y_range = finite_range(points().map(|p| p.1)).unwrap_or((-1.0, 1.0));
-        PathPlot {
-            axes: [names[across], names[up]],
-            line,
-            dots: dots
-                .into_iter()
-                .filter(|(x, y)| drawable(*x) && drawable(*y))
-                .collect(),
-            keys: key_points,
-            x_range,
-            y_range,
-        }
+        path_plot(track.value_type(), n, plane, &samples)
     });
 
     TrackPlot {
@@ -547,6 +481,113 @@ pub fn track_plot_in(
         segments: segment_labels(track, &pass),
         path,
     }
+}
+
+/// The keys' marks: where the line passes them, the frame written, the value shown.
+fn key_marks(track: &Track, shown: Shown, pass: &[f64]) -> Vec<KeyMark> {
+    track
+        .keys()
+        .iter()
+        .zip(pass)
+        .map(|(k, &frame)| KeyMark {
+            frame,
+            written_frame: k.frame,
+            value: shown.values(&k.value),
+        })
+        .collect()
+}
+
+/// The value axis of the curve panels: the finite range of everything drawn there (line, frame
+/// dots, keys, handle ends), padded by 6 %; (−1, 1) before padding when nothing is finite.
+fn value_range(
+    line_values: &[(f64, Vec<f64>)],
+    frame_values: &[(f64, Vec<f64>)],
+    keys: &[KeyMark],
+    handles: &[BezierHandles],
+) -> (f64, f64) {
+    let all_values = line_values
+        .iter()
+        .chain(frame_values)
+        .flat_map(|(_, v)| v.iter().copied())
+        .chain(keys.iter().flat_map(|k| k.value.iter().copied()))
+        .chain(
+            handles
+                .iter()
+                .flat_map(|(l, _, r)| [l, r])
+                .flatten()
+                .map(|p| p.1),
+        );
+    padded(finite_range(all_values).unwrap_or((-1.0, 1.0)), 0.06)
+}
+
+/// What a vec2 or vec3 track's path panel is drawn from.
+struct PathSamples<'s> {
+    /// (frame, value) along the line.
+    line: &'s [(f64, Vec<f64>)],
+    /// (frame, value) at the integer frames shown as dots.
+    frames: &'s [(f64, Vec<f64>)],
+    keys: &'s [KeyMark],
+    /// The frames where the line passes the keys.
+    pass: &'s [f64],
+}
+
+/// The path panel of a vec2 or vec3 track with `n` components, in `plane`.
+fn path_plot(value_type: ValueType, n: usize, plane: Plane, samples: &PathSamples) -> PathPlot {
+    let extents: Vec<f64> = (0..n)
+        .map(|c| finite_range(samples.line.iter().map(|(_, v)| v[c])).map_or(0.0, |(a, b)| b - a))
+        .collect();
+    let (across, up) = plane.indices(n, &extents);
+    let names = component_names(value_type);
+    let xy = |v: &[f64]| (v[across], v[up]);
+    let line = path_line(samples, xy);
+    let dots: Vec<(f64, f64)> = samples.frames.iter().map(|(_, v)| xy(v)).collect();
+    let mut key_points: Vec<((f64, f64), Vec<f64>)> = Vec::new();
+    for k in samples.keys {
+        let p = xy(&k.value);
+        match key_points.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, frames)) => frames.push(k.written_frame),
+            None => key_points.push((p, vec![k.written_frame])),
+        }
+    }
+    let points = || {
+        line.iter()
+            .flatten()
+            .copied()
+            .chain(dots.iter().copied())
+            .chain(key_points.iter().map(|(p, _)| *p))
+    };
+    let x_range = finite_range(points().map(|p| p.0)).unwrap_or((-1.0, 1.0));
+    let y_range = finite_range(points().map(|p| p.1)).unwrap_or((-1.0, 1.0));
+    PathPlot {
+        axes: [names[across], names[up]],
+        line,
+        dots: dots
+            .into_iter()
+            .filter(|(x, y)| drawable(*x) && drawable(*y))
+            .collect(),
+        keys: key_points,
+        x_range,
+        y_range,
+    }
+}
+
+/// The path's line in the plane (`xy` picks the two components), as finite runs.
+///
+/// The path is broken at every key, so that a jump there (an expression segment that ends away
+/// from the next key, a step) is not drawn as a motion; where the motion is continuous the two
+/// pieces meet.
+fn path_line(samples: &PathSamples, xy: impl Fn(&[f64]) -> (f64, f64)) -> Vec<Vec<(f64, f64)>> {
+    let values = samples.line;
+    let mut line = Vec::new();
+    let mut start = 0;
+    for (i, (f, _)) in values.iter().enumerate() {
+        if i > start && samples.pass.contains(f) {
+            line.extend(finite_runs(values[start..i].iter().map(|(_, v)| xy(v))));
+            start = i;
+        }
+    }
+    line.extend(finite_runs(values[start..].iter().map(|(_, v)| xy(v))));
+    line
 }
 
 #[cfg(test)]

@@ -30,50 +30,8 @@ pub(crate) fn build_track(
     spec: RawFCurve,
     loc: &Location,
 ) -> Result<Track, DocumentError> {
-    if raw.value_type != ValueType::Scalar {
-        return Err(invalid(
-            loc.with_field("type"),
-            "\"scalar\" (an F-curve track animates one number)",
-            format!("\"{}\"", raw.value_type.name()),
-        ));
-    }
-    if raw.wrap != Wrap::Clamp {
-        return Err(invalid(
-            loc.with_field("wrap"),
-            "no wrap on an F-curve track (use fcurve.cycles)",
-            format!("\"{}\"", raw.wrap.name()),
-        ));
-    }
-    if raw.arclength || raw.track_ease.is_some() {
-        return Err(invalid(
-            loc.with_field("path"),
-            "\"keys\" on an F-curve track",
-            "\"arclength\"",
-        ));
-    }
-    if !(raw.fps.is_finite() && raw.fps > 0.0) {
-        return Err(invalid(
-            Location::top("fps"),
-            "a positive number",
-            format!("{}", raw.fps),
-        ));
-    }
-    let n = spec.keys.len();
-    if n == 0 {
-        return Err(DocumentError::new(
-            loc.with_field("keys"),
-            ErrorKind::NoKeys,
-        ));
-    }
-    if n > MAX_KEYS_PER_TRACK {
-        return Err(DocumentError::new(
-            loc.with_field("keys"),
-            ErrorKind::TooManyKeys {
-                found: n,
-                max: MAX_KEYS_PER_TRACK,
-            },
-        ));
-    }
+    check_track_options(&raw, loc)?;
+    check_key_count(spec.keys.len(), loc)?;
     let mut previous: Option<f64> = None;
     for (i, key) in spec.keys.iter().enumerate() {
         check_key(key, previous, &loc.with_key(i))?;
@@ -105,6 +63,59 @@ pub(crate) fn build_track(
         Vec::new(),
     );
     Ok(track.with_fcurve(Box::new(curve)))
+}
+
+/// The track-level rules of an F-curve track: scalar, clamp wrap, keys path, a positive fps.
+fn check_track_options(raw: &TrackBuilder, loc: &Location) -> Result<(), DocumentError> {
+    if raw.value_type != ValueType::Scalar {
+        return Err(invalid(
+            loc.with_field("type"),
+            "\"scalar\" (an F-curve track animates one number)",
+            format!("\"{}\"", raw.value_type.name()),
+        ));
+    }
+    if raw.wrap != Wrap::Clamp {
+        return Err(invalid(
+            loc.with_field("wrap"),
+            "no wrap on an F-curve track (use fcurve.cycles)",
+            format!("\"{}\"", raw.wrap.name()),
+        ));
+    }
+    if raw.arclength || raw.track_ease.is_some() {
+        return Err(invalid(
+            loc.with_field("path"),
+            "\"keys\" on an F-curve track",
+            "\"arclength\"",
+        ));
+    }
+    if !(raw.fps.is_finite() && raw.fps > 0.0) {
+        return Err(invalid(
+            Location::top("fps"),
+            "a positive number",
+            format!("{}", raw.fps),
+        ));
+    }
+    Ok(())
+}
+
+/// One to [`MAX_KEYS_PER_TRACK`] keys.
+fn check_key_count(n: usize, loc: &Location) -> Result<(), DocumentError> {
+    if n == 0 {
+        return Err(DocumentError::new(
+            loc.with_field("keys"),
+            ErrorKind::NoKeys,
+        ));
+    }
+    if n > MAX_KEYS_PER_TRACK {
+        return Err(DocumentError::new(
+            loc.with_field("keys"),
+            ErrorKind::TooManyKeys {
+                found: n,
+                max: MAX_KEYS_PER_TRACK,
+            },
+        ));
+    }
+    Ok(())
 }
 
 fn check_key(key: &FKey, previous: Option<f64>, kloc: &Location) -> Result<(), DocumentError> {
