@@ -124,6 +124,85 @@ fn backward_play_equals_forward_play_reversed() {
     }
 }
 
+/// The compiler measures backward play at step −1 too (from a seek to the last measured frame,
+/// entering every piece from its end): playing so stays within the stored maximum error against
+/// exact evaluation at every integer frame, holds included (clamp: one frame each side).
+#[test]
+fn backward_play_stays_within_the_stored_max_error() {
+    let smooth = smooth();
+    let mixed = mixed();
+    let sources: [(&dyn CurveSource, StreamValueType); 2] = [
+        (&smooth, StreamValueType::Vec2),
+        (&mixed, StreamValueType::Scalar),
+    ];
+    for (source, value_type) in sources {
+        for precision in PRECISIONS {
+            let compiled = compile_one(source, value_type, StreamWrap::Clamp, precision, None);
+            let stream = Stream::from_bytes(&compiled.bytes).unwrap();
+            let track = stream.track(0).unwrap();
+            let (first, last) = (source.first_frame(), source.last_frame());
+            let count = (last - first) as usize + 3;
+            let played = play(track, last + 1.0, -1.0, count);
+            let mut worst = 0.0f64;
+            for (m, value) in played.iter().enumerate() {
+                let frame = (last + 1.0 - m as f64).clamp(first, last);
+                let mut exact = [0.0; 4];
+                source.eval(frame, &mut exact).unwrap();
+                for (v, e) in value.iter().zip(&exact).take(source.components()) {
+                    worst = worst.max((v - e).abs());
+                }
+            }
+            assert!(
+                worst <= track.max_error() * (1.0 + 1e-9),
+                "{precision} {value_type:?}: backward {worst:e} > stored {:e}",
+                track.max_error()
+            );
+        }
+    }
+}
+
+/// The same on the showcase's `clamp` tracks without outside records (every segment kind and
+/// ease family), compiled by `Document::compile`, against `Track::eval`.
+#[test]
+fn showcase_backward_play_stays_within_the_stored_max_error() {
+    let showcase = include_str!("../../../examples/showcase.json");
+    let doc = inbetween::Document::from_json_str(showcase, "showcase.json").unwrap();
+    for precision in [Precision::F32, Precision::F64] {
+        let options = inbetween::compile::CompileOptions {
+            precision,
+            ..Default::default()
+        };
+        let bytes = doc.compile(&options).unwrap().bytes;
+        let stream = Stream::from_bytes(&bytes).unwrap();
+        let mut checked = 0;
+        for (track, source) in stream.tracks().zip(doc.tracks()) {
+            if track.wrap() != StreamWrap::Clamp || track.outside().is_some() {
+                continue;
+            }
+            let (first, last) = (track.first_frame().ceil(), track.last_frame().floor());
+            let count = (last - first) as usize + 3;
+            let played = play(track, last + 1.0, -1.0, count);
+            // Exact evaluation here and the compiler's exact values agree to a few ulps of
+            // the value: the error is measured past that rounding.
+            let mut worst = 0.0f64;
+            for (m, value) in played.iter().enumerate() {
+                let exact = source.eval(last + 1.0 - m as f64);
+                for (v, e) in value.iter().zip(exact.iter()).take(track.components()) {
+                    worst = worst.max((v - e).abs() - 16.0 * f64::EPSILON * e.abs());
+                }
+            }
+            assert!(
+                worst <= track.max_error(),
+                "{precision} {}: backward {worst:e} > stored {:e}",
+                track.name(),
+                track.max_error()
+            );
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked} clamp tracks");
+    }
+}
+
 #[test]
 fn other_rates_match_exact_evaluation_at_fractional_frames() {
     let source = smooth();

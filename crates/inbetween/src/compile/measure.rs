@@ -63,33 +63,56 @@ pub(super) fn compile_and_measure(
     Ok((data, spans, kept_in_f64))
 }
 
-/// Plays `track` forward at step +1 from one seek over [`measured_frames`] — through the keys
-/// and, for wrapping tracks, across [`WRAP_WINDOW`] folds on each side, with the same cursor
-/// logic (`TrackPlayer`) that `play` uses — and returns the largest |played − exact| and its
-/// frame. Inside its keys the exact value at integer frame `⌈first⌉ + m` is `exact[m]`, the
-/// value its piece was checked against; at the last frame and outside the keys it is the
-/// source's where the stream's wrap or outside record sends it (`outside::played`).
+/// Plays `track` over [`measured_frames`] — through the keys and, for wrapping tracks, across
+/// [`WRAP_WINDOW`] folds on each side, with the same cursor logic (`TrackPlayer`) that `play`
+/// uses — forward at step +1 from a seek to the first of them, then backward at step −1 from a
+/// seek to the last (entering every piece from its end, as any backward play enters it), and
+/// returns the largest |played − exact| of both passes and its frame (the forward pass's on a
+/// tie). Inside its keys the exact value at integer frame `⌈first⌉ + m` is `exact[m]`, the value
+/// its piece was checked against; at the last frame and outside the keys it is the source's
+/// where the stream's wrap or outside record sends it (`outside::played`).
 fn measure_track(
     track: StreamTrack<'_>,
     input: &TrackInput<'_>,
     exact_inside: &[[f64; MAX_COMPONENTS]],
 ) -> Result<(f64, f64), CompileError> {
-    let (first, last) = (track.first_frame(), track.last_frame());
     let outside = track.outside();
     let (from, count) = measured_frames(
         super::outside::moves(input.wrap, outside.as_ref()),
-        first,
-        last,
+        track.first_frame(),
+        track.last_frame(),
     );
+    let forward = play_measured(track, input, exact_inside, (from, count, 1.0))?;
+    let last = from + count.saturating_sub(1) as f64;
+    let backward = play_measured(track, input, exact_inside, (last, count, -1.0))?;
+    Ok(if backward.0 > forward.0 {
+        backward
+    } else {
+        forward
+    })
+}
+
+/// One pass of [`measure_track`]: `count` integer frames from a seek to `start`, `step` (±1)
+/// apart. Returns the largest error (infinite for a NaN) and its frame (`first` when every
+/// error is 0).
+fn play_measured(
+    track: StreamTrack<'_>,
+    input: &TrackInput<'_>,
+    exact_inside: &[[f64; MAX_COMPONENTS]],
+    (start, count, step): (f64, u64, f64),
+) -> Result<(f64, f64), CompileError> {
+    let (first, last) = (track.first_frame(), track.last_frame());
+    let outside = track.outside();
     let first_integer = crate::math::ceil(first);
     let mut worst = (0.0f64, first);
     let mut player = TrackPlayer::new(track);
     let mut exact = [0.0; MAX_COMPONENTS];
     let components = track.components();
-    // `from` is finite: validated.
-    let _ = player.seek(from);
+    // `start` is finite and `step` is ±1: validated, so neither call can fail.
+    let _ = player.seek(start);
+    let _ = player.set_step(step);
     for m in 0..count {
-        let frame = from + m as f64;
+        let frame = start + step * m as f64;
         let inside = (frame >= first && frame < last)
             .then(|| exact_inside.get((frame - first_integer) as usize))
             .flatten();
