@@ -18,6 +18,7 @@ WHAT = {
     "inbetween-batch-f64": "`Bank` over an f64 stream (Horner lanes, f32 or f64 as the check allows)",
     "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i32 Horner lanes (integer coefficients in units 2^-E about 16-frame epochs, checked in `Bank::new`), SoA, reload script",
     "inbetween-batch-f32-degree4": "`Bank`, f32 stream compiled with `max_degree: 4`",
+    "inbetween-batch-f32-raw": "`Bank`, f32 stream compiled with `normalize: false` (quaternion components fitted raw, not normalized on output)",
     "inbetween-batch-f32-parallel": "`Bank::advance_parallel` (feature rayon)",
     "inbetween-player-f32": "one `TrackPlayer` per track",
     "inbetween-exact": "`Track::eval_segment` in f64 with a segment cursor",

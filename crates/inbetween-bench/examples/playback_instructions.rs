@@ -41,24 +41,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let precision = match method.as_str() {
-        "inbetween-batch-f64" => Precision::F64,
-        "inbetween-batch-fixed" => Precision::Fixed,
-        _ => Precision::F32,
-    };
-    let max_degree = if method == "inbetween-batch-f32-degree4" {
-        4
-    } else {
-        inbetween::compile::DEFAULT_MAX_DEGREE
-    };
-    let options = inbetween::compile::CompileOptions {
-        precision,
-        max_degree,
-        // `inbetween-batch-f32-raw`: rotations fitted and played without the normalize flag.
-        normalize: method != "inbetween-batch-f32-raw",
-        ..inbetween::compile::CompileOptions::default()
-    };
-    let bytes = match compile_with_options(&doc, &options) {
+    let bytes = match compile_for(method, &doc) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
@@ -99,4 +82,27 @@ fn main() -> ExitCode {
         black_box(&mut out);
     }
     ExitCode::SUCCESS
+}
+
+/// The stream `method` plays: the workload compiled in its precision (f32 unless the method
+/// names another), at `max_degree: 4` for `-degree4`, without the normalize flag for `-raw`.
+fn compile_for(method: &str, doc: &inbetween::Document) -> Result<Vec<u8>, String> {
+    let precision = match method {
+        "inbetween-batch-f64" => Precision::F64,
+        "inbetween-batch-fixed" => Precision::Fixed,
+        _ => Precision::F32,
+    };
+    let max_degree = if method == "inbetween-batch-f32-degree4" {
+        4
+    } else {
+        inbetween::compile::DEFAULT_MAX_DEGREE
+    };
+    let options = inbetween::compile::CompileOptions {
+        precision,
+        max_degree,
+        // `inbetween-batch-f32-raw`: rotations fitted and played without the normalize flag.
+        normalize: method != "inbetween-batch-f32-raw",
+        ..inbetween::compile::CompileOptions::default()
+    };
+    compile_with_options(doc, &options).map_err(|e| e.to_string())
 }

@@ -382,69 +382,78 @@ impl EpochBlocks {
             let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
             let chain = script.by_track.get(from..to).unwrap_or(&[]);
             let degree = usize::from(info.group) % MAX_TERMS;
-            let group_len = if info.fixed {
-                int_groups.get(degree).map_or(0, |g| g.len)
+            let (group_len, start) = if info.fixed {
+                (
+                    int_groups.get(degree).map_or(0, |g| g.len),
+                    int_start[degree],
+                )
             } else {
-                groups.get(degree).map_or(0, |g| g.len)
+                (groups.get(degree).map_or(0, |g| g.len), group_start[degree])
             };
-            for (i, &e) in chain.iter().enumerate() {
-                let (Some(entry), Some(next)) = (
-                    script.entries.get(e as usize),
-                    chain
-                        .get(i + 1)
-                        .and_then(|&n| script.entries.get(n as usize)),
-                ) else {
-                    continue;
-                };
-                if entry.kind == SLOW {
-                    continue;
-                }
-                let (p, end) = (entry.frame as i64, next.frame as i64);
-                let mut epoch = p.div_euclid(horner::EPOCH) + 1;
-                if p.rem_euclid(horner::EPOCH) == 0 {
-                    epoch -= 1;
-                }
-                while epoch * horner::EPOCH < end {
-                    let i = (epoch - first) as usize;
-                    let centre = (epoch * horner::EPOCH + horner::EPOCH / 2) as f64;
-                    for c in 0..usize::from(info.components) {
-                        let o = entry.offset as usize + c * (degree + 1);
-                        let mut a = [0.0; MAX_TERMS];
-                        for (x, y) in a
-                            .iter_mut()
-                            .zip(script.floats.get(o..o + degree + 1).unwrap_or(&[]))
-                        {
-                            *x = *y;
-                        }
-                        let lane = info.lane as usize + c;
-                        let d = centre - entry.frame;
-                        for k in 0..=degree {
-                            let at = k * group_len + lane;
-                            if info.fixed {
-                                let hot = fixed32::quantize(
-                                    &fixed32::shifted(&a, degree, d),
-                                    info.exponent,
-                                );
-                                if let Some(x) =
-                                    blocks.ints.get_mut(i * int_len + int_start[degree] + at)
-                                {
-                                    *x = hot[k];
-                                }
-                            } else {
-                                let hot = horner::centred(&a, degree, d);
-                                if let Some(x) =
-                                    blocks.values.get_mut(i * len + group_start[degree] + at)
-                                {
-                                    *x = hot[k];
-                                }
-                            }
-                        }
-                    }
-                    epoch += 1;
+            let entries = chain.iter().filter_map(|&e| script.entries.get(e as usize));
+            for (entry, next) in entries.clone().zip(entries.skip(1)) {
+                if entry.kind != SLOW {
+                    blocks.fill(
+                        script,
+                        info,
+                        (entry, next.frame),
+                        (degree, group_len, start),
+                    );
                 }
             }
         }
         blocks
+    }
+
+    /// The blocks of the epochs that `entry` of track `info` plays in, up to frame `end` (the
+    /// next entry's): each component's coefficients about each epoch's centre, in lane
+    /// `info.lane + c` of its group (`degree`, `group_len` lanes, starting `start` values into a
+    /// block).
+    fn fill(
+        &mut self,
+        script: &Script,
+        info: &TrackInfo<'_>,
+        (entry, end): (&Entry, f64),
+        (degree, group_len, start): (usize, usize, usize),
+    ) {
+        let (p, end) = (entry.frame as i64, end as i64);
+        let mut epoch = p.div_euclid(horner::EPOCH) + 1;
+        if p.rem_euclid(horner::EPOCH) == 0 {
+            epoch -= 1;
+        }
+        while epoch * horner::EPOCH < end {
+            let i = (epoch - self.first) as usize;
+            let centre = (epoch * horner::EPOCH + horner::EPOCH / 2) as f64;
+            let d = centre - entry.frame;
+            for c in 0..usize::from(info.components) {
+                let o = entry.offset as usize + c * (degree + 1);
+                let mut a = [0.0; MAX_TERMS];
+                for (x, y) in a
+                    .iter_mut()
+                    .zip(script.floats.get(o..o + degree + 1).unwrap_or(&[]))
+                {
+                    *x = *y;
+                }
+                let lane = info.lane as usize + c;
+                let at = |k: usize| start + k * group_len + lane;
+                if info.fixed {
+                    let hot = fixed32::quantize(&fixed32::shifted(&a, degree, d), info.exponent);
+                    for (k, &h) in hot.iter().enumerate().take(degree + 1) {
+                        if let Some(x) = self.ints.get_mut(i * self.int_len + at(k)) {
+                            *x = h;
+                        }
+                    }
+                } else {
+                    let hot = horner::centred(&a, degree, d);
+                    for (k, &h) in hot.iter().enumerate().take(degree + 1) {
+                        if let Some(x) = self.values.get_mut(i * self.len + at(k)) {
+                            *x = h;
+                        }
+                    }
+                }
+            }
+            epoch += 1;
+        }
     }
 
     /// The first epoch and the number of blocks: from the first fast entry to the last frame
@@ -608,86 +617,13 @@ impl<'s> Bank<'s> {
 
     fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
         let mut tracks = list_tracks(streams)?;
-        let mut pending = Vec::new();
-        let mut has_track = Vec::with_capacity(tracks.len());
-        for (t, info) in tracks.iter_mut().enumerate() {
-            let from = pending.len();
-            has_track.push(track_chain(info, t as u32, &mut pending));
-            let chain = pending.get(from..).unwrap_or(&[]);
-            let verdict = match (lanes, info.fixed, info.track.normalizes()) {
-                // Flagged fixed tracks play on the exact lanes (`normalize`).
-                (false, _, _) | (true, true, true) => None,
-                (true, false, _) => verify_chain(info, chain),
-                (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
-                    info.exponent = e;
-                    true
-                }),
-            };
-            info.fast = verdict.is_some();
-            info.strict = verdict.unwrap_or(false);
-            if info.fast {
-                to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
-            }
-        }
-        let (counts, lanes, lanes32) = assign_slots(&mut tracks)?;
-        let mut floats: Vec<Group<f64>> = (0..2 * MAX_TERMS)
-            .map(|g| group_for(g % MAX_TERMS, counts[0][g], false))
-            .collect();
-        let mut fixed: Vec<Group<i64>> = (0..2 * MAX_TERMS)
-            .map(|g| group_for(g % MAX_TERMS, counts[1][g], true))
-            .collect();
-        let mut fixed32: Vec<IntLanes> = (0..MAX_TERMS)
-            .map(|d| IntLanes::new(d, lanes32[d]))
-            .collect();
-        let mut horner: Vec<HornerGroup> = (0..MAX_TERMS)
-            .map(|d| HornerGroup::new(d, lanes[d]))
-            .collect();
-        for (t, info) in tracks.iter().enumerate() {
-            for c in 0..u32::from(info.components) {
-                let slot = (info.slot + c) as usize;
-                let channel = info.first_channel + c;
-                let group = usize::from(info.group);
-                let target = if info.fixed {
-                    fixed.get_mut(group).map(|g| &mut g.channel)
-                } else {
-                    floats.get_mut(group).map(|g| &mut g.channel)
-                };
-                if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
-                    *x = channel;
-                }
-                if let Some(g) = fixed32.get_mut(group % MAX_TERMS).filter(|_| info.fixed) {
-                    let lane = (info.lane + c) as usize;
-                    if let Some(x) = g.channel.get_mut(lane) {
-                        *x = channel;
-                    }
-                    // Lanes of fixed tracks played exactly keep scale 0: they write 0, then
-                    // the exact groups overwrite their channels (contiguous output).
-                    if let Some(x) = g.scale.get_mut(lane).filter(|_| info.fast) {
-                        *x = fixed32::pow2(-info.exponent) as f32;
-                    }
-                }
-                if let Some(g) = horner.get_mut(group % MAX_TERMS).filter(|_| !info.fixed) {
-                    if let Some(x) = g.channel.get_mut((info.lane + c) as usize) {
-                        *x = channel;
-                    }
-                    if info.fast && !info.strict {
-                        g.wide.push(WideLane {
-                            slot: info.lane + c,
-                            track: t as u32,
-                            component: c as u8,
-                        });
-                    }
-                }
-            }
-        }
-        floats.iter_mut().for_each(mark_consecutive);
-        fixed.iter_mut().for_each(mark_consecutive);
-        for g in &mut horner {
-            g.runs = records::channel_runs(&g.channel);
-        }
-        for g in &mut fixed32 {
-            g.runs = records::channel_runs(&g.channel);
-        }
+        let (pending, has_track) = forward_chains(&mut tracks, lanes);
+        let LaneGroups {
+            floats,
+            fixed,
+            fixed32,
+            horner,
+        } = LaneGroups::new(&mut tracks)?;
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
@@ -705,6 +641,7 @@ impl<'s> Bank<'s> {
             horner: used_groups(&horner, |g| g.len),
             fixed32: used_groups(&fixed32, |g| g.len),
         };
+        let normalized = normalize::flagged(&tracks);
         let mut bank = Self {
             tracks,
             channels,
@@ -723,11 +660,10 @@ impl<'s> Bank<'s> {
             scripted: false,
             cursor: 0,
             on_script: alloc::vec![false; track_count],
-            normalized: Vec::new(),
+            normalized,
             all_on_script: false,
             used,
         };
-        bank.normalized = normalize::flagged(&bank.tracks);
         bank.reload_all();
         Ok(bank)
     }
@@ -1468,6 +1404,124 @@ fn scatter<T>(g: &HornerGroup, t: f32, out: &mut [T], convert: impl Fn(f32) -> T
     }
 }
 
+/// Every track's forward chain (`track_chain`, in track order) and whether it has one; with
+/// `lanes`, each track's chain checked for Horner (f32) or i32 lanes, marking `fast` / `strict`
+/// and turning a fast chain's states into power coefficients.
+fn forward_chains(tracks: &mut [TrackInfo<'_>], lanes: bool) -> (Vec<Pending>, Vec<bool>) {
+    let mut pending = Vec::new();
+    let mut has_track = Vec::with_capacity(tracks.len());
+    for (t, info) in tracks.iter_mut().enumerate() {
+        let from = pending.len();
+        has_track.push(track_chain(info, t as u32, &mut pending));
+        let chain = pending.get(from..).unwrap_or(&[]);
+        let verdict = match (lanes, info.fixed, info.track.normalizes()) {
+            // Flagged fixed tracks play on the exact lanes (`normalize`).
+            (false, _, _) | (true, true, true) => None,
+            (true, false, _) => verify_chain(info, chain),
+            (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
+                info.exponent = e;
+                true
+            }),
+        };
+        info.fast = verdict.is_some();
+        info.strict = verdict.unwrap_or(false);
+        if info.fast {
+            to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
+        }
+    }
+    (pending, has_track)
+}
+
+/// Every lane group of a bank, sized by `assign_slots`, each slot knowing its channel.
+struct LaneGroups {
+    floats: Vec<Group<f64>>,
+    fixed: Vec<Group<i64>>,
+    fixed32: Vec<IntLanes>,
+    horner: Vec<HornerGroup>,
+}
+
+impl LaneGroups {
+    /// Assigns every track its slots (`assign_slots`) and makes the groups.
+    fn new(tracks: &mut [TrackInfo<'_>]) -> Result<Self, BatchError> {
+        let (counts, lanes, lanes32) = assign_slots(tracks)?;
+        let mut groups = Self {
+            floats: (0..2 * MAX_TERMS)
+                .map(|g| group_for(g % MAX_TERMS, counts[0][g], false))
+                .collect(),
+            fixed: (0..2 * MAX_TERMS)
+                .map(|g| group_for(g % MAX_TERMS, counts[1][g], true))
+                .collect(),
+            fixed32: (0..MAX_TERMS)
+                .map(|d| IntLanes::new(d, lanes32[d]))
+                .collect(),
+            horner: (0..MAX_TERMS)
+                .map(|d| HornerGroup::new(d, lanes[d]))
+                .collect(),
+        };
+        for (t, info) in tracks.iter().enumerate() {
+            for c in 0..u32::from(info.components) {
+                groups.place(t, info, c);
+            }
+        }
+        groups.floats.iter_mut().for_each(mark_consecutive);
+        groups.fixed.iter_mut().for_each(mark_consecutive);
+        for g in &mut groups.horner {
+            g.runs = records::channel_runs(&g.channel);
+        }
+        for g in &mut groups.fixed32 {
+            g.runs = records::channel_runs(&g.channel);
+        }
+        Ok(groups)
+    }
+
+    /// Component `c` of track `t`: its channel in its exact group's slot and, for a fixed or
+    /// float track, in its i32 or Horner lane (with the lane's scale, or as a wide lane).
+    fn place(&mut self, t: usize, info: &TrackInfo<'_>, c: u32) {
+        let slot = (info.slot + c) as usize;
+        let channel = info.first_channel + c;
+        let group = usize::from(info.group);
+        let target = if info.fixed {
+            self.fixed.get_mut(group).map(|g| &mut g.channel)
+        } else {
+            self.floats.get_mut(group).map(|g| &mut g.channel)
+        };
+        if let Some(x) = target.and_then(|list| list.get_mut(slot)) {
+            *x = channel;
+        }
+        let lane = (info.lane + c) as usize;
+        if let Some(g) = self
+            .fixed32
+            .get_mut(group % MAX_TERMS)
+            .filter(|_| info.fixed)
+        {
+            if let Some(x) = g.channel.get_mut(lane) {
+                *x = channel;
+            }
+            // Lanes of fixed tracks played exactly keep scale 0: they write 0, then the exact
+            // groups overwrite their channels (contiguous output).
+            if let Some(x) = g.scale.get_mut(lane).filter(|_| info.fast) {
+                *x = fixed32::pow2(-info.exponent) as f32;
+            }
+        }
+        if let Some(g) = self
+            .horner
+            .get_mut(group % MAX_TERMS)
+            .filter(|_| !info.fixed)
+        {
+            if let Some(x) = g.channel.get_mut(lane) {
+                *x = channel;
+            }
+            if info.fast && !info.strict {
+                g.wide.push(WideLane {
+                    slot: info.lane + c,
+                    track: t as u32,
+                    component: c as u8,
+                });
+            }
+        }
+    }
+}
+
 /// Every track of `streams` with its first channel (slots are assigned later).
 fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchError> {
     let max = (u32::MAX - 1) as usize;
@@ -1772,22 +1826,43 @@ fn build_script(
         };
         if script.frames.last() != Some(&entry.frame) {
             script.frames.push(entry.frame);
-            script.frame_start.push(script.others.len() as u32);
-            for h in &mut script.hot {
-                h.start.push(h.slot.len() as u32);
-            }
-            for h in &mut script.hot32 {
-                h.start.push(h.slot.len() as u32);
-            }
+            script.mark_frame_start();
         }
-        let e = script.entries.len() as u32;
-        script.entries.push(Entry {
+        script.push_entry(info, entry);
+    }
+    script.mark_frame_start();
+    script.hot_used = (0..script.frames.len())
+        .map(|i| script.used_at(i))
+        .collect();
+    index_by_track(&mut script, tracks.len());
+    script
+}
+
+impl Script {
+    /// Where the entries and records of the frame just begun start (after the last frame:
+    /// where they all end).
+    fn mark_frame_start(&mut self) {
+        self.frame_start.push(self.others.len() as u32);
+        for h in &mut self.hot {
+            h.start.push(h.slot.len() as u32);
+        }
+        for h in &mut self.hot32 {
+            h.start.push(h.slot.len() as u32);
+        }
+    }
+
+    /// Appends `entry` of track `info`: as Horner or i32 records when the track is on those
+    /// lanes (and the entry is not its chain's `SLOW` end), else as an entry `apply_entry`
+    /// plays; its numbers go to `ints` / `floats` either way (seeks read them).
+    fn push_entry(&mut self, info: &TrackInfo<'_>, entry: &Pending) {
+        let e = self.entries.len() as u32;
+        self.entries.push(Entry {
             frame: entry.frame,
             scale: entry.scale,
             offset: if info.fixed && !info.fast {
-                script.ints.len()
+                self.ints.len()
             } else {
-                script.floats.len()
+                self.floats.len()
             } as u64,
             track: entry.track,
             place: LaneSlot {
@@ -1799,7 +1874,7 @@ fn build_script(
             },
             kind: entry.kind,
         });
-        let hot = script.hot.get_mut(usize::from(entry.kind) % MAX_TERMS);
+        let hot = self.hot.get_mut(usize::from(entry.kind) % MAX_TERMS);
         match hot.filter(|_| info.fast && !info.fixed && entry.kind != SLOW) {
             Some(hot) => {
                 let terms = usize::from(entry.kind) + 1;
@@ -1813,33 +1888,24 @@ fn build_script(
                 }
             }
             None if info.fast && info.fixed && entry.kind != SLOW => {
-                push_fixed_records(&mut script.hot32, info, entry);
+                push_fixed_records(&mut self.hot32, info, entry);
             }
-            None => script.others.push(e),
+            None => self.others.push(e),
         }
-        script.ints.extend_from_slice(&entry.ints);
-        script.floats.extend_from_slice(&entry.floats);
+        self.ints.extend_from_slice(&entry.ints);
+        self.floats.extend_from_slice(&entry.floats);
     }
-    script.frame_start.push(script.others.len() as u32);
-    for h in &mut script.hot {
-        h.start.push(h.slot.len() as u32);
+
+    /// `hot_used` of script frame `i`.
+    fn used_at(&self, i: usize) -> u32 {
+        let float = self.hot.iter().map(|h| h.range(i));
+        let int = self.hot32.iter().map(|h| h.range(i));
+        float
+            .chain(int)
+            .enumerate()
+            .filter(|(_, (from, to))| from != to)
+            .fold(0u32, |used, (bit, _)| used | 1 << bit)
     }
-    for h in &mut script.hot32 {
-        h.start.push(h.slot.len() as u32);
-    }
-    script.hot_used = (0..script.frames.len())
-        .map(|i| {
-            let float = script.hot.iter().map(|h| h.range(i));
-            let int = script.hot32.iter().map(|h| h.range(i));
-            float
-                .chain(int)
-                .enumerate()
-                .filter(|(_, (from, to))| from != to)
-                .fold(0u32, |used, (bit, _)| used | 1 << bit)
-        })
-        .collect();
-    index_by_track(&mut script, tracks.len());
-    script
 }
 
 /// The i32-lane records of a fixed track's script entry: per component, its lane and its

@@ -70,6 +70,43 @@ pub(super) fn finite(
 pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
     let len = bytes.len() as u64;
     need("header", 0, (HEADER_SIZE + CHECKSUM_SIZE) as u64, len)?;
+    check_header(bytes, len)?;
+    // Everything below must end before the checksum.
+    let body = len - CHECKSUM_SIZE as u64;
+    let track_count = u64::from(read_u32(bytes, H_TRACK_COUNT));
+    need(
+        "track table",
+        HEADER_SIZE as u64,
+        track_count.saturating_mul(TRACK_ENTRY_SIZE as u64),
+        body,
+    )?;
+    let names_offset = u64::from(read_u32(bytes, H_NAMES_OFFSET));
+    let names_expected = HEADER_SIZE as u64 + track_count * TRACK_ENTRY_SIZE as u64;
+    layout(None, None, "names offset", names_expected, names_offset)?;
+    let names_length = read_u32(bytes, H_NAMES_LENGTH);
+    need("names area", names_offset, u64::from(names_length), body)?;
+
+    let mut cursor = names_offset + u64::from(names_length);
+    let mut replayed = 0u64;
+    for t in 0..track_count {
+        // `t < track_count <= u32::MAX`.
+        let track = u32::try_from(t).unwrap_or(u32::MAX);
+        let names = (names_offset, names_length);
+        cursor = validate_track_entry(bytes, track, names, cursor, body, &mut replayed)?;
+    }
+    layout(None, None, "end of data (checksum offset)", body, cursor)?;
+
+    let stored = read_u32(bytes, to_usize_u64(body));
+    let computed = crc32fast::hash(bytes.get(..to_usize_u64(body)).unwrap_or(&[]));
+    if stored != computed {
+        return Err(StreamError::Checksum { stored, computed });
+    }
+    Ok(())
+}
+
+/// The header's fixed fields: magic, byte order, a version this crate reads, the total length
+/// (`len`, the stream's), flags 0 and a finite positive fps.
+fn check_header(bytes: &[u8], len: u64) -> Result<(), StreamError> {
     let magic = [
         read_u8(bytes, 0),
         read_u8(bytes, 1),
@@ -118,36 +155,6 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
             found: fps,
             expected: "a finite positive number",
         });
-    }
-    // Everything below must end before the checksum.
-    let body = len - CHECKSUM_SIZE as u64;
-    let track_count = u64::from(read_u32(bytes, H_TRACK_COUNT));
-    need(
-        "track table",
-        HEADER_SIZE as u64,
-        track_count.saturating_mul(TRACK_ENTRY_SIZE as u64),
-        body,
-    )?;
-    let names_offset = u64::from(read_u32(bytes, H_NAMES_OFFSET));
-    let names_expected = HEADER_SIZE as u64 + track_count * TRACK_ENTRY_SIZE as u64;
-    layout(None, None, "names offset", names_expected, names_offset)?;
-    let names_length = read_u32(bytes, H_NAMES_LENGTH);
-    need("names area", names_offset, u64::from(names_length), body)?;
-
-    let mut cursor = names_offset + u64::from(names_length);
-    let mut replayed = 0u64;
-    for t in 0..track_count {
-        // `t < track_count <= u32::MAX`.
-        let track = u32::try_from(t).unwrap_or(u32::MAX);
-        let names = (names_offset, names_length);
-        cursor = validate_track_entry(bytes, track, names, cursor, body, &mut replayed)?;
-    }
-    layout(None, None, "end of data (checksum offset)", body, cursor)?;
-
-    let stored = read_u32(bytes, to_usize_u64(body));
-    let computed = crc32fast::hash(bytes.get(..to_usize_u64(body)).unwrap_or(&[]));
-    if stored != computed {
-        return Err(StreamError::Checksum { stored, computed });
     }
     Ok(())
 }
