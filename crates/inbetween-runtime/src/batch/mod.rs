@@ -1594,6 +1594,40 @@ fn assign_slots(
     Ok((counts, lanes, lanes32))
 }
 
+/// A piece of a forward chain as the checks see it: its entry, the integer frame it is entered
+/// at, how many frames it plays (until the next entry) and its terms (degree + 1).
+struct ChainPiece<'c> {
+    entry: &'c Pending,
+    origin: i64,
+    run: i64,
+    terms: usize,
+}
+
+/// The pieces of `chain` to check (every entry but the `SLOW` ones). `None` when a piece never
+/// ends or runs longer than `MAX_CHECKED_RUN` frames: such a track is not checked and plays on
+/// the exact lanes.
+fn checked_pieces(chain: &[Pending]) -> Option<Vec<ChainPiece<'_>>> {
+    let mut pieces = Vec::with_capacity(chain.len());
+    for (i, entry) in chain.iter().enumerate() {
+        if entry.kind == SLOW {
+            continue;
+        }
+        let next = chain.get(i + 1)?;
+        let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
+        if run > MAX_CHECKED_RUN {
+            return None;
+        }
+        let terms = usize::from(entry.kind) + 1;
+        pieces.push(ChainPiece {
+            entry,
+            origin,
+            run,
+            terms,
+        });
+    }
+    Some(pieces)
+}
+
 /// Whether every piece of a float track's forward chain plays within its budget on Horner lanes
 /// (`horner::verify_piece` at every integer frame of every piece, every component): `None` when
 /// not, `Some(strict)` when the f32 outputs hold it and the f64 outputs too (`strict`: the f32
@@ -1608,18 +1642,13 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
     let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
     let components = usize::from(info.components);
     let mut strict = true;
-    for (i, entry) in chain.iter().enumerate() {
-        if entry.kind == SLOW {
-            continue;
-        }
-        // A piece that never ends, or runs longer than `MAX_CHECKED_RUN` frames, is not
-        // checked: the track is played exactly.
-        let next = chain.get(i + 1)?;
-        let terms = usize::from(entry.kind) + 1;
-        let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
-        if run > MAX_CHECKED_RUN {
-            return None;
-        }
+    for ChainPiece {
+        entry,
+        origin,
+        run,
+        terms,
+    } in checked_pieces(chain)?
+    {
         if info.track.normalizes() {
             // The four components together, normalized (`normalize::verify_piece`).
             let at = (origin, run);
@@ -1946,16 +1975,13 @@ fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> 
     let components = usize::from(info.components);
     let mut pieces = Vec::new();
     let mut largest: f64 = 0.0;
-    for (i, entry) in chain.iter().enumerate() {
-        if entry.kind == SLOW {
-            continue;
-        }
-        let next = chain.get(i + 1)?;
-        let terms = usize::from(entry.kind) + 1;
-        let (origin, run) = (entry.frame as i64, (next.frame - entry.frame) as i64);
-        if run > MAX_CHECKED_RUN {
-            return None;
-        }
+    for ChainPiece {
+        entry,
+        origin,
+        run,
+        terms,
+    } in checked_pieces(chain)?
+    {
         for c in 0..components {
             let w = entry.ints.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
             let a = fixed_power(w, entry.scale);
