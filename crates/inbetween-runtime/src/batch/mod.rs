@@ -1906,15 +1906,8 @@ impl Script {
         let hot = self.hot.get_mut(usize::from(entry.kind) % MAX_TERMS);
         match hot.filter(|_| info.fast && !info.fixed && entry.kind != SLOW) {
             Some(hot) => {
-                let terms = usize::from(entry.kind) + 1;
-                for c in 0..u32::from(info.components) {
-                    hot.slot.push(info.lane + c);
-                    hot.track.push(entry.track);
-                    let from = c as usize * terms;
-                    let coef = entry.hot.get(from..from + terms).unwrap_or(&[]);
-                    let coef = coef.iter().copied().chain(core::iter::repeat(0.0));
-                    hot.coef.extend(coef.take(terms));
-                }
+                let lanes = (info.lane, entry.track, info.components);
+                hot.push_components(lanes, &entry.hot, usize::from(entry.kind) + 1);
             }
             None if info.fast && info.fixed && entry.kind != SLOW => {
                 push_fixed_records(&mut self.hot32, info, entry);
@@ -1944,15 +1937,8 @@ fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pen
     let Some(h) = hot32.get_mut(degree) else {
         return;
     };
-    let terms = degree + 1;
-    for c in 0..u32::from(info.components) {
-        h.slot.push(info.lane + c);
-        h.track.push(entry.track);
-        let from = c as usize * terms;
-        let coef = entry.hot_int.get(from..from + terms).unwrap_or(&[]);
-        let coef = coef.iter().copied().chain(core::iter::repeat(0));
-        h.coef.extend(coef.take(terms));
-    }
+    let lanes = (info.lane, entry.track, info.components);
+    h.push_components(lanes, &entry.hot_int, degree + 1);
 }
 
 /// The exponent `E` of a fixed track's i32 lanes (see `fixed32`), when it may have them:

@@ -22,6 +22,29 @@ impl<T: Copy> Records<T> {
         (at(i), at(i + 1))
     }
 
+    /// Appends one record per component of a track's script entry: component `c` loads lane
+    /// `first_lane + c` with `coef[c · terms .. (c + 1) · terms]` (missing numbers 0).
+    pub(crate) fn push_components(
+        &mut self,
+        (first_lane, track, components): (u32, u32, u8),
+        coef: &[T],
+        terms: usize,
+    ) where
+        T: Default,
+    {
+        for c in 0..u32::from(components) {
+            self.slot.push(first_lane + c);
+            self.track.push(track);
+            let from = c as usize * terms;
+            let values = coef.get(from..from + terms).unwrap_or(&[]);
+            let values = values
+                .iter()
+                .copied()
+                .chain(core::iter::repeat(T::default()));
+            self.coef.extend(values.take(terms));
+        }
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         (self.start.len() + self.slot.len() + self.track.len()) * 4
