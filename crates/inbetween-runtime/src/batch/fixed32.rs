@@ -1,15 +1,34 @@
-//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers in units of `2^-E` (one `E` per track), played by wrapping i32 Horner steps and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
+//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` per track, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
 //!
 //! # Arithmetic (what is checked is what plays)
 //!
 //! A piece's power coefficients `a` about its entry frame `p` (f64, from `TrackPlayer`'s
 //! integer differences times `2^-e`, `horner::power_from_differences`) are shifted to the centre
 //! `C` of each epoch ([`shifted`], the f64 Taylor shift of `horner::centred`) and rounded to
-//! integers in units of `2^-E` ([`quantize`]). Integer frame `n` plays
-//! `v = c_D; v = v · u + c_k` (k = D − 1 … 0) in wrapping i32, `u = n − C ∈ [−8, 8)`
-//! ([`horner_i32`]); the value is `v · 2^-E`. Every step is a ring operation mod 2^32, so
-//! intermediate wrapping is harmless: when the true integer `v` lies in i32 the lanes give it
-//! exactly, and the check sees exactly what the lanes give either way.
+//! integers ([`quantize`]): `c_0`, `c_1` in units of `2^-E`, `c_2 … c_D` in the finer units
+//! `2^-(E+S)`, `S = `[`SHIFT`]` = 3`. Integer frame `n`, `u = n − C ∈ [−8, 8)`, plays
+//! ([`horner_i32`])
+//!
+//! ```text
+//! r = c_D; r = r·u + c_k (k = D−1 … 2)      wrapping i32, units 2^-(E+S)
+//! p = c_1 + ((r·u) >> S)                    arithmetic shift (floor), units 2^-E
+//! v = c_0 + p·u                             wrapping i32
+//! ```
+//!
+//! (`v = c_0 + c_1·u` for `D = 1`, `c_0` for `D = 0`); the value is `v · 2^-E`. The steps that
+//! wrap are ring operations mod 2^32: when the true integer lies in i32 the lanes give it
+//! exactly. The shift needs the true `r·u` in i32, which the choice of `E` below guarantees;
+//! and the check sees exactly what the lanes give either way.
+//!
+//! # Why the shift
+//!
+//! Rounding each coefficient costs `½ · 2^-E · Σ |u|^k` per value with one unit for every
+//! order: 292.5 units of `2^-E` for a cubic (`|u| ≤ 8`), the `u³` term alone 256 — the 4 % of
+//! the benchmark's fixed channels whose values reach a few hundred (`E = 21`) did not hold a
+//! 1e-4 tolerance. With the orders ≥ 2 in units `2^-(E+3)` the bound for a cubic is
+//! `½ + 8·(½ + 1) + ½ · 2^-3 · (8² + 8³) = 48.5` units (`c_0`'s rounding, `c_1`'s and the
+//! floor of the shift times `|u|`, the finer orders' rounding), six times less, for one more
+//! µop (`vpsrad`) per 8 lanes. See `int_error_bound`.
 //!
 //! # Output
 //!
@@ -21,9 +40,10 @@
 //!
 //! # Choice of `E` and the check
 //!
-//! `E` is the largest exponent with every coefficient of every (piece, epoch) of the track at
-//! most `2^30` units ([`exponent_for`]); `Bank::new` then plays every integer frame of every
-//! piece in this arithmetic against `TrackPlayer`'s own wrapping i64 additions
+//! `E` is the largest exponent with, for every (piece, epoch) of the track, `|c_0|`, `|c_1|`
+//! and `2^S · Σ_{k≥2} |c_k| 8^(k−1)` (a bound of `|r·u|`) at most `2^30` units of `2^-E`
+//! ([`largest_coefficient`], [`exponent_for`]); `Bank::new` then plays every integer frame of
+//! every piece in this arithmetic against `TrackPlayer`'s own wrapping i64 additions
 //! ([`verify_piece`]) and gives the track i32 lanes only if every value is within
 //! `tolerance − max_error` (so within the tolerance of exact evaluation; the f32 output within
 //! that plus half an f32 ulp of itself).
@@ -35,6 +55,12 @@ use crate::stream::layout::MAX_TERMS;
 
 /// Largest coefficient magnitude in units (leaves one bit of headroom below i32's range).
 const MAX_UNITS: f64 = 1_073_741_824.0; // 2^30
+
+/// Extra fractional bits of the orders ≥ 2 (`S`: their units are `2^-(E+S)`).
+pub(crate) const SHIFT: u32 = 3;
+
+/// Largest `|u|` of an epoch (`horner::EPOCH / 2`).
+const HALF_EPOCH: f64 = (EPOCH / 2) as f64;
 
 /// `2^e` for `e` in f64's normal range.
 #[must_use]
@@ -61,15 +87,18 @@ pub(crate) fn shifted(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f64; MAX_TERMS
     b
 }
 
-/// Each coefficient in units of `2^-e`, rounded to the nearest integer (halves away from zero;
-/// saturating, which the check then sees).
+/// Each coefficient rounded to the nearest integer (halves away from zero; saturating, which
+/// the check then sees): orders 0 and 1 in units of `2^-e`, the others in units of
+/// `2^-(e+S)` ([`SHIFT`]).
 #[must_use]
 pub(crate) fn quantize(b: &[f64; MAX_TERMS], e: i32) -> [i32; MAX_TERMS] {
-    let unit = pow2(e);
-    b.map(|x| {
-        let y = x * unit;
-        (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32
-    })
+    let (unit, fine) = (pow2(e), pow2(e + SHIFT as i32));
+    let mut out = [0; MAX_TERMS];
+    for (k, (o, &x)) in out.iter_mut().zip(b).enumerate() {
+        let y = x * if k < 2 { unit } else { fine };
+        *o = (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32;
+    }
+    out
 }
 
 /// The exponent `E` for coefficients up to `largest` in magnitude: the largest with
@@ -86,22 +115,43 @@ pub(crate) fn exponent_for(largest: f64) -> Option<i32> {
     (e >= -64).then_some(e)
 }
 
-/// `c_n · u^n + … + c_0` by Horner's rule in wrapping i32, `n = c.len() − 1`.
+/// The lanes' value of [`quantize`]d coefficients `c` (degree `c.len() − 1`) at `u`: the
+/// orders ≥ 2 by Horner's rule in wrapping i32, shifted right by `S` ([`SHIFT`]) once, then the
+/// orders 1 and 0 (see the module docs).
 #[inline]
 #[must_use]
 pub(crate) fn horner_i32(c: &[i32], u: i32) -> i32 {
-    let Some((&top, rest)) = c.split_last() else {
-        return 0;
-    };
-    let mut v = top;
-    for &x in rest.iter().rev() {
-        v = v.wrapping_mul(u).wrapping_add(x);
+    match c {
+        [] => 0,
+        [c0] => *c0,
+        [c0, c1] => c1.wrapping_mul(u).wrapping_add(*c0),
+        [c0, c1, fine @ ..] => {
+            let (&top, rest) = fine.split_last().unwrap_or((&0, &[]));
+            let mut r = top;
+            for &x in rest.iter().rev() {
+                r = r.wrapping_mul(u).wrapping_add(x);
+            }
+            let p = c1.wrapping_add(r.wrapping_mul(u) >> SHIFT);
+            p.wrapping_mul(u).wrapping_add(*c0)
+        }
     }
-    v
 }
 
-/// The largest coefficient magnitude of a piece (power coefficients `a` about `origin`, group
-/// degree `n`) over the epochs of frames `origin .. origin + run`.
+/// What bounds `E` for one set of coefficients `b` (degree `n`): `max(|b_0|, |b_1|,
+/// 2^S · Σ_{k≥2} |b_k| 8^(k−1))`, each at most `2^30` units of `2^-E` (the last bounds
+/// `|r·u|` in the finer units, so the shift sees the true product).
+fn bound(b: &[f64; MAX_TERMS], n: usize) -> f64 {
+    let mut fine = 0.0;
+    let mut weight = f64::from(1u32 << SHIFT);
+    for x in b.iter().take(n + 1).skip(2) {
+        weight *= HALF_EPOCH;
+        fine += x.abs() * weight;
+    }
+    b[0].abs().max(b[1].abs()).max(fine)
+}
+
+/// The largest [`bound`] of a piece (power coefficients `a` about `origin`, group degree `n`)
+/// over the epochs of frames `origin .. origin + run`.
 #[must_use]
 pub(crate) fn largest_coefficient(a: &[f64; MAX_TERMS], n: usize, origin: i64, run: i64) -> f64 {
     let mut largest: f64 = 0.0;
@@ -109,9 +159,7 @@ pub(crate) fn largest_coefficient(a: &[f64; MAX_TERMS], n: usize, origin: i64, r
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        for x in shifted(a, n, (c - origin) as f64).iter().take(n + 1) {
-            largest = largest.max(x.abs());
-        }
+        largest = largest.max(bound(&shifted(a, n, (c - origin) as f64), n));
         frame = c + EPOCH / 2;
     }
     largest
@@ -316,10 +364,19 @@ fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
         core::array::from_fn(|k| &g.coef[k * len + first..k * len + first + n]);
     let scale = &g.scale[first..first + n];
     for (i, dst) in out.iter_mut().enumerate() {
-        let mut v = orders[N - 1][i];
-        for k in (0..N - 1).rev() {
-            v = v.wrapping_mul(u).wrapping_add(orders[k][i]);
-        }
+        // `horner_i32`, unrolled for `N` (the branches are resolved at compile time).
+        let v = if N >= 3 {
+            let mut r = orders[N - 1][i];
+            for k in (2..N - 1).rev() {
+                r = r.wrapping_mul(u).wrapping_add(orders[k][i]);
+            }
+            let p = orders[1][i].wrapping_add(r.wrapping_mul(u) >> SHIFT);
+            p.wrapping_mul(u).wrapping_add(orders[0][i])
+        } else if N == 2 {
+            orders[1][i].wrapping_mul(u).wrapping_add(orders[0][i])
+        } else {
+            orders[0][i]
+        };
         *dst = v as f32 * scale[i];
     }
 }
@@ -332,11 +389,22 @@ mod tests {
     use super::*;
     use crate::batch::horner::power_from_differences;
 
-    #[test]
-    fn integer_horner_plays_the_fixed_piece_within_the_quantum() {
-        // p(t) = 3 − t/3 + t²/7 − t³/1000 from frame 5, stored at 2^-40.
+    /// The bound of the module docs, in units of `2^-E`, for degree `n` (`|u| ≤ 8`): `c_0`'s
+    /// rounding, then `|u|` times `c_1`'s rounding, the floor of the shift and the finer
+    /// orders' rounding `½ · 2^-S · Σ_{k≥2} |u|^(k−1)`.
+    fn error_bound(n: usize) -> f64 {
+        let fine: f64 = (2..=n).map(|k| 8f64.powi(k as i32)).sum();
+        match n {
+            0 => 0.5,
+            1 => 0.5 + 8.0 * 0.5,
+            _ => 0.5 + 8.0 * 1.5 + 0.5 * fine / f64::from(1u32 << SHIFT),
+        }
+    }
+
+    /// A cubic's integer differences at frame 0 in units `2^-40` (`w`, the scale) and the power
+    /// coefficients of those integers.
+    fn stored(p: impl Fn(f64) -> f64) -> (Vec<i64>, f64, [f64; MAX_TERMS]) {
         let scale = pow2(-40);
-        let p = |t: f64| 3.0 - t / 3.0 + t * t / 7.0 - t * t * t / 1000.0;
         let d = [
             p(0.0),
             p(1.0) - p(0.0),
@@ -345,22 +413,89 @@ mod tests {
         ];
         let w: Vec<i64> = d.iter().map(|x| (x / scale) as i64).collect();
         let exact: Vec<f64> = w.iter().map(|&x| x as f64 * scale).collect();
-        let a = power_from_differences(&exact);
+        (w, scale, power_from_differences(&exact))
+    }
+
+    #[test]
+    fn integer_horner_plays_the_fixed_piece_within_the_quantum() {
+        // p(t) = 3 − t/3 + t²/7 − t³/1000 from frame 5, stored at 2^-40.
+        let (w, scale, a) = stored(|t| 3.0 - t / 3.0 + t * t / 7.0 - t * t * t / 1000.0);
         let e = exponent_for(largest_coefficient(&a, 3, 5, 40)).unwrap();
-        // 2^30 units hold the largest coefficient (p near frame 45 is ~ 170).
-        assert!((20..=23).contains(&e), "{e}");
-        // Rounding each coefficient to 2^-E costs at most ½ 2^-E Σ |u|^k (|u| ≤ 8) per value.
-        let bound = 0.5 * pow2(-e) * (1.0 + 8.0 + 64.0 + 512.0) + 1e-12;
+        // 2^30 units hold the largest coefficient (p near frame 45 is ~ 150).
+        assert!((21..=23).contains(&e), "{e}");
+        assert_eq!(error_bound(3), 48.5);
+        let bound = error_bound(3) * pow2(-e) + 1e-12;
         assert!(verify_piece((&w, scale), &a, (5, 40), (3, e), bound));
         assert!(!verify_piece((&w, scale), &a, (5, 40), (3, e), 1e-9));
     }
 
     #[test]
+    fn values_of_a_few_hundred_hold_1e_4_on_i32_lanes() {
+        // p(t) = 400 − 20 t + 0.9 t² − 0.012 t³ over 48 frames from frame 3 (values 400 down to
+        // ~ 100 and back): E = 21, where rounding every order to 2^-E could cost 292.5 units
+        // (1.4e-4) and the shifted orders cost at most 48.5 (2.3e-5).
+        let (w, scale, a) = stored(|t| 400.0 - 20.0 * t + 0.9 * t * t - 0.012 * t * t * t);
+        let e = exponent_for(largest_coefficient(&a, 3, 3, 48)).unwrap();
+        assert_eq!(e, 21);
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, e), 1e-4));
+        assert!(verify_piece(
+            (&w, scale),
+            &a,
+            (3, 48),
+            (3, e),
+            error_bound(3) * pow2(-e)
+        ));
+    }
+
+    #[test]
+    fn the_shifted_horner_step_matches_hand_worked_values() {
+        // c_2 = 16 in units 2^-(E+3) is 2 units of 2^-E: 5 + 2·3 + 2·3² = 29.
+        assert_eq!(horner_i32(&[5, 2, 16], 3), 29);
+        // −1/8 unit · 1²: r·u = −1, floor(−1/8) = −1 (the floor of the arithmetic shift).
+        assert_eq!(horner_i32(&[0, 0, -1], 1), -1);
+        // Cubic: r = 8·(−2) + 24 = 8, r·u = −16, >> 3 = −2, p = 7 − 2 = 5, v = 1 + 5·(−2) = −9;
+        // exactly 1 + 7·(−2) + 3·4 + 1·(−8) = −9.
+        assert_eq!(horner_i32(&[1, 7, 24, 8], -2), -9);
+        assert_eq!(horner_i32(&[4, 9], -3), -23);
+        assert_eq!(horner_i32(&[4], 5), 4);
+        assert_eq!(horner_i32(&[], 5), 0);
+    }
+
+    #[test]
+    fn quantized_values_stay_within_the_rounding_bound() {
+        // Random-looking coefficients, every u of the epoch, every degree, against the exact
+        // value of the f64 coefficients; `E` also bounds the values (Σ |b_k| 8^k ≤ 2^30 units:
+        // a value outside i32 wraps, which only the check catches).
+        for n in 0..MAX_TERMS {
+            for seed in 0..20u32 {
+                let mut b = [0.0; MAX_TERMS];
+                for (k, x) in b.iter_mut().enumerate().take(n + 1) {
+                    let r = f64::from(seed.wrapping_mul(2_654_435_761) ^ (k as u32 * 977)) / 4e9;
+                    *x = (r - 0.5) * 1.0e8 / 8f64.powi(k as i32) + 0.3;
+                }
+                let reach: f64 = (0..=n).map(|k| b[k].abs() * 8f64.powi(k as i32)).sum();
+                let e = exponent_for(bound(&b, n).max(reach)).unwrap();
+                let c = quantize(&b, e);
+                for u in -8..8 {
+                    let exact: f64 = (0..=n).map(|k| b[k] * f64::from(u).powi(k as i32)).sum();
+                    let got = f64::from(horner_i32(&c[..=n], u)) * pow2(-e);
+                    let err = (got - exact).abs();
+                    assert!(
+                        err <= error_bound(n) * pow2(-e),
+                        "n {n} seed {seed} u {u}: {err}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn wrapping_intermediates_still_give_the_value() {
-        // 2^31 − 1 + u · (2^31 − 1) wraps at u = 1 but 2·(2^31 − 1) − (2^31 − 1) does not.
-        let c = [i32::MAX, i32::MAX, -1];
-        // −u² + (2^31 − 1) u + 2^31 − 1 at u = −1: −1 − (2^31 − 1) + 2^31 − 1 = −1.
-        assert_eq!(horner_i32(&c, -1), -1);
+        // p·u = 3 · 2^30 wraps, but c_0 + p·u = −2^31 + 5 + 3 · 2^30 = 2^30 + 5 fits.
+        assert_eq!(horner_i32(&[i32::MIN + 5, 1 << 30], 3), (1 << 30) + 5);
+        // Cubic: c_3·u = 2^31 wraps to −2^31, but r = c_3·u + c_2 = 2^31 + (−2^31 + 3) = 3
+        // fits; r·u = 12, >> 3 = 1, p = 2 + 1 = 3, v = 5 + 3·4 = 17.
+        assert_eq!(horner_i32(&[5, 2, i32::MIN + 3, 1 << 29], 4), 17);
     }
 
     #[test]
