@@ -87,16 +87,44 @@ pub(crate) fn shifted(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f64; MAX_TERMS
     b
 }
 
-/// Each coefficient rounded to the nearest integer (halves away from zero; saturating, which
-/// the check then sees): orders 0 and 1 in units of `2^-e`, the others in units of
-/// `2^-(e+S)` ([`SHIFT`]).
+/// How a fixed track's coefficients are held on i32 lanes: orders 0 and 1 in units of `2^-e`,
+/// the orders ≥ 2 in units of `2^-(e+S)` ([`SHIFT`]) — rounded there (`fine`), or rounded at
+/// `2^-e` and multiplied by `2^S` (`plain`: then the lanes give exactly the values of Horner's
+/// rule with every order in units of `2^-e`, the form banks played before the finer units,
+/// wherever `r·u · 2^S` stays in i32; [`choose_units`] prefers it, so fixed playback keeps its
+/// bits wherever that form holds the tolerance).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Units {
+    pub(crate) e: i32,
+    pub(crate) fine: bool,
+}
+
+impl Units {
+    /// `2^-e` in f32 (exact for `e` in `exponent_for`'s range).
+    #[must_use]
+    pub(crate) fn scale(self) -> f32 {
+        pow2(-self.e) as f32
+    }
+}
+
+/// A coefficient in units `unit`, rounded to the nearest integer (halves away from zero;
+/// saturating, which the check then sees).
+fn round_to(x: f64, unit: f64) -> i32 {
+    let y = x * unit;
+    (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32
+}
+
+/// Each coefficient as an integer in the track's [`Units`].
 #[must_use]
-pub(crate) fn quantize(b: &[f64; MAX_TERMS], e: i32) -> [i32; MAX_TERMS] {
-    let (unit, fine) = (pow2(e), pow2(e + SHIFT as i32));
+pub(crate) fn quantize(b: &[f64; MAX_TERMS], units: Units) -> [i32; MAX_TERMS] {
+    let (unit, fine) = (pow2(units.e), pow2(units.e + SHIFT as i32));
     let mut out = [0; MAX_TERMS];
     for (k, (o, &x)) in out.iter_mut().zip(b).enumerate() {
-        let y = x * if k < 2 { unit } else { fine };
-        *o = (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32;
+        *o = match (k, units.fine) {
+            (0 | 1, _) => round_to(x, unit),
+            (_, true) => round_to(x, fine),
+            (_, false) => round_to(x, unit).wrapping_mul(1 << SHIFT),
+        };
     }
     out
 }
@@ -137,32 +165,74 @@ pub(crate) fn horner_i32(c: &[i32], u: i32) -> i32 {
     }
 }
 
-/// What bounds `E` for one set of coefficients `b` (degree `n`): `max(|b_0|, |b_1|,
-/// 2^S · Σ_{k≥2} |b_k| 8^(k−1))`, each at most `2^30` units of `2^-E` (the last bounds
-/// `|r·u|` in the finer units, so the shift sees the true product).
-fn bound(b: &[f64; MAX_TERMS], n: usize) -> f64 {
-    let mut fine = 0.0;
-    let mut weight = f64::from(1u32 << SHIFT);
-    for x in b.iter().take(n + 1).skip(2) {
-        weight *= HALF_EPOCH;
-        fine += x.abs() * weight;
+/// What bounds `E` for one set of coefficients `b` (degree `n`), each at most `2^30` units of
+/// `2^-E`: `fine`, `max(|b_0|, |b_1|, 2^S · Σ_{k≥2} |b_k| 8^(k−1))` (the last bounds `|r·u|` in
+/// the finer units, so the shift sees the true product); `plain`, `max |b_k|` (the bound of
+/// the plain form, whose every step is a ring operation).
+fn bound(b: &[f64; MAX_TERMS], n: usize, fine: bool) -> f64 {
+    let terms = b.iter().take(n + 1);
+    if !fine {
+        return terms.fold(0.0, |m, x| m.max(x.abs()));
     }
-    b[0].abs().max(b[1].abs()).max(fine)
+    let mut sum = 0.0;
+    let mut weight = f64::from(1u32 << SHIFT);
+    for x in terms.clone().skip(2) {
+        weight *= HALF_EPOCH;
+        sum += x.abs() * weight;
+    }
+    terms.take(2).fold(sum, |m, x| m.max(x.abs()))
 }
 
 /// The largest [`bound`] of a piece (power coefficients `a` about `origin`, group degree `n`)
 /// over the epochs of frames `origin .. origin + run`.
 #[must_use]
-pub(crate) fn largest_coefficient(a: &[f64; MAX_TERMS], n: usize, origin: i64, run: i64) -> f64 {
+pub(crate) fn largest_coefficient(
+    a: &[f64; MAX_TERMS],
+    n: usize,
+    (origin, run): (i64, i64),
+    fine: bool,
+) -> f64 {
     let mut largest: f64 = 0.0;
     let mut frame = origin;
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        largest = largest.max(bound(&shifted(a, n, (c - origin) as f64), n));
+        largest = largest.max(bound(&shifted(a, n, (c - origin) as f64), n, fine));
         frame = c + EPOCH / 2;
     }
     largest
+}
+
+/// One component of one piece of a fixed track's forward chain, as the check reads it:
+/// `TrackPlayer`'s differences `w` at `scale` entered at integer frame `origin` and played for
+/// `run` frames, and their power coefficients `a`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FixedPiece<'a> {
+    pub(crate) w: &'a [i64],
+    pub(crate) scale: f64,
+    pub(crate) a: [f64; MAX_TERMS],
+    pub(crate) origin: i64,
+    pub(crate) run: i64,
+}
+
+/// The units of a fixed track's i32 lanes (group degree `n`), if any holds `budget` at every
+/// frame of every piece ([`verify_piece`]): the plain form first (the bits banks played before
+/// the finer units), then the fine one.
+#[must_use]
+pub(crate) fn choose_units(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<Units> {
+    [false, true].into_iter().find_map(|fine| {
+        let largest = pieces.iter().fold(0.0f64, |m, p| {
+            m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
+        });
+        let units = Units {
+            e: exponent_for(largest)?,
+            fine,
+        };
+        pieces
+            .iter()
+            .all(|p| verify_piece((p.w, p.scale), &p.a, (p.origin, p.run), (n, units), budget))
+            .then_some(units)
+    })
 }
 
 /// Whether a fixed piece plays within `budget` on i32 lanes: entered at integer frame `origin`
@@ -174,18 +244,18 @@ pub(crate) fn verify_piece(
     (w, scale): (&[i64], f64),
     a: &[f64; MAX_TERMS],
     (origin, run): (i64, i64),
-    (n, e): (usize, i32),
+    (n, units): (usize, Units),
     budget: f64,
 ) -> bool {
     let terms = w.len().min(MAX_TERMS);
     let mut state = [0i64; MAX_TERMS];
     state[..terms].copy_from_slice(&w[..terms]);
-    let unit = pow2(-e);
+    let unit = pow2(-units.e);
     let mut frame = origin;
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        let coef = quantize(&shifted(a, n, (c - origin) as f64), e);
+        let coef = quantize(&shifted(a, n, (c - origin) as f64), units);
         let coef = coef.get(..=n).unwrap_or(&[]);
         let epoch_end = (c + EPOCH / 2).min(end);
         while frame < epoch_end {
@@ -447,31 +517,46 @@ mod tests {
     fn integer_horner_plays_the_fixed_piece_within_the_quantum() {
         // p(t) = 3 − t/3 + t²/7 − t³/1000 from frame 5, stored at 2^-40.
         let (w, scale, a) = stored(|t| 3.0 - t / 3.0 + t * t / 7.0 - t * t * t / 1000.0);
-        let e = exponent_for(largest_coefficient(&a, 3, 5, 40)).unwrap();
+        let e = exponent_for(largest_coefficient(&a, 3, (5, 40), true)).unwrap();
         // 2^30 units hold the largest coefficient (p near frame 45 is ~ 150).
         assert!((21..=23).contains(&e), "{e}");
         assert_eq!(error_bound(3), 48.5);
+        let units = Units { e, fine: true };
         let bound = error_bound(3) * pow2(-e) + 1e-12;
-        assert!(verify_piece((&w, scale), &a, (5, 40), (3, e), bound));
-        assert!(!verify_piece((&w, scale), &a, (5, 40), (3, e), 1e-9));
+        assert!(verify_piece((&w, scale), &a, (5, 40), (3, units), bound));
+        assert!(!verify_piece((&w, scale), &a, (5, 40), (3, units), 1e-9));
     }
 
     #[test]
-    fn values_of_a_few_hundred_hold_1e_4_on_i32_lanes() {
+    fn fine_units_hold_a_budget_the_plain_form_misses() {
         // p(t) = 400 − 20 t + 0.9 t² − 0.012 t³ over 48 frames from frame 3 (values 400 down to
         // ~ 100 and back): E = 21, where rounding every order to 2^-E could cost 292.5 units
         // (1.4e-4) and the shifted orders cost at most 48.5 (2.3e-5).
         let (w, scale, a) = stored(|t| 400.0 - 20.0 * t + 0.9 * t * t - 0.012 * t * t * t);
-        let e = exponent_for(largest_coefficient(&a, 3, 3, 48)).unwrap();
+        let e = exponent_for(largest_coefficient(&a, 3, (3, 48), true)).unwrap();
         assert_eq!(e, 21);
-        assert!(verify_piece((&w, scale), &a, (3, 48), (3, e), 1e-4));
-        assert!(verify_piece(
-            (&w, scale),
-            &a,
-            (3, 48),
-            (3, e),
-            error_bound(3) * pow2(-e)
-        ));
+        let fine = Units { e, fine: true };
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), 1e-4));
+        let bound = error_bound(3) * pow2(-e);
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), bound));
+        // Here the plain form (every order rounded at 2^-21) is off by up to 5.0e-5 and the
+        // fine one by 1.4e-5: a budget of 3e-5 takes the fine form, 1e-4 the plain one.
+        let plain = Units { e, fine: false };
+        assert_eq!(
+            exponent_for(largest_coefficient(&a, 3, (3, 48), false)),
+            Some(e)
+        );
+        assert!(!verify_piece((&w, scale), &a, (3, 48), (3, plain), 3e-5));
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), 3e-5));
+        let piece = FixedPiece {
+            w: &w,
+            scale,
+            a,
+            origin: 3,
+            run: 48,
+        };
+        assert_eq!(choose_units(&[piece], 3, 3e-5), Some(fine));
+        assert_eq!(choose_units(&[piece], 3, 1e-4), Some(plain));
     }
 
     #[test]
@@ -501,8 +586,8 @@ mod tests {
                     *x = (r - 0.5) * 1.0e8 / 8f64.powi(k as i32) + 0.3;
                 }
                 let reach: f64 = (0..=n).map(|k| b[k].abs() * 8f64.powi(k as i32)).sum();
-                let e = exponent_for(bound(&b, n).max(reach)).unwrap();
-                let c = quantize(&b, e);
+                let e = exponent_for(bound(&b, n, true).max(reach)).unwrap();
+                let c = quantize(&b, Units { e, fine: true });
                 for u in -8..8 {
                     let exact: f64 = (0..=n).map(|k| b[k] * f64::from(u).powi(k as i32)).sum();
                     let got = f64::from(horner_i32(&c[..=n], u)) * pow2(-e);
@@ -510,6 +595,41 @@ mod tests {
                     assert!(
                         err <= error_bound(n) * pow2(-e),
                         "n {n} seed {seed} u {u}: {err}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_plain_form_gives_the_bits_of_horner_in_one_unit() {
+        // Classic Horner, every order rounded at 2^-E (what banks played before the finer
+        // units), against the lanes' step on the plain form, for every u and degree, where
+        // the plain bound sets E.
+        let classic = |c: &[i32], u: i32| {
+            c.iter()
+                .rev()
+                .fold(0i32, |v, &x| v.wrapping_mul(u).wrapping_add(x))
+        };
+        for n in 0..MAX_TERMS {
+            for seed in 0..20u32 {
+                let mut b = [0.0; MAX_TERMS];
+                for (k, x) in b.iter_mut().enumerate().take(n + 1) {
+                    let r = f64::from(seed.wrapping_mul(2_654_435_761) ^ (k as u32 * 977)) / 4e9;
+                    *x = (r - 0.5) * 1.0e3 / 8f64.powi(k as i32 + 1);
+                }
+                let e = exponent_for(bound(&b, n, false) * 8f64.powi(n as i32)).unwrap();
+                let plain = quantize(&b, Units { e, fine: false });
+                let one_unit: Vec<i32> = b
+                    .iter()
+                    .take(n + 1)
+                    .map(|&x| round_to(x, pow2(e)))
+                    .collect();
+                for u in -8..8 {
+                    assert_eq!(
+                        horner_i32(&plain[..=n], u),
+                        classic(&one_unit, u),
+                        "n {n} seed {seed} u {u}"
                     );
                 }
             }
