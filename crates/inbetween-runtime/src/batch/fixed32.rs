@@ -5,9 +5,10 @@
 //! A piece's power coefficients `a` about its entry frame `p` (f64, from `TrackPlayer`'s
 //! integer differences times `2^-e`, `horner::power_from_differences`) are shifted to the centre
 //! `C` of each epoch ([`shifted`], the f64 Taylor shift of `horner::centred`) and rounded to
-//! integers ([`quantize`]): `c_0`, `c_1` in units of `2^-E`, `c_2 … c_D` in the finer units
-//! `2^-(E+S)`, `S = `[`SHIFT`]` = 3`. Integer frame `n`, `u = n − C ∈ [−8, 8)`, plays
-//! ([`horner_i32`])
+//! integers ([`quantize`]) in the track's [`Units`]: `c_0`, `c_1` in units of `2^-E`,
+//! `c_2 … c_D` in units of `2^-(E+S)`, `S = `[`SHIFT`]` = 3` — rounded there (*fine*), or
+//! rounded at `2^-E` and multiplied by `2^S` (*plain*). Integer frame `n`,
+//! `u = n − C ∈ [−8, 8)`, plays ([`horner_i32`])
 //!
 //! ```text
 //! r = c_D; r = r·u + c_k (k = D−1 … 2)      wrapping i32, units 2^-(E+S)
@@ -17,18 +18,28 @@
 //!
 //! (`v = c_0 + c_1·u` for `D = 1`, `c_0` for `D = 0`); the value is `v · 2^-E`. The steps that
 //! wrap are ring operations mod 2^32: when the true integer lies in i32 the lanes give it
-//! exactly. The shift needs the true `r·u` in i32, which the choice of `E` below guarantees;
-//! and the check sees exactly what the lanes give either way.
+//! exactly. The shift needs the true `r·u` in i32, which the fine form's choice of `E`
+//! guarantees; and the check sees exactly what the lanes give either way.
 //!
-//! # Why the shift
+//! # Plain and fine
 //!
-//! Rounding each coefficient costs `½ · 2^-E · Σ |u|^k` per value with one unit for every
-//! order: 292.5 units of `2^-E` for a cubic (`|u| ≤ 8`), the `u³` term alone 256 — the 4 % of
-//! the benchmark's fixed channels whose values reach a few hundred (`E = 21`) did not hold a
-//! 1e-4 tolerance. With the orders ≥ 2 in units `2^-(E+3)` the bound for a cubic is
-//! `½ + 8·(½ + 1) + ½ · 2^-3 · (8² + 8³) = 48.5` units (`c_0`'s rounding, `c_1`'s and the
-//! floor of the shift times `|u|`, the finer orders' rounding), six times less, for one more
-//! µop (`vpsrad`) per 8 lanes. See `int_error_bound`.
+//! The *plain* form is the lanes' first arithmetic: Horner's rule with every order rounded at
+//! `2^-E`. Scaled by `2^S` and shifted back it gives the same integers wherever `r·u · 2^S`
+//! stays in i32 (`the_plain_form_gives_the_bits_of_horner_in_one_unit`), so a track that holds
+//! its tolerance in it keeps the bits banks played before (the golden hashes of
+//! `tests/determinism.rs` include a bank). Its rounding costs up to `½ · 2^-E · Σ |u|^k` per
+//! value: 292.5 units of `2^-E` for a cubic (`|u| ≤ 8`), the `u³` term alone 256 — 4 % of the
+//! benchmark's fixed channels (values of a few hundred, `E = 21`, tolerance 1e-4) did not hold
+//! it and played on the exact lanes. The *fine* form bounds the error of a cubic by
+//! `½ + 8·(½ + 1) + ½ · 2^-3 · (8² + 8³) = 48.5` units (`c_0`'s rounding; `|u|` times `c_1`'s
+//! rounding and the floor of the shift; the finer orders' rounding), six times less; with it
+//! they all play on i32 lanes. The shift costs one µop (`vpsrad`) per 8 lanes.
+//!
+//! # Speed
+//!
+//! The pass is compiled once per value of `u` for degrees 1 to 3 ([`eval_u`]): a product by
+//! 0, ±1, ±2, ±4 or −8 is no instruction, a negation or a shift instead of `vpmulld` (2 µops,
+//! 10 cycles of latency); the other values keep `vpmulld`. Same integers.
 //!
 //! # Output
 //!
@@ -40,13 +51,14 @@
 //!
 //! # Choice of `E` and the check
 //!
-//! `E` is the largest exponent with, for every (piece, epoch) of the track, `|c_0|`, `|c_1|`
-//! and `2^S · Σ_{k≥2} |c_k| 8^(k−1)` (a bound of `|r·u|`) at most `2^30` units of `2^-E`
-//! ([`largest_coefficient`], [`exponent_for`]); `Bank::new` then plays every integer frame of
-//! every piece in this arithmetic against `TrackPlayer`'s own wrapping i64 additions
-//! ([`verify_piece`]) and gives the track i32 lanes only if every value is within
-//! `tolerance − max_error` (so within the tolerance of exact evaluation; the f32 output within
-//! that plus half an f32 ulp of itself).
+//! [`choose_units`] tries the plain form, then the fine one. `E` is the largest exponent with,
+//! for every (piece, epoch) of the track, every `|c_k|` (plain), or `|c_0|`, `|c_1|` and
+//! `2^S · Σ_{k≥2} |c_k| 8^(k−1)` (fine: a bound of `|r·u|`, so the shift sees the true
+//! product) at most `2^30` units of `2^-E` ([`largest_coefficient`], [`exponent_for`]);
+//! `Bank::new` then plays every integer frame of every piece in that arithmetic against
+//! `TrackPlayer`'s own wrapping i64 additions ([`verify_piece`]) and gives the track i32 lanes
+//! in the first form whose every value is within `tolerance − max_error` (so within the
+//! tolerance of exact evaluation; the f32 output within that plus half an f32 ulp of itself).
 
 use alloc::vec::Vec;
 
