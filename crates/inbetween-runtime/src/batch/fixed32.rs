@@ -332,13 +332,7 @@ impl IntLanes {
     /// Loads `c` (orders 0..; missing ones 0) into `slot`.
     #[inline]
     pub(crate) fn set(&mut self, slot: usize, c: &[i32]) {
-        let len = self.len;
-        debug_assert!(slot < len, "slot {slot} past the group's {len} lanes");
-        for k in 0..=self.degree {
-            if let Some(x) = self.coef.get_mut(k * len + slot) {
-                *x = c.get(k).copied().unwrap_or(0);
-            }
-        }
+        super::orders::set_slot(&mut self.coef, (self.len, self.degree), slot, c);
     }
 
     /// The lanes as the piece-change records write them: the order-major coefficients, each
@@ -457,21 +451,15 @@ unsafe fn eval_avx2(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
 /// bounds checks and vectorizes).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
-    let (len, n) = (g.len, out.len());
-    // Invariant of `IntLanes` (`coef.len() = N · len`, `scale.len() = len`, `first + n ≤
-    // len`); a violation writes nothing rather than reading another order's lanes.
-    let fits = first.checked_add(n).is_some_and(|end| {
-        end <= len
-            && g.scale.len() >= len
-            && N.checked_mul(len).is_some_and(|all| all <= g.coef.len())
-    });
-    debug_assert!(fits, "slots {first}+{n} of {len}");
-    if !fits {
+    let n = out.len();
+    // Invariants of `IntLanes` (`coef.len() = N · len`, `scale.len() = len`); a violation
+    // writes nothing.
+    let (Some(orders), Some(scale)) = (
+        super::orders::orders::<i32, N>(&g.coef, g.len, first, n),
+        g.scale.get(first..first + n),
+    ) else {
         return;
-    }
-    let orders: [&[i32]; N] =
-        core::array::from_fn(|k| &g.coef[k * len + first..k * len + first + n]);
-    let scale = &g.scale[first..first + n];
+    };
     for (i, dst) in out.iter_mut().enumerate() {
         // `horner_i32`, unrolled for `N` (the branches are resolved at compile time).
         let v = if N >= 3 {
@@ -585,6 +573,17 @@ mod tests {
         assert_eq!(horner_i32(&[], 5), 0);
     }
 
+    /// Random-looking power coefficients of degree `n` (seed `seed`): order `k` about
+    /// `size / 8^k`, plus `offset`.
+    fn coefficients(n: usize, seed: u32, size: f64, offset: f64) -> [f64; MAX_TERMS] {
+        let mut b = [0.0; MAX_TERMS];
+        for (k, x) in b.iter_mut().enumerate().take(n + 1) {
+            let r = f64::from(seed.wrapping_mul(2_654_435_761) ^ (k as u32 * 977)) / 4e9;
+            *x = (r - 0.5) * size / 8f64.powi(k as i32) + offset;
+        }
+        b
+    }
+
     #[test]
     fn quantized_values_stay_within_the_rounding_bound() {
         // Random-looking coefficients, every u of the epoch, every degree, against the exact
@@ -592,11 +591,7 @@ mod tests {
         // a value outside i32 wraps, which only the check catches).
         for n in 0..MAX_TERMS {
             for seed in 0..20u32 {
-                let mut b = [0.0; MAX_TERMS];
-                for (k, x) in b.iter_mut().enumerate().take(n + 1) {
-                    let r = f64::from(seed.wrapping_mul(2_654_435_761) ^ (k as u32 * 977)) / 4e9;
-                    *x = (r - 0.5) * 1.0e8 / 8f64.powi(k as i32) + 0.3;
-                }
+                let b = coefficients(n, seed, 1.0e8, 0.3);
                 let reach: f64 = (0..=n).map(|k| b[k].abs() * 8f64.powi(k as i32)).sum();
                 let e = exponent_for(bound(&b, n, true).max(reach)).unwrap();
                 let c = quantize(&b, Units { e, fine: true });
@@ -625,11 +620,7 @@ mod tests {
         };
         for n in 0..MAX_TERMS {
             for seed in 0..20u32 {
-                let mut b = [0.0; MAX_TERMS];
-                for (k, x) in b.iter_mut().enumerate().take(n + 1) {
-                    let r = f64::from(seed.wrapping_mul(2_654_435_761) ^ (k as u32 * 977)) / 4e9;
-                    *x = (r - 0.5) * 1.0e3 / 8f64.powi(k as i32 + 1);
-                }
+                let b = coefficients(n, seed, 125.0, 0.0);
                 let e = exponent_for(bound(&b, n, false) * 8f64.powi(n as i32)).unwrap();
                 let plain = quantize(&b, Units { e, fine: false });
                 let one_unit: Vec<i32> = b

@@ -64,6 +64,7 @@
 mod fixed32;
 mod horner;
 mod normalize;
+mod orders;
 mod records;
 
 use alloc::collections::BinaryHeap;
