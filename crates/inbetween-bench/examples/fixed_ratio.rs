@@ -62,7 +62,13 @@ fn main() -> Result<(), String> {
         b.push(run(&mut fixed_bank, &mut out));
     }
     let ((a_min, a_med), (b_min, b_med)) = (min_median(&mut a), min_median(&mut b));
-    println!("fastest run: f32 {a_min:.3} ns, fixed {b_min:.3} ns, fixed / f32 {:.3}", b_min / a_min);
-    println!("median run:  f32 {a_med:.3} ns, fixed {b_med:.3} ns, fixed / f32 {:.3}", b_med / a_med);
+    println!(
+        "fastest run: f32 {a_min:.3} ns, fixed {b_min:.3} ns, fixed / f32 {:.3}",
+        b_min / a_min
+    );
+    println!(
+        "median run:  f32 {a_med:.3} ns, fixed {b_med:.3} ns, fixed / f32 {:.3}",
+        b_med / a_med
+    );
     Ok(())
 }
