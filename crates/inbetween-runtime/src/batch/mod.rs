@@ -388,7 +388,7 @@ impl EpochBlocks {
                     int_start[degree],
                 )
             } else {
-                (groups.get(degree).map_or(0, |g| g.len), group_start[degree])
+                (0, group_start[degree])
             };
             let entries = chain.iter().filter_map(|&e| script.entries.get(e as usize));
             for (entry, next) in entries.clone().zip(entries.skip(1)) {
@@ -407,8 +407,8 @@ impl EpochBlocks {
 
     /// The blocks of the epochs that `entry` of track `info` plays in, up to frame `end` (the
     /// next entry's): each component's coefficients about each epoch's centre, in lane
-    /// `info.lane + c` of its group (`degree`, `group_len` lanes, starting `start` values into a
-    /// block).
+    /// `info.lane + c` of its group (`degree`; i32 groups: `group_len` lanes, order-major; f32
+    /// groups: chunked, `horner::chunked_index`), starting `start` values into a block.
     fn fill(
         &mut self,
         script: &Script,
@@ -435,7 +435,10 @@ impl EpochBlocks {
                     *x = *y;
                 }
                 let lane = info.lane as usize + c;
-                let at = |k: usize| start + k * group_len + lane;
+                let at = |k: usize| match info.fixed {
+                    true => start + k * group_len + lane,
+                    false => start + horner::chunked_index(degree + 1, lane, k),
+                };
                 if info.fixed {
                     let hot = fixed32::quantize(&fixed32::shifted(&a, degree, d), info.exponent);
                     for (k, &h) in hot.iter().enumerate().take(degree + 1) {
@@ -624,6 +627,12 @@ impl<'s> Bank<'s> {
             fixed32,
             horner,
         } = LaneGroups::new(&mut tracks)?;
+        let max = (u32::MAX - 1) as usize;
+        if let Some(g) = horner.iter().find(|g| g.hot_bytes() / 4 > max) {
+            // Script records address the lanes' coefficients with 32 bits.
+            let channels = g.hot_bytes() / 4;
+            return Err(BatchError::TooManyChannels { channels, max });
+        }
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
@@ -1192,13 +1201,14 @@ impl<'s> Bank<'s> {
         for bit in bits(used) {
             if bit < MAX_TERMS {
                 if let (Some(g), Some(hot)) = (horner.get_mut(bit), script.hot.get(bit)) {
-                    play_records(hot, i, g.lanes_mut(), on_script, (side, side_of));
+                    let lanes = (g.lanes_mut(), true);
+                    play_records(hot, i, lanes, on_script, (side, side_of));
                 }
             } else if let (Some(g), Some(hot)) = (
                 fixed32.get_mut(bit - MAX_TERMS),
                 script.hot32.get(bit - MAX_TERMS),
             ) {
-                play_records(hot, i, g.lanes_mut(), on_script, (side, side_of));
+                play_records(hot, i, (g.lanes_mut(), false), on_script, (side, side_of));
             }
         }
     }
@@ -1367,17 +1377,18 @@ fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
     }
 }
 
-/// The records of script frame `i` into a lane group (`lanes`: see `HornerGroup::lanes_mut`);
-/// each channel entering its lanes leaves the side list.
+/// The records of script frame `i` into a lane group (`lanes`: see `HornerGroup::lanes_mut`,
+/// and whether its layout is chunked, `horner::chunked_index`, or order-major); each channel
+/// entering its lanes leaves the side list.
 #[inline]
 fn play_records<T: Copy>(
     records: &records::Records<T>,
     i: usize,
-    lanes: (&mut [T], &[u32], usize, usize),
+    (lanes, chunked): ((&mut [T], &[u32], usize, usize), bool),
     on_script: Option<&[bool]>,
     (side, side_of): (&mut Vec<Side>, &mut [u32]),
 ) {
-    let range = records.range(i);
+    let range = (records.range(i), chunked);
     if side.is_empty() {
         records.play_into(lanes, range, on_script, |_| {});
     } else {
@@ -1860,6 +1871,11 @@ fn build_script(
         script.push_entry(info, entry);
     }
     script.mark_frame_start();
+    for (d, hot) in script.hot.iter_mut().enumerate() {
+        // Positions fit: `Bank::build` checked the Horner groups' sizes.
+        let chunked = hot.to_chunked(d + 1);
+        debug_assert!(chunked, "Horner record positions past 32 bits");
+    }
     script.hot_used = (0..script.frames.len())
         .map(|i| script.used_at(i))
         .collect();
