@@ -219,8 +219,9 @@ pub(crate) fn chunked_index(terms: usize, slot: usize, k: usize) -> usize {
 
 /// Lanes of one maximum degree `D`: `D + 1` f32 coefficients per lane about the current
 /// centre, in chunks of `CHUNK` lanes (order `k` of lane `slot` at [`chunked_index`] of the
-/// flattened arrays). Forward play only ever stores into them (script records, epoch blocks)
-/// and reads them (`eval`): the f64 power coefficients stay in the script.
+/// flattened arrays). In forward play the coefficients are the group's part of the current
+/// epoch's block, played in place (see `live`); the group's own arrays stay 0, what its
+/// lanes play in an epoch without a block. The f64 power coefficients stay in the script.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HornerGroup {
     pub(crate) degree: usize,
@@ -271,9 +272,9 @@ impl HornerGroup {
         self.coef.len() * CHUNK * 4
     }
 
-    /// Loads into `slot` its f32 coefficients about the current centre (`hot`, `D + 1` of
+    /// Loads into `slot` of the group's own arrays its f32 coefficients (`hot`, `D + 1` of
     /// them; missing ones are 0).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn set(&mut self, slot: usize, hot: &[f32]) {
         if slot >= self.len {
             return;
@@ -287,43 +288,31 @@ impl HornerGroup {
         }
     }
 
-    /// The lanes as the piece-change records write them: the flattened chunked coefficients,
-    /// each slot's channel, the lane count and the orders (`records::Records::play_into`).
-    #[inline]
-    pub(crate) fn lanes_mut(&mut self) -> (&mut [f32], &[u32], usize, usize) {
-        let terms = self.degree + 1;
-        (self.coef.as_flattened_mut(), &self.channel, self.len, terms)
-    }
-
-    /// Replaces every lane's f32 coefficients (a precomputed epoch block, `hot_bytes() / 4`
-    /// values, the flattened arrays' layout).
-    pub(crate) fn copy_hot(&mut self, block: &[f32]) {
-        let coef = self.coef.as_flattened_mut();
-        if block.len() == coef.len() {
-            coef.copy_from_slice(block);
-        }
-    }
-
-    /// Makes every lane play 0 (an epoch without a block: no lane holds a piece there).
-    pub(crate) fn zero(&mut self) {
-        self.coef.iter_mut().for_each(|x| *x = [0.0; CHUNK]);
-    }
-
-    /// Makes `slot` play 0 (its channel is written by the exact path).
-    pub(crate) fn clear(&mut self, slot: usize) {
-        self.set(slot, &[]);
+    /// Chunks of coefficients the group's lanes fill (`hot_bytes() / (4 · CHUNK)`): the size
+    /// of its part of an epoch block.
+    pub(crate) fn chunk_count(&self) -> usize {
+        self.coef.len()
     }
 
     /// The values of slots `start .. start + out.len()` at `t` frames from the centre, in slot
-    /// order, into `out` (slots past the group are left alone).
-    pub(crate) fn eval(&self, t: f32, start: usize, out: &mut [f32]) {
+    /// order, into `out` (slots past the group are left alone): of the coefficients `block`
+    /// (the group's part of the live epoch block, [`Self::chunk_count`] chunks in the group's
+    /// layout), or with `None` of the group's own arrays (all 0 in play: an epoch without a
+    /// block).
+    pub(crate) fn eval(
+        &self,
+        block: Option<&[[f32; CHUNK]]>,
+        t: f32,
+        start: usize,
+        out: &mut [f32],
+    ) {
         let n = out.len().min(self.len.saturating_sub(start));
         let Some(out) = out.get_mut(..n) else {
             return;
         };
         let lanes = Lanes {
             degree: self.degree,
-            coef: &self.coef,
+            coef: block.unwrap_or(&self.coef),
             chunks: self.chunks,
             start,
         };
@@ -555,8 +544,8 @@ mod tests {
         for t in -16..16 {
             for split in [[0, 20, 75], [0, 64, 75], [0, 75, 75]] {
                 out.fill(f32::NAN);
-                g.eval(t as f32, split[0], &mut out[split[0]..split[1]]);
-                g.eval(t as f32, split[1], &mut out[split[1]..split[2]]);
+                g.eval(None, t as f32, split[0], &mut out[split[0]..split[1]]);
+                g.eval(None, t as f32, split[1], &mut out[split[1]..split[2]]);
                 for (slot, v) in out.iter().enumerate() {
                     assert_eq!(
                         v.to_bits(),

@@ -2,6 +2,10 @@
 
 use alloc::vec::Vec;
 
+/// A lane group as its records write it: its coefficients (flattened), each slot's channel,
+/// its lane count and its orders (`terms`).
+pub(crate) type GroupLanes<'a, T> = (&'a mut [T], &'a [u32], usize, usize);
+
 /// One lane group's piece changes in forward play, frame by frame: record `r` loads
 /// `coef[r (D + 1) .. (r + 1) (D + 1)]` (the coefficients about the centre of its own frame:
 /// f32 for [`super::horner`], integers for [`super::fixed32`]) into lane `slot[r]` when track
@@ -12,6 +16,9 @@ pub(crate) struct Records<T> {
     pub(crate) slot: Vec<u32>,
     pub(crate) track: Vec<u32>,
     pub(crate) coef: Vec<T>,
+    /// Records played in place (f32 lanes, `live`): the `D + 1` numbers each record's
+    /// position held just before it, record after record (empty otherwise).
+    pub(crate) undo: Vec<T>,
 }
 
 impl<T: Copy> Records<T> {
@@ -49,7 +56,7 @@ impl<T: Copy> Records<T> {
     /// (`horner::chunked_index(terms, lane, 0)`, where order 0 of the lane lives), what
     /// `Records::play_into` reads in a chunked group. `false` (records
     /// unchanged) when a position does not fit 32 bits.
-    pub(crate) fn to_chunked(&mut self, terms: usize) -> bool {
+    pub(crate) fn index_chunks(&mut self, terms: usize) -> bool {
         let positions: Option<Vec<u32>> = self
             .slot
             .iter()
@@ -61,21 +68,21 @@ impl<T: Copy> Records<T> {
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         (self.start.len() + self.slot.len() + self.track.len()) * 4
-            + self.coef.len() * core::mem::size_of::<T>()
+            + (self.coef.len() + self.undo.len()) * core::mem::size_of::<T>()
     }
 
     /// Plays the records `from..to` into a group's coefficient arrays `coef` (`len` lanes,
     /// `terms` orders): order-major (`chunked` false: lane `slot` of order `k` at `k · len +
     /// slot`), or in chunks of `horner::CHUNK` lanes, each chunk its `terms` orders one after
     /// the other (`horner::chunked_index`; the records' lanes turned into positions by
-    /// [`Records::to_chunked`], so a record's `terms` stores start at its position, `CHUNK`
+    /// [`Records::index_chunks`], so a record's `terms` stores start at its position, `CHUNK`
     /// values apart). With `on_script`, records whose track is not on its script are skipped
     /// (`None`: every track with records is on it, the common case, and no record is tested);
     /// `entered(channel of the lane)` is called for each record played.
     #[inline]
     pub(crate) fn play_into(
         &self,
-        (coef, channel, len, terms): (&mut [T], &[u32], usize, usize),
+        (coef, channel, len, terms): GroupLanes<'_, T>,
         (range, chunked): ((usize, usize), bool),
         on_script: Option<&[bool]>,
         entered: impl FnMut(usize),
@@ -306,6 +313,7 @@ mod tests {
             slot: vec![2, 0, 1],
             track: vec![7, 5, 6],
             coef: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+            undo: Vec::new(),
         }
     }
 
@@ -342,8 +350,9 @@ mod tests {
             slot: vec![33, 0],
             track: vec![7, 5],
             coef: vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0],
+            undo: Vec::new(),
         };
-        assert!(r.to_chunked(3));
+        assert!(r.index_chunks(3));
         assert_eq!(r.slot, [(3 * CHUNK + 1) as u32, 0]);
         let channels: Vec<u32> = (100..140).collect();
         let mut coef = vec![0.0f32; 2 * 3 * CHUNK];
