@@ -435,46 +435,12 @@ fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     let from = (first + whole) * N;
     let last = lanes.coef.get(from..from + N).unwrap_or(&[]);
     if let (false, Ok(c)) = (tail.is_empty(), <&[[f32; CHUNK]; N]>::try_from(last)) {
-        // The last partial chunk: whole vectors straight into `out`, then lane by lane.
-        let at = tail.len() - tail.len() % VECTOR;
-        let mut parts = tail.chunks_exact_mut(VECTOR);
-        for (p, dst) in (&mut parts).enumerate() {
-            if let Ok(dst) = <&mut [f32; VECTOR]>::try_from(dst) {
-                eval_part(c, p * VECTOR, t, dst);
-            }
+        // The last partial chunk, evaluated whole (its padding lanes exist) and copied.
+        let mut values = [0.0f32; CHUNK];
+        eval_chunk(c, t, &mut values);
+        if let Some(v) = values.get(..tail.len()) {
+            tail.copy_from_slice(v);
         }
-        let rest = parts.into_remainder();
-        for (m, o) in rest.iter_mut().enumerate() {
-            let mut v = c[N - 1].get(at + m).copied().unwrap_or(0.0);
-            for k in (0..N - 1).rev() {
-                v = v * t + c[k].get(at + m).copied().unwrap_or(0.0);
-            }
-            *o = v;
-        }
-    }
-}
-
-/// Lanes of one AVX2 vector.
-const VECTOR: usize = 8;
-
-/// [`horner`] of lanes `at .. at + VECTOR` of one chunk (its `N` orders `c`) into `out`.
-#[inline(always)]
-fn eval_part<const N: usize>(c: &[[f32; CHUNK]; N], at: usize, t: f32, out: &mut [f32; VECTOR]) {
-    let part: [Option<&[f32; VECTOR]>; N] =
-        core::array::from_fn(|k| c[k].get(at..at + VECTOR).and_then(|x| x.try_into().ok()));
-    let mut orders = [&[0.0f32; VECTOR]; N];
-    for (o, p) in orders.iter_mut().zip(part) {
-        match p {
-            Some(p) => *o = p,
-            None => return,
-        }
-    }
-    for (m, o) in out.iter_mut().enumerate() {
-        let mut v = orders[N - 1][m];
-        for k in (0..N - 1).rev() {
-            v = v * t + orders[k][m];
-        }
-        *o = v;
     }
 }
 

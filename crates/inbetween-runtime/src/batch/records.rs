@@ -168,13 +168,17 @@ impl<T: Copy> Lanes<'_, T> {
             rest = tail;
         }
         self.each::<N>(
-            len,
             |slot| slot,
             (channel, entered),
             |slot, c| {
+                debug_assert!(slot < len, "record slot {slot} past the {len} lanes");
+                if slot >= len {
+                    return false;
+                }
                 for (order, &x) in orders.iter_mut().zip(c) {
                     order[slot] = x;
                 }
+                true
             },
         );
     }
@@ -192,51 +196,49 @@ impl<T: Copy> Lanes<'_, T> {
         use super::horner::CHUNK;
         // Invariant of `HornerGroup`: whole chunks, so every position has its `N` orders.
         let span = (N - 1) * CHUNK + 1;
-        let bound = coef
-            .len()
-            .saturating_sub(span - 1)
-            .min(len.div_ceil(CHUNK) * N * CHUNK);
+        let end = len.div_ceil(CHUNK) * N * CHUNK;
+        let coef = coef.get_mut(..end).unwrap_or(&mut []);
         let lane = |at: usize| (at / (N * CHUNK)) * CHUNK + at % CHUNK;
-        self.each::<N>(bound, lane, (channel, entered), |at, c| {
-            if let Some(dst) = coef.get_mut(at..at + span) {
-                for (k, &x) in c.iter().enumerate() {
-                    dst[k * CHUNK] = x;
-                }
+        self.each::<N>(lane, (channel, entered), |at, c| {
+            let Some(dst) = coef.get_mut(at..at + span) else {
+                debug_assert!(false, "record position {at} past the {len} lanes");
+                return false;
+            };
+            for (k, &x) in c.iter().enumerate() {
+                dst[k * CHUNK] = x;
             }
+            true
         });
     }
 
-    /// Each record whose position (`slot`) is below `bound` and whose track is on its script:
-    /// `store(position, coefficients)`, then `entered(channel[lane(position)])`.
+    /// Each record whose track is on its script: `store(position, coefficients)`, then, when
+    /// it stored them (the position is in the group), `entered(channel[lane(position)])`.
     #[inline(always)]
     fn each<const N: usize>(
         &self,
-        bound: usize,
         lane: impl Fn(usize) -> usize,
         (channel, mut entered): (&[u32], impl FnMut(usize)),
-        mut store: impl FnMut(usize, &[T; N]),
+        mut store: impl FnMut(usize, &[T; N]) -> bool,
     ) {
-        let len = bound;
         let records = self.records.chunks_exact(N);
+        let mut play = |slot: u32, c: &[T]| {
+            let slot = slot as usize;
+            if let Ok(c) = <&[T; N]>::try_from(c) {
+                if store(slot, c) {
+                    entered(channel.get(lane(slot)).copied().unwrap_or(u32::MAX) as usize);
+                }
+            }
+        };
         let Some(on_script) = self.on_script else {
             // Every track with records is on its script: no per-record test.
             for (&slot, c) in self.slots.iter().zip(records) {
-                let slot = slot as usize;
-                debug_assert!(slot < len, "record slot {slot} past the {len} lanes");
-                if let (true, Ok(c)) = (slot < len, <&[T; N]>::try_from(c)) {
-                    store(slot, c);
-                    entered(channel.get(lane(slot)).copied().unwrap_or(u32::MAX) as usize);
-                }
+                play(slot, c);
             }
             return;
         };
         for ((&slot, &track), c) in self.slots.iter().zip(self.tracks).zip(records) {
-            let slot = slot as usize;
-            let on = on_script.get(track as usize).copied().unwrap_or(false);
-            debug_assert!(slot < len, "record slot {slot} past the {len} lanes");
-            if let (true, Ok(c)) = (on && slot < len, <&[T; N]>::try_from(c)) {
-                store(slot, c);
-                entered(channel.get(lane(slot)).copied().unwrap_or(u32::MAX) as usize);
+            if on_script.get(track as usize).copied().unwrap_or(false) {
+                play(slot, c);
             }
         }
     }
