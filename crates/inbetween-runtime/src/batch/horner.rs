@@ -19,8 +19,8 @@ use alloc::vec::Vec;
 
 use crate::stream::layout::MAX_TERMS;
 
-/// Frames per epoch: every `EPOCH` frames all lanes move to the next centre (a precomputed
-/// block copy, 16 B per cubic lane: 1 B per frame amortized), and `|t| ≤ EPOCH / 2` keeps the
+/// Frames per epoch: every `EPOCH` frames all lanes move to the next centre (the next
+/// precomputed block, played in place: `live`), and `|t| ≤ EPOCH / 2` keeps the
 /// f32 Horner error small: the error grows like `ulp · Σ |c_k| |t|^k`, and at 32 frames per epoch 17 % of the
 /// benchmark's cubic tracks (bezier segments 8 frames long) missed a 1e-6 × scale tolerance,
 /// at 16 frames 0.4 %.

@@ -7,9 +7,13 @@
 //!   evaluation of its pieces converted at [`Bank::new`] to power coefficients about a centre
 //!   shared by all lanes and moved every `horner::EPOCH` (16) frames (see `horner`). A frame reads
 //!   `4 (D + 1)` bytes per lane of maximum degree `D` (16 for a cubic) and writes the f32 value
-//!   straight into the caller's row in `write_f32`; `advance` only plays the script (and copies
-//!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
-//!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
+//!   straight into the caller's row in `write_f32`; `advance` only plays the script. The
+//!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
+//!   epoch is a new block index, no copy; the script's records patch the block being played and
+//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
+//!   lanes holding their `D + 1` orders one after the other (`horner::chunked_index`: the frame
+//!   loop walks one array, four AVX2 vectors a step), so a linear lane reads 8 bytes and a
+//!   one-stream bank's output is contiguous.
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track, wrapping i32 Horner steps, one exact conversion
 //!   to the output — integer arithmetic only, checked the same way.
@@ -57,8 +61,10 @@
 //!
 //! # Allocation
 //!
-//! `Bank::new` allocates (lanes, script, epoch blocks, schedule); `seek` and `set_step` do not
-//! allocate (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
+//! `Bank::new` allocates (lanes, script, epoch blocks and the records' undo numbers, schedule);
+//! `seek` and `set_step` do not allocate (capacities are reserved up front; they write back the
+//! blocks forward play patched, `O(records played)`), and `advance` / `write_f32` / `write_f64`
+//! never do.
 
 mod fixed32;
 mod horner;
