@@ -1228,8 +1228,8 @@ impl<'s> Bank<'s> {
     }
 
     /// Forward play's common case, kept lean: the Horner records of script frame `i` (a few
-    /// f32 stores per lane; a channel on the side list leaves it).
-    /// Only the record lists whose bit is in `mask` (see `Script::hot_used`).
+    /// stores per lane, the f32 ones into the live epoch block; a channel on the side list
+    /// leaves it), of the record lists whose bit is in `mask` (see `Script::hot_used`).
     #[inline]
     fn play_hot(&mut self, i: usize, mask: u32) {
         let Self {
