@@ -19,8 +19,8 @@ use alloc::vec::Vec;
 
 use crate::stream::layout::MAX_TERMS;
 
-/// Frames per epoch: every `EPOCH` frames all lanes move to the next centre (a precomputed
-/// block copy, 16 B per cubic lane: 1 B per frame amortized), and `|t| ≤ EPOCH / 2` keeps the
+/// Frames per epoch: every `EPOCH` frames all lanes move to the next centre (the next
+/// precomputed block, played in place: `live`), and `|t| ≤ EPOCH / 2` keeps the
 /// f32 Horner error small: the error grows like `ulp · Σ |c_k| |t|^k`, and at 32 frames per epoch 17 % of the
 /// benchmark's cubic tracks (bezier segments 8 frames long) missed a 1e-6 × scale tolerance,
 /// at 16 frames 0.4 %.
@@ -203,15 +203,32 @@ pub(crate) fn verify_piece(
     verdict
 }
 
-/// Lanes of one maximum degree `D`: `D + 1` f32 coefficient arrays about the current centre,
-/// order-major (`coef[k * len + slot]`). Forward play only ever stores into them (script
-/// records, epoch blocks) and reads them (`eval`): the f64 power coefficients stay in the
-/// script.
+/// Lanes per chunk of the coefficient arrays: four AVX2 vectors (eight SSE2 ones). A group
+/// holds its lanes in whole chunks (the last one padded with lanes that play 0 and are never
+/// output), each chunk its `D + 1` orders one after the other, so the main pass walks one
+/// array of `[f32; CHUNK]` front to back: one pointer, no bounds check, four vectors a step.
+pub(crate) const CHUNK: usize = 32;
+
+/// Where order `k` of lane `slot` lives in a group of `terms` orders, flattened: chunk
+/// `slot / CHUNK` holds `terms` arrays of `CHUNK` lanes, order after order.
+#[inline]
+#[must_use]
+pub(crate) fn chunked_index(terms: usize, slot: usize, k: usize) -> usize {
+    (slot / CHUNK) * terms * CHUNK + k * CHUNK + slot % CHUNK
+}
+
+/// Lanes of one maximum degree `D`: `D + 1` f32 coefficients per lane about the current
+/// centre, in chunks of `CHUNK` lanes (order `k` of lane `slot` at [`chunked_index`] of the
+/// flattened arrays). In forward play the coefficients are the group's part of the current
+/// epoch's block, played in place (see `live`); the group's own arrays stay 0, what its
+/// lanes play in an epoch without a block. The f64 power coefficients stay in the script.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HornerGroup {
     pub(crate) degree: usize,
     pub(crate) len: usize,
-    coef: Vec<f32>,
+    /// Chunks of lanes (`len.div_ceil(CHUNK)`), each `D + 1` arrays of `CHUNK`.
+    chunks: usize,
+    coef: Vec<[f32; CHUNK]>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`): each run's values
@@ -233,10 +250,12 @@ pub(crate) struct WideLane {
 impl HornerGroup {
     /// An empty group of `len` lanes (every lane plays 0 until set).
     pub(crate) fn new(degree: usize, len: usize) -> Self {
+        let chunks = len.div_ceil(CHUNK);
         Self {
             degree,
             len,
-            coef: alloc::vec![0.0; (degree + 1) * len],
+            chunks,
+            coef: alloc::vec![[0.0; CHUNK]; (degree + 1) * chunks],
             channel: alloc::vec![0; len],
             runs: Vec::new(),
             wide: Vec::new(),
@@ -245,52 +264,57 @@ impl HornerGroup {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.coef.len() * 4 + self.len * 4 + self.wide.len() * 12
+        self.hot_bytes() + self.len * 4 + self.wide.len() * 12
     }
 
     /// Bytes one frame reads from this group (the coefficients).
     pub(crate) fn hot_bytes(&self) -> usize {
-        self.coef.len() * 4
+        self.coef.len() * CHUNK * 4
     }
 
-    /// Loads into `slot` its f32 coefficients about the current centre (`hot`, `D + 1` of
+    /// Loads into `slot` of the group's own arrays its f32 coefficients (`hot`, `D + 1` of
     /// them; missing ones are 0).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn set(&mut self, slot: usize, hot: &[f32]) {
-        super::orders::set_slot(&mut self.coef, (self.len, self.degree), slot, hot);
-    }
-
-    /// The lanes as the piece-change records write them: the order-major coefficients, each
-    /// slot's channel, the lane count and the orders (`records::Records::play_into`).
-    #[inline]
-    pub(crate) fn lanes_mut(&mut self) -> (&mut [f32], &[u32], usize, usize) {
-        (&mut self.coef, &self.channel, self.len, self.degree + 1)
-    }
-
-    /// Replaces every lane's f32 coefficients (a precomputed epoch block, `hot_bytes() / 4`
-    /// values, order-major).
-    pub(crate) fn copy_hot(&mut self, block: &[f32]) {
-        if block.len() == self.coef.len() {
-            self.coef.copy_from_slice(block);
+        if slot >= self.len {
+            return;
+        }
+        let terms = self.degree + 1;
+        let coef = self.coef.as_flattened_mut();
+        for k in 0..terms {
+            if let Some(x) = coef.get_mut(chunked_index(terms, slot, k)) {
+                *x = hot.get(k).copied().unwrap_or(0.0);
+            }
         }
     }
 
-    /// Makes every lane play 0 (an epoch without a block: no lane holds a piece there).
-    pub(crate) fn zero(&mut self) {
-        self.coef.iter_mut().for_each(|x| *x = 0.0);
-    }
-
-    /// Makes `slot` play 0 (its channel is written by the exact path).
-    pub(crate) fn clear(&mut self, slot: usize) {
-        self.set(slot, &[]);
+    /// Chunks of coefficients the group's lanes fill (`hot_bytes() / (4 · CHUNK)`): the size
+    /// of its part of an epoch block.
+    pub(crate) fn chunk_count(&self) -> usize {
+        self.coef.len()
     }
 
     /// The values of slots `start .. start + out.len()` at `t` frames from the centre, in slot
-    /// order, into `out` (slots past the group are left alone).
-    pub(crate) fn eval(&self, t: f32, start: usize, out: &mut [f32]) {
+    /// order, into `out` (slots past the group are left alone): of the coefficients `block`
+    /// (the group's part of the live epoch block, [`Self::chunk_count`] chunks in the group's
+    /// layout), or with `None` of the group's own arrays (all 0 in play: an epoch without a
+    /// block).
+    pub(crate) fn eval(
+        &self,
+        block: Option<&[[f32; CHUNK]]>,
+        t: f32,
+        start: usize,
+        out: &mut [f32],
+    ) {
         let n = out.len().min(self.len.saturating_sub(start));
         let Some(out) = out.get_mut(..n) else {
             return;
+        };
+        let lanes = Lanes {
+            degree: self.degree,
+            coef: block.unwrap_or(&self.coef),
+            chunks: self.chunks,
+            start,
         };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
@@ -300,19 +324,24 @@ impl HornerGroup {
             // (`group_evaluation_equals_scalar_horner_bit_for_bit` runs it on AVX2 machines).
             #[allow(unsafe_code)]
             unsafe {
-                eval_avx2(self.degree, &self.coef, self.len, start, t, out);
+                eval_avx2(&lanes, t, out);
             }
             return;
         }
-        eval_any(self.degree, &self.coef, self.len, start, t, out);
+        eval_any(&lanes, t, out);
     }
 
     /// The value of `slot` at `t` frames from the centre (the same arithmetic as [`Self::eval`]).
     #[cfg(test)]
     pub(crate) fn value(&self, slot: usize, t: f32) -> f32 {
         let mut c = [0.0f32; MAX_TERMS];
-        for (k, x) in c.iter_mut().enumerate().take(self.degree + 1) {
-            *x = self.coef.get(k * self.len + slot).copied().unwrap_or(0.0);
+        let coef = self.coef.as_flattened();
+        let terms = self.degree + 1;
+        for (k, x) in c.iter_mut().enumerate().take(terms) {
+            *x = coef
+                .get(chunked_index(terms, slot, k))
+                .copied()
+                .unwrap_or(0.0);
         }
         horner(c.get(..=self.degree).unwrap_or(&[]), t)
     }
@@ -321,19 +350,28 @@ impl HornerGroup {
 /// One group's piece-change records (f32 coefficients).
 pub(crate) type HotScript = super::records::Records<f32>;
 
-/// [`eval_n`] for a group of degree `degree` (the target's default vectors: SSE2 on x86-64).
+/// What one evaluation reads: a group's chunked coefficient arrays (`chunks` chunks of
+/// `degree + 1` orders) from lane `start` on.
+struct Lanes<'a> {
+    degree: usize,
+    coef: &'a [[f32; CHUNK]],
+    chunks: usize,
+    start: usize,
+}
+
+/// [`eval_n`] for the group's degree (the target's default vectors: SSE2 on x86-64).
 #[inline(always)]
-fn eval_any(degree: usize, coef: &[f32], len: usize, start: usize, t: f32, out: &mut [f32]) {
-    match degree {
-        0 => eval_n::<1>(coef, len, start, t, out),
-        1 => eval_n::<2>(coef, len, start, t, out),
-        2 => eval_n::<3>(coef, len, start, t, out),
-        3 => eval_n::<4>(coef, len, start, t, out),
-        4 => eval_n::<5>(coef, len, start, t, out),
-        5 => eval_n::<6>(coef, len, start, t, out),
-        6 => eval_n::<7>(coef, len, start, t, out),
-        7 => eval_n::<8>(coef, len, start, t, out),
-        _ => eval_n::<9>(coef, len, start, t, out),
+fn eval_any(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    match lanes.degree {
+        0 => eval_n::<1>(lanes, t, out),
+        1 => eval_n::<2>(lanes, t, out),
+        2 => eval_n::<3>(lanes, t, out),
+        3 => eval_n::<4>(lanes, t, out),
+        4 => eval_n::<5>(lanes, t, out),
+        5 => eval_n::<6>(lanes, t, out),
+        6 => eval_n::<7>(lanes, t, out),
+        7 => eval_n::<8>(lanes, t, out),
+        _ => eval_n::<9>(lanes, t, out),
     }
 }
 
@@ -345,33 +383,76 @@ fn eval_any(degree: usize, coef: &[f32], len: usize, start: usize, t: f32, out: 
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn eval_avx2(
-    degree: usize,
-    coef: &[f32],
-    len: usize,
-    start: usize,
-    t: f32,
-    out: &mut [f32],
-) {
-    eval_any(degree, coef, len, start, t, out);
+unsafe fn eval_avx2(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    eval_any(lanes, t, out);
 }
 
-/// [`horner`] over lanes `first .. first + out.len()` of `N` order-major coefficient arrays of
-/// `len` lanes into `out`: one straight pass (every order sliced to exactly `out.len()` lanes
-/// up front, so the loop has no bounds checks and vectorizes, the `N − 1` Horner steps
-/// unrolled).
+/// [`horner`] over lanes `start .. start + out.len()` of a group of `N` orders into `out`.
+/// From a chunk boundary: whole chunks in one pass ([`eval_chunk`] each), then the last
+/// partial chunk evaluated whole (its padding lanes exist) into a stack chunk and copied. From
+/// elsewhere (a group's later runs of channels): lane by lane. The same operations per lane
+/// either way, so the same bits.
 #[inline(always)]
-fn eval_n<const N: usize>(coef: &[f32], len: usize, first: usize, t: f32, out: &mut [f32]) {
-    // Invariant of `HornerGroup` (`coef.len() = N · len`); a violation writes nothing.
-    let Some(orders) = super::orders::orders::<f32, N>(coef, len, first, out.len()) else {
+fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    // Invariant of `HornerGroup` (`N · chunks` chunks, `start + out.len() ≤ len`); a violation
+    // writes nothing rather than reading another order's lanes.
+    let fits =
+        lanes.start + out.len() <= lanes.chunks * CHUNK && lanes.coef.len() == lanes.chunks * N;
+    debug_assert!(
+        fits,
+        "lanes {}+{} of {} chunks",
+        lanes.start,
+        out.len(),
+        lanes.chunks
+    );
+    if !fits {
         return;
-    };
-    for (i, dst) in out.iter_mut().enumerate() {
-        let mut v = orders[N - 1][i];
-        for k in (0..N - 1).rev() {
-            v = v * t + orders[k][i];
+    }
+    if lanes.start % CHUNK != 0 {
+        let flat = lanes.coef.as_flattened();
+        for (i, dst) in out.iter_mut().enumerate() {
+            let at = |k: usize| {
+                let index = chunked_index(N, lanes.start + i, k);
+                flat.get(index).copied().unwrap_or(0.0)
+            };
+            let mut v = at(N - 1);
+            for k in (0..N - 1).rev() {
+                v = v * t + at(k);
+            }
+            *dst = v;
         }
-        *dst = v;
+        return;
+    }
+    let first = lanes.start / CHUNK;
+    let whole = out.len() / CHUNK;
+    let (head, tail) = out.split_at_mut(whole * CHUNK);
+    let body = lanes.coef.get(first * N..).unwrap_or(&[]);
+    for (c, dst) in body.chunks_exact(N).zip(head.chunks_exact_mut(CHUNK)) {
+        if let (Ok(c), Ok(dst)) = (<&[[f32; CHUNK]; N]>::try_from(c), dst.try_into()) {
+            eval_chunk(c, t, dst);
+        }
+    }
+    let from = (first + whole) * N;
+    let last = lanes.coef.get(from..from + N).unwrap_or(&[]);
+    if let (false, Ok(c)) = (tail.is_empty(), <&[[f32; CHUNK]; N]>::try_from(last)) {
+        // The last partial chunk, evaluated whole (its padding lanes exist) and copied.
+        let mut values = [0.0f32; CHUNK];
+        eval_chunk(c, t, &mut values);
+        if let Some(v) = values.get(..tail.len()) {
+            tail.copy_from_slice(v);
+        }
+    }
+}
+
+/// [`horner`] of one chunk of lanes (its `N` orders `c`) into `out`.
+#[inline(always)]
+fn eval_chunk<const N: usize>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f32; CHUNK]) {
+    for (m, o) in out.iter_mut().enumerate() {
+        let mut v = c[N - 1][m];
+        for k in (0..N - 1).rev() {
+            v = v * t + c[k][m];
+        }
+        *o = v;
     }
 }
 
@@ -414,24 +495,30 @@ mod tests {
 
     #[test]
     fn group_evaluation_equals_scalar_horner_bit_for_bit() {
-        let mut g = HornerGroup::new(3, 37);
+        // 75 lanes: two whole chunks, a whole vector and 3 lanes of a third chunk; evaluated
+        // from chunk boundaries (whole chunks, the tail's vector and lanes) and from lane 20
+        // (lane by lane).
+        let mut g = HornerGroup::new(3, 75);
         let a = |slot: usize| {
             let s = slot as f64;
             [s * 0.37, -1.5, 0.01 * s, -1e-4 * s, 0.0, 0.0, 0.0, 0.0, 0.0]
         };
-        for slot in 0..37 {
+        for slot in 0..75 {
             g.set(slot, &centred(&a(slot), 3, 16.0 - slot as f64));
         }
-        let mut out = [0.0f32; 37];
+        let mut out = [0.0f32; 75];
         for t in -16..16 {
-            g.eval(t as f32, 0, &mut out[..20]);
-            g.eval(t as f32, 20, &mut out[20..]);
-            for (slot, v) in out.iter().enumerate() {
-                assert_eq!(
-                    v.to_bits(),
-                    g.value(slot, t as f32).to_bits(),
-                    "slot {slot} t {t}"
-                );
+            for split in [[0, 20, 75], [0, 64, 75], [0, 75, 75]] {
+                out.fill(f32::NAN);
+                g.eval(None, t as f32, split[0], &mut out[split[0]..split[1]]);
+                g.eval(None, t as f32, split[1], &mut out[split[1]..split[2]]);
+                for (slot, v) in out.iter().enumerate() {
+                    assert_eq!(
+                        v.to_bits(),
+                        g.value(slot, t as f32).to_bits(),
+                        "slot {slot} t {t} split {split:?}"
+                    );
+                }
             }
         }
     }

@@ -7,9 +7,13 @@
 //!   evaluation of its pieces converted at [`Bank::new`] to power coefficients about a centre
 //!   shared by all lanes and moved every `horner::EPOCH` (16) frames (see `horner`). A frame reads
 //!   `4 (D + 1)` bytes per lane of maximum degree `D` (16 for a cubic) and writes the f32 value
-//!   straight into the caller's row in `write_f32`; `advance` only plays the script (and copies
-//!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
-//!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
+//!   straight into the caller's row in `write_f32`; `advance` only plays the script. The
+//!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
+//!   epoch is a new block index, no copy; the script's records patch the block being played and
+//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
+//!   lanes holding their `D + 1` orders one after the other (`horner::chunked_index`: the frame
+//!   loop walks one array, four AVX2 vectors a step), so a linear lane reads 8 bytes and a
+//!   one-stream bank's output is contiguous.
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
@@ -58,11 +62,14 @@
 //!
 //! # Allocation
 //!
-//! `Bank::new` allocates (lanes, script, epoch blocks, schedule); `seek` and `set_step` do not
-//! allocate (capacities are reserved up front), and `advance` / `write_f32` / `write_f64` never do.
+//! `Bank::new` allocates (lanes, script, epoch blocks and the records' undo numbers, schedule);
+//! `seek` and `set_step` do not allocate (capacities are reserved up front; they write back the
+//! blocks forward play patched, `O(records played)`), and `advance` / `write_f32` / `write_f64`
+//! never do.
 
 mod fixed32;
 mod horner;
+mod live;
 mod normalize;
 mod orders;
 mod records;
@@ -332,18 +339,22 @@ struct Script {
 
 /// Every Horner lane's coefficients about the centre of each epoch its tracks' script entries
 /// cover (f32 lanes: `horner::centred`; i32 lanes: `fixed32::quantize` of `fixed32::shifted`), as
-/// forward play holds them at the epoch's first frame: a new epoch copies its block (16 B read
-/// and written per cubic lane per `EPOCH` frames), the same numbers a seek computes. Lanes whose
-/// track is off its chain there are 0 (their channels are written from the side list).
+/// forward play holds them at the epoch's first frame, the same numbers a seek computes. The f32
+/// lanes play their block in place (`live`: no copy); a new epoch copies the i32 lanes' block.
+/// Lanes whose track is off its chain there are 0 (their channels are written from the side
+/// list).
 #[derive(Debug, Clone, Default)]
 struct EpochBlocks {
     /// Epoch index (`frame.div_euclid(EPOCH)`) of the first block.
     first: i64,
     /// Blocks built (0: none, the bank has no fast lanes).
     count: usize,
-    /// Floats per block: every Horner group's coefficient arrays, group after group.
+    /// Floats per block: every Horner group's coefficient chunks, group after group.
     len: usize,
-    values: Vec<f32>,
+    values: Vec<[f32; horner::CHUNK]>,
+    /// Where each Horner group's chunks start in a block, and how many it has.
+    starts: [usize; MAX_TERMS],
+    sizes: [usize; MAX_TERMS],
     /// Integers per block: every i32 group's coefficient arrays, group after group.
     int_len: usize,
     ints: Vec<i32>,
@@ -364,7 +375,9 @@ impl EpochBlocks {
             first,
             count,
             len,
-            values: alloc::vec![0.0f32; len.saturating_mul(count)],
+            values: alloc::vec![[0.0f32; horner::CHUNK]; (len / horner::CHUNK).saturating_mul(count)],
+            starts: [0; MAX_TERMS],
+            sizes: [0; MAX_TERMS],
             int_len,
             ints: alloc::vec![0; int_len.saturating_mul(count)],
         };
@@ -378,6 +391,15 @@ impl EpochBlocks {
             start
         };
         let group_start = starts(&mut groups.iter().map(|g| g.hot_bytes() / 4));
+        for ((s, n), (start, g)) in blocks
+            .starts
+            .iter_mut()
+            .zip(blocks.sizes.iter_mut())
+            .zip(group_start.iter().zip(groups))
+        {
+            *s = start / horner::CHUNK;
+            *n = g.chunk_count();
+        }
         let int_start = starts(&mut int_groups.iter().map(IntLanes::block_len));
         for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
             let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
@@ -390,7 +412,7 @@ impl EpochBlocks {
                     int_start[degree],
                 )
             } else {
-                (groups.get(degree).map_or(0, |g| g.len), group_start[degree])
+                (0, group_start[degree])
             };
             let entries = chain.iter().filter_map(|&e| script.entries.get(e as usize));
             for (entry, next) in entries.clone().zip(entries.skip(1)) {
@@ -409,8 +431,8 @@ impl EpochBlocks {
 
     /// The blocks of the epochs that `entry` of track `info` plays in, up to frame `end` (the
     /// next entry's): each component's coefficients about each epoch's centre, in lane
-    /// `info.lane + c` of its group (`degree`, `group_len` lanes, starting `start` values into a
-    /// block).
+    /// `info.lane + c` of its group (`degree`; i32 groups: `group_len` lanes, order-major; f32
+    /// groups: chunked, `horner::chunked_index`), starting `start` values into a block.
     fn fill(
         &mut self,
         script: &Script,
@@ -437,7 +459,10 @@ impl EpochBlocks {
                     *x = *y;
                 }
                 let lane = info.lane as usize + c;
-                let at = |k: usize| start + k * group_len + lane;
+                let at = |k: usize| match info.fixed {
+                    true => start + k * group_len + lane,
+                    false => start + horner::chunked_index(degree + 1, lane, k),
+                };
                 if info.fixed {
                     let hot = fixed32::quantize(&fixed32::shifted(&a, degree, d), info.exponent);
                     for (k, &h) in hot.iter().enumerate().take(degree + 1) {
@@ -447,8 +472,9 @@ impl EpochBlocks {
                     }
                 } else {
                     let hot = horner::centred(&a, degree, d);
+                    let values = self.values.as_flattened_mut();
                     for (k, &h) in hot.iter().enumerate().take(degree + 1) {
-                        if let Some(x) = self.values.get_mut(i * self.len + at(k)) {
+                        if let Some(x) = values.get_mut(i * self.len + at(k)) {
                             *x = h;
                         }
                     }
@@ -494,19 +520,11 @@ impl EpochBlocks {
             .then_some((first, count))
     }
 
-    /// The block of the epoch starting at `frame`, if built.
-    fn block(&self, frame: i64) -> Option<(&[f32], &[i32])> {
-        let i = usize::try_from(frame.div_euclid(horner::EPOCH) - self.first).ok()?;
-        if i >= self.count {
-            return None;
-        }
-        let values = self
-            .values
-            .get(i.checked_mul(self.len)?..(i + 1).checked_mul(self.len)?)?;
-        let ints = self
-            .ints
-            .get(i.checked_mul(self.int_len)?..(i + 1).checked_mul(self.int_len)?)?;
-        Some((values, ints))
+    /// The i32 lanes' block of the epoch starting at `frame`, if built.
+    fn int_block(&self, frame: i64) -> Option<&[i32]> {
+        let i = self.index(frame)?;
+        self.ints
+            .get(i.checked_mul(self.int_len)?..(i + 1).checked_mul(self.int_len)?)
     }
 }
 
@@ -567,6 +585,12 @@ pub struct Bank<'s> {
     horner: Vec<HornerGroup>,
     /// Centre of the current epoch (forward play).
     centre: i64,
+    /// Forward play: the epoch block the f32 lanes play in place (`live`; `None`: no block
+    /// there, the lanes play 0).
+    live: Option<usize>,
+    /// Forward play: the first script frame whose f32 records were played in place since the
+    /// blocks were last restored (the last is `cursor − 1`).
+    patched: Option<usize>,
     side: Vec<Side>,
     side_of: Vec<u32>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
@@ -626,8 +650,15 @@ impl<'s> Bank<'s> {
             fixed32,
             horner,
         } = LaneGroups::new(&mut tracks)?;
+        let max = (u32::MAX - 1) as usize;
+        if let Some(g) = horner.iter().find(|g| g.hot_bytes() / 4 > max) {
+            // Script records address the lanes' coefficients with 32 bits.
+            let channels = g.hot_bytes() / 4;
+            return Err(BatchError::TooManyChannels { channels, max });
+        }
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
+        script.record_undo();
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
             // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
             // bank whose tracks are too far apart in time for them plays exactly.
@@ -652,6 +683,8 @@ impl<'s> Bank<'s> {
             fixed32,
             horner,
             centre: horner::centre(0),
+            live: None,
+            patched: None,
             side: Vec::with_capacity(channels),
             side_of: alloc::vec![NONE; channels],
             heap: BinaryHeap::with_capacity(track_count),
@@ -740,7 +773,7 @@ impl<'s> Bank<'s> {
             + s.hot.iter().map(HotScript::bytes).sum::<usize>()
             + s.hot32.iter().map(IntScript::bytes).sum::<usize>()
             + s.others.len() * 4
-            + s.blocks.values.len() * 4
+            + s.blocks.values.len() * horner::CHUNK * 4
             + s.blocks.ints.len() * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
@@ -823,13 +856,9 @@ impl<'s> Bank<'s> {
         let frame = self.frame() as i64;
         if frame.rem_euclid(horner::EPOCH) == 0 {
             self.centre = horner::centre(frame);
-            match self.script.blocks.block(frame) {
-                Some((mut block, mut ints)) => {
-                    for g in &mut self.horner {
-                        let n = g.hot_bytes() / 4;
-                        g.copy_hot(block.get(..n).unwrap_or(&[]));
-                        block = block.get(n..).unwrap_or(&[]);
-                    }
+            self.live = self.script.blocks.index(frame);
+            match self.script.blocks.int_block(frame) {
+                Some(mut ints) => {
                     for g in &mut self.fixed32 {
                         let n = g.block_len();
                         g.copy_block(ints.get(..n).unwrap_or(&[]));
@@ -838,10 +867,7 @@ impl<'s> Bank<'s> {
                 }
                 // No block: no lane holds a piece in this epoch (blocks cover every epoch
                 // of every fast entry, `EpochBlocks::build`).
-                None => {
-                    self.horner.iter_mut().for_each(HornerGroup::zero);
-                    self.fixed32.iter_mut().for_each(IntLanes::zero);
-                }
+                None => self.fixed32.iter_mut().for_each(IntLanes::zero),
             }
         }
     }
@@ -905,9 +931,13 @@ impl<'s> Bank<'s> {
         self.fits(out.len())?;
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
-            for g in bits(self.used.horner).filter_map(|d| self.horner.get(d)) {
+            for d in bits(self.used.horner) {
+                let Some(g) = self.horner.get(d) else {
+                    continue;
+                };
+                let block = self.live.and_then(|i| self.script.blocks.group(i, d));
                 let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
-                records::write_lanes(lanes, out, |slot, dst| g.eval(t, slot, dst));
+                records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
             }
             for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
                 g.write_f32(t as i32, out);
@@ -933,8 +963,9 @@ impl<'s> Bank<'s> {
     fn write_horner<T>(&self, out: &mut [T], convert: impl Fn(f32) -> T + Copy) {
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
-            for g in self.horner.iter().filter(|g| g.len > 0) {
-                scatter(g, t, out, convert);
+            for (d, g) in self.horner.iter().enumerate().filter(|(_, g)| g.len > 0) {
+                let block = self.live.and_then(|i| self.script.blocks.group(i, d));
+                scatter(g, block, t, out, convert);
             }
         }
     }
@@ -998,6 +1029,9 @@ impl<'s> Bank<'s> {
 
     /// Reloads every track at the current position and rebuilds the schedules.
     fn reload_all(&mut self) {
+        if let Some(from) = self.patched.take() {
+            self.script.restore_blocks(from..self.cursor);
+        }
         self.heap.clear();
         let base = self.base;
         self.scripted =
@@ -1016,8 +1050,13 @@ impl<'s> Bank<'s> {
             if let Some(x) = self.on_script.get_mut(t) {
                 *x = on;
             }
-            if on && inside && info.fast {
+            if on && inside && info.fast && info.fixed {
                 self.load_from_script(t, base);
+            } else if on && inside && info.fast {
+                // Its f32 lanes play the block in place (`enter_blocks`).
+                for c in 0..usize::from(info.components) {
+                    self.leave_side(info.first_channel as usize + c);
+                }
             } else {
                 self.reload_track(t, !on);
             }
@@ -1028,6 +1067,21 @@ impl<'s> Bank<'s> {
             .iter()
             .zip(&self.on_script)
             .all(|(&has, &on)| !has || on);
+        if self.scripted {
+            self.enter_blocks(base as i64);
+        }
+    }
+
+    /// A seek to integer frame `frame` in forward play: the f32 lanes play the block of its
+    /// epoch in place, patched by the records of the epoch's frames up to `frame` (see `live`).
+    fn enter_blocks(&mut self, frame: i64) {
+        self.live = self.script.blocks.index(frame);
+        let epoch_start = (frame.div_euclid(horner::EPOCH) * horner::EPOCH) as f64;
+        let from = self.script.frames.partition_point(|&f| f < epoch_start);
+        for i in from..self.cursor {
+            self.play_hot(i, (1 << MAX_TERMS) - 1);
+        }
+        self.patched = Some(from);
     }
 
     /// Loads a Horner track's lanes from its script entry covering integer frame `frame`
@@ -1088,9 +1142,9 @@ impl<'s> Bank<'s> {
             if let Some(g) = self.fixed32.get_mut(group % MAX_TERMS).filter(|_| on_lanes) {
                 g.set(info.lane as usize + c, &[]);
             }
-        } else if let Some(g) = self.horner.get_mut(group % MAX_TERMS) {
-            g.clear(info.lane as usize + c);
         }
+        // A float track's f32 lanes keep what they hold: its channels are written from the
+        // side list after them (and the blocks are played in place, `live`).
         let mut state = [0.0; MAX_TERMS];
         for (s, x) in state.iter_mut().zip(w) {
             *s = *x;
@@ -1164,7 +1218,7 @@ impl<'s> Bank<'s> {
             if f < frame {
                 continue;
             }
-            self.play_hot(i);
+            self.play_hot(i, u32::MAX);
             let start = self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
             let end = self.script.frame_start.get(i + 1).copied().unwrap_or(0) as usize;
             for o in start..end {
@@ -1176,31 +1230,42 @@ impl<'s> Bank<'s> {
     }
 
     /// Forward play's common case, kept lean: the Horner records of script frame `i` (a few
-    /// f32 stores per lane; a channel on the side list leaves it).
+    /// stores per lane, the f32 ones into the live epoch block; a channel on the side list
+    /// leaves it), of the record lists whose bit is in `mask` (see `Script::hot_used`).
     #[inline]
-    fn play_hot(&mut self, i: usize) {
+    fn play_hot(&mut self, i: usize, mask: u32) {
         let Self {
             horner,
             fixed32,
-            script,
+            script:
+                Script {
+                    hot,
+                    hot32,
+                    hot_used,
+                    blocks,
+                    ..
+                },
             on_script,
             all_on_script,
             side,
             side_of,
+            live,
             ..
         } = self;
         let on_script = (!*all_on_script).then_some(on_script.as_slice());
-        let used = script.hot_used.get(i).copied().unwrap_or(0);
+        let used = hot_used.get(i).copied().unwrap_or(0) & mask;
         for bit in bits(used) {
             if bit < MAX_TERMS {
-                if let (Some(g), Some(hot)) = (horner.get_mut(bit), script.hot.get(bit)) {
-                    play_records(hot, i, g.lanes_mut(), on_script, (side, side_of));
+                let block = live.and_then(|e| blocks.group_mut(e, bit));
+                if let (Some(g), Some(hot), Some(block)) = (horner.get(bit), hot.get(bit), block) {
+                    let lanes = (block.as_flattened_mut(), g.channel.as_slice(), g.len);
+                    let lanes = ((lanes.0, lanes.1, lanes.2, bit + 1), true);
+                    play_records(hot, i, lanes, on_script, (side, side_of));
                 }
-            } else if let (Some(g), Some(hot)) = (
-                fixed32.get_mut(bit - MAX_TERMS),
-                script.hot32.get(bit - MAX_TERMS),
-            ) {
-                play_records(hot, i, g.lanes_mut(), on_script, (side, side_of));
+            } else if let (Some(g), Some(hot)) =
+                (fixed32.get_mut(bit - MAX_TERMS), hot32.get(bit - MAX_TERMS))
+            {
+                play_records(hot, i, (g.lanes_mut(), false), on_script, (side, side_of));
             }
         }
     }
@@ -1263,9 +1328,9 @@ impl<'s> Bank<'s> {
         }
     }
 
-    /// Loads a Horner entry into its track's lanes at the current centre (a seek into the
-    /// piece: the same `horner::centred` of the same power coefficients forward play holds
-    /// there).
+    /// Loads an i32-lane entry into its track's lanes at the current centre (a seek into the
+    /// piece: the same `fixed32::shifted` of the same power coefficients forward play holds
+    /// there). The f32 lanes are loaded by `enter_blocks`.
     fn apply_horner(&mut self, entry: &Entry) {
         let terms = usize::from(entry.kind) + 1;
         let degree = usize::from(entry.place.group) % MAX_TERMS;
@@ -1289,8 +1354,6 @@ impl<'s> Bank<'s> {
                 if let Some(g) = self.fixed32.get_mut(degree) {
                     g.set(slot, &hot);
                 }
-            } else if let Some(g) = self.horner.get_mut(degree) {
-                g.set(slot, &horner::centred(&a, terms - 1, d));
             }
         }
         self.leave_side_track(entry);
@@ -1369,17 +1432,18 @@ fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
     }
 }
 
-/// The records of script frame `i` into a lane group (`lanes`: see `HornerGroup::lanes_mut`);
-/// each channel entering its lanes leaves the side list.
+/// The records of script frame `i` into a lane group (`lanes`: see `HornerGroup::lanes_mut`,
+/// and whether its layout is chunked, `horner::chunked_index`, or order-major); each channel
+/// entering its lanes leaves the side list.
 #[inline]
 fn play_records<T: Copy>(
     records: &records::Records<T>,
     i: usize,
-    lanes: (&mut [T], &[u32], usize, usize),
+    (lanes, chunked): (records::GroupLanes<'_, T>, bool),
     on_script: Option<&[bool]>,
     (side, side_of): (&mut Vec<Side>, &mut [u32]),
 ) {
-    let range = records.range(i);
+    let range = (records.range(i), chunked);
     if side.is_empty() {
         records.play_into(lanes, range, on_script, |_| {});
     } else {
@@ -1389,13 +1453,19 @@ fn play_records<T: Copy>(
 
 /// Writes group `g`'s values at `t` into their channels of `out` through `convert`, a stack
 /// block at a time.
-fn scatter<T>(g: &HornerGroup, t: f32, out: &mut [T], convert: impl Fn(f32) -> T) {
+fn scatter<T>(
+    g: &HornerGroup,
+    coef: Option<&[[f32; horner::CHUNK]]>,
+    t: f32,
+    out: &mut [T],
+    convert: impl Fn(f32) -> T,
+) {
     let mut block = [0.0f32; 256];
     let mut start = 0;
     while start < g.len {
         let n = (g.len - start).min(block.len());
         let values = block.get_mut(..n).unwrap_or(&mut []);
-        g.eval(t, start, values);
+        g.eval(coef, t, start, values);
         let channels = g.channel.get(start..start + n).unwrap_or(&[]);
         for (&c, &v) in channels.iter().zip(values.iter()) {
             if let Some(o) = out.get_mut(c as usize) {
@@ -1862,6 +1932,11 @@ fn build_script(
         script.push_entry(info, entry);
     }
     script.mark_frame_start();
+    for (d, hot) in script.hot.iter_mut().enumerate() {
+        // Positions fit: `Bank::build` checked the Horner groups' sizes.
+        let chunked = hot.index_chunks(d + 1);
+        debug_assert!(chunked, "Horner record positions past 32 bits");
+    }
     script.hot_used = (0..script.frames.len())
         .map(|i| script.used_at(i))
         .collect();

@@ -1,4 +1,4 @@
-//! Order-major coefficient arrays of the Horner lanes, f32 and i32 alike (`D + 1` arrays of `len` lanes, `coef[k · len + slot]`): loading one slot and slicing the orders of a run of slots.
+//! Order-major coefficient arrays of the i32 Horner lanes (`D + 1` arrays of `len` lanes, `coef[k · len + slot]`; the f32 lanes are chunked, see `horner`): loading one slot and slicing the orders of a run of slots.
 
 /// Loads `values` (orders 0..; missing ones `T::default()`) into `slot` of the order-major
 /// arrays `coef` of `len` lanes and orders `0..=degree`. A slot past the lanes is left alone

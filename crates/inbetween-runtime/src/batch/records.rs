@@ -2,6 +2,10 @@
 
 use alloc::vec::Vec;
 
+/// A lane group as its records write it: its coefficients (flattened), each slot's channel,
+/// its lane count and its orders (`terms`).
+pub(crate) type GroupLanes<'a, T> = (&'a mut [T], &'a [u32], usize, usize);
+
 /// One lane group's piece changes in forward play, frame by frame: record `r` loads
 /// `coef[r (D + 1) .. (r + 1) (D + 1)]` (the coefficients about the centre of its own frame:
 /// f32 for [`super::horner`], integers for [`super::fixed32`]) into lane `slot[r]` when track
@@ -12,6 +16,9 @@ pub(crate) struct Records<T> {
     pub(crate) slot: Vec<u32>,
     pub(crate) track: Vec<u32>,
     pub(crate) coef: Vec<T>,
+    /// Records played in place (f32 lanes, `live`): the `D + 1` numbers each record's
+    /// position held just before it, record after record (empty otherwise).
+    pub(crate) undo: Vec<T>,
 }
 
 impl<T: Copy> Records<T> {
@@ -45,68 +52,107 @@ impl<T: Copy> Records<T> {
         }
     }
 
+    /// Turns every record's lane into its position in a chunked group of `terms` orders
+    /// (`horner::chunked_index(terms, lane, 0)`, where order 0 of the lane lives), what
+    /// `Records::play_into` reads in a chunked group. `false` (records
+    /// unchanged) when a position does not fit 32 bits.
+    pub(crate) fn index_chunks(&mut self, terms: usize) -> bool {
+        let positions: Option<Vec<u32>> = self
+            .slot
+            .iter()
+            .map(|&lane| u32::try_from(super::horner::chunked_index(terms, lane as usize, 0)).ok())
+            .collect();
+        positions.map(|p| self.slot = p).is_some()
+    }
+
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
         (self.start.len() + self.slot.len() + self.track.len()) * 4
-            + self.coef.len() * core::mem::size_of::<T>()
+            + (self.coef.len() + self.undo.len()) * core::mem::size_of::<T>()
     }
 
-    /// Plays the records `from..to` into a group's order-major coefficient arrays `coef`
-    /// (`len` lanes, `terms` orders). With `on_script`, records whose track is not on its
-    /// script are skipped (`None`: every track with records is on it, the common case, and no
-    /// record is tested); `entered(channel[slot])` is called for each record played.
+    /// Plays the records `from..to` into a group's coefficient arrays `coef` (`len` lanes,
+    /// `terms` orders): order-major (`chunked` false: lane `slot` of order `k` at `k · len +
+    /// slot`), or in chunks of `horner::CHUNK` lanes, each chunk its `terms` orders one after
+    /// the other (`horner::chunked_index`; the records' lanes turned into positions by
+    /// [`Records::index_chunks`], so a record's `terms` stores start at its position, `CHUNK`
+    /// values apart). With `on_script`, records whose track is not on its script are skipped
+    /// (`None`: every track with records is on it, the common case, and no record is tested);
+    /// `entered(channel of the lane)` is called for each record played.
     #[inline]
     pub(crate) fn play_into(
         &self,
-        (coef, channel, len, terms): (&mut [T], &[u32], usize, usize),
-        (from, to): (usize, usize),
+        (coef, channel, len, terms): GroupLanes<'_, T>,
+        (range, chunked): ((usize, usize), bool),
         on_script: Option<&[bool]>,
         entered: impl FnMut(usize),
     ) {
-        let (Some(slots), Some(tracks), Some(records)) = (
-            self.slot.get(from..to),
-            self.track.get(from..to),
-            self.coef.get(from * terms..to * terms),
-        ) else {
+        let Some(lanes) = self.lanes(range, terms, on_script) else {
             return;
         };
-        let lanes = Lanes {
-            slots,
-            tracks,
-            on_script,
-        };
+        let group = (coef, len, channel, chunked);
         match terms {
-            1 => lanes.play::<T, 1>(coef, len, records, channel, entered),
-            2 => lanes.play::<T, 2>(coef, len, records, channel, entered),
-            3 => lanes.play::<T, 3>(coef, len, records, channel, entered),
-            4 => lanes.play::<T, 4>(coef, len, records, channel, entered),
-            5 => lanes.play::<T, 5>(coef, len, records, channel, entered),
-            6 => lanes.play::<T, 6>(coef, len, records, channel, entered),
-            7 => lanes.play::<T, 7>(coef, len, records, channel, entered),
-            8 => lanes.play::<T, 8>(coef, len, records, channel, entered),
-            _ => lanes.play::<T, 9>(coef, len, records, channel, entered),
+            1 => lanes.play::<1>(group, entered),
+            2 => lanes.play::<2>(group, entered),
+            3 => lanes.play::<3>(group, entered),
+            4 => lanes.play::<4>(group, entered),
+            5 => lanes.play::<5>(group, entered),
+            6 => lanes.play::<6>(group, entered),
+            7 => lanes.play::<7>(group, entered),
+            8 => lanes.play::<8>(group, entered),
+            _ => lanes.play::<9>(group, entered),
         }
+    }
+
+    /// The records `from..to` of `terms` numbers each, with the tracks on their script.
+    #[inline]
+    fn lanes<'a>(
+        &'a self,
+        (from, to): (usize, usize),
+        terms: usize,
+        on_script: Option<&'a [bool]>,
+    ) -> Option<Lanes<'a, T>> {
+        Some(Lanes {
+            slots: self.slot.get(from..to)?,
+            tracks: self.track.get(from..to)?,
+            records: self.coef.get(from * terms..to * terms)?,
+            on_script,
+        })
     }
 }
 
-/// The lanes and tracks of a run of records, and which tracks are on their script.
-struct Lanes<'a> {
+/// A run of records (lanes, tracks, numbers), and which tracks are on their script.
+struct Lanes<'a, T> {
     slots: &'a [u32],
     tracks: &'a [u32],
+    records: &'a [T],
     on_script: Option<&'a [bool]>,
 }
 
-impl Lanes<'_> {
-    /// The records' `N` coefficients each (`records`, record after record) into the order-major
-    /// arrays `coef` of `len` lanes: `N` stores per record, the orders sliced once.
+impl<T: Copy> Lanes<'_, T> {
+    /// [`Lanes::order_major`] or [`Lanes::chunked`].
     #[inline(always)]
-    fn play<T: Copy, const N: usize>(
+    fn play<const N: usize>(
+        &self,
+        (coef, len, channel, chunked): (&mut [T], usize, &[u32], bool),
+        entered: impl FnMut(usize),
+    ) {
+        if chunked {
+            self.chunked::<N>(coef, len, channel, entered);
+        } else {
+            self.order_major::<N>(coef, len, channel, entered);
+        }
+    }
+
+    /// The records' `N` coefficients each into the order-major arrays `coef` of `len` lanes:
+    /// `N` stores per record, the orders sliced once.
+    #[inline(always)]
+    fn order_major<const N: usize>(
         &self,
         coef: &mut [T],
         len: usize,
-        records: &[T],
         channel: &[u32],
-        mut entered: impl FnMut(usize),
+        entered: impl FnMut(usize),
     ) {
         // Invariant of the lane groups: `coef` holds `N` orders of `len` lanes.
         let fits = N.checked_mul(len).is_some_and(|all| all <= coef.len());
@@ -121,23 +167,79 @@ impl Lanes<'_> {
             *order = head;
             rest = tail;
         }
-        let records = records.chunks_exact(N);
-        for ((&slot, &track), c) in self.slots.iter().zip(self.tracks).zip(records) {
+        self.each::<N>(
+            |slot| slot,
+            (channel, entered),
+            |slot, c| {
+                debug_assert!(slot < len, "record slot {slot} past the {len} lanes");
+                if slot >= len {
+                    return false;
+                }
+                for (order, &x) in orders.iter_mut().zip(c) {
+                    order[slot] = x;
+                }
+                true
+            },
+        );
+    }
+
+    /// The records' `N` coefficients each into the chunked arrays `coef` (`len` lanes), at the
+    /// records' positions (`horner::chunked_index`).
+    #[inline(always)]
+    fn chunked<const N: usize>(
+        &self,
+        coef: &mut [T],
+        len: usize,
+        channel: &[u32],
+        entered: impl FnMut(usize),
+    ) {
+        use super::horner::CHUNK;
+        // Invariant of `HornerGroup`: whole chunks, so every position has its `N` orders.
+        let span = (N - 1) * CHUNK + 1;
+        let end = len.div_ceil(CHUNK) * N * CHUNK;
+        let coef = coef.get_mut(..end).unwrap_or(&mut []);
+        let lane = |at: usize| (at / (N * CHUNK)) * CHUNK + at % CHUNK;
+        self.each::<N>(lane, (channel, entered), |at, c| {
+            let Some(dst) = coef.get_mut(at..at + span) else {
+                debug_assert!(false, "record position {at} past the {len} lanes");
+                return false;
+            };
+            for (k, &x) in c.iter().enumerate() {
+                dst[k * CHUNK] = x;
+            }
+            true
+        });
+    }
+
+    /// Each record whose track is on its script: `store(position, coefficients)`, then, when
+    /// it stored them (the position is in the group), `entered(channel[lane(position)])`.
+    #[inline(always)]
+    fn each<const N: usize>(
+        &self,
+        lane: impl Fn(usize) -> usize,
+        (channel, mut entered): (&[u32], impl FnMut(usize)),
+        mut store: impl FnMut(usize, &[T; N]) -> bool,
+    ) {
+        let records = self.records.chunks_exact(N);
+        let mut play = |slot: u32, c: &[T]| {
             let slot = slot as usize;
-            let on = self
-                .on_script
-                .map_or(true, |on| on.get(track as usize).copied().unwrap_or(false));
-            debug_assert!(
-                slot < len,
-                "script slot {slot} past the group's {len} lanes"
-            );
-            if !on || slot >= len {
-                continue;
+            if let Ok(c) = <&[T; N]>::try_from(c) {
+                if store(slot, c) {
+                    entered(channel.get(lane(slot)).copied().unwrap_or(u32::MAX) as usize);
+                }
             }
-            for (order, &x) in orders.iter_mut().zip(c) {
-                order[slot] = x;
+        };
+        let Some(on_script) = self.on_script else {
+            // Every track with records is on its script: no per-record test.
+            for (&slot, c) in self.slots.iter().zip(records) {
+                play(slot, c);
             }
-            entered(channel.get(slot).copied().unwrap_or(u32::MAX) as usize);
+            return;
+        };
+        for ((&slot, &track), c) in self.slots.iter().zip(self.tracks).zip(records) {
+            if on_script.get(track as usize).copied().unwrap_or(false) {
+                play(slot, c);
+            }
         }
     }
 }
@@ -213,6 +315,7 @@ mod tests {
             slot: vec![2, 0, 1],
             track: vec![7, 5, 6],
             coef: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
+            undo: Vec::new(),
         }
     }
 
@@ -221,14 +324,54 @@ mod tests {
         let r = records();
         let mut coef = [0.0f32; 9];
         let mut entered = Vec::new();
-        r.play_into((&mut coef, &[10, 11, 12], 3, 3), r.range(0), None, |c| {
-            entered.push(c)
-        });
+        r.play_into(
+            (&mut coef, &[10, 11, 12], 3, 3),
+            (r.range(0), false),
+            None,
+            |c| entered.push(c),
+        );
         // Slot 2 gets 1, 2, 3 (orders 0, 1, 2), slot 0 gets 4, 5, 6; slot 1 untouched.
         assert_eq!(coef, [4.0, 0.0, 1.0, 5.0, 0.0, 2.0, 6.0, 0.0, 3.0]);
         assert_eq!(entered, [12, 10]);
-        r.play_into((&mut coef, &[10, 11, 12], 3, 3), r.range(1), None, |_| {});
+        r.play_into(
+            (&mut coef, &[10, 11, 12], 3, 3),
+            (r.range(1), false),
+            None,
+            |_| {},
+        );
         assert_eq!(coef, [4.0, 7.0, 1.0, 5.0, 8.0, 2.0, 6.0, 9.0, 3.0]);
+    }
+
+    #[test]
+    fn chunked_records_store_each_order_a_chunk_apart() {
+        use crate::batch::horner::{chunked_index, CHUNK};
+        // 40 lanes of degree 2: two chunks of 3 orders. Lane 33 (chunk 1, lane 1 in it) gets
+        // 1, 2, 3; lane 0 gets 4, 5, 6.
+        let mut r = Records {
+            start: vec![0, 2],
+            slot: vec![33, 0],
+            track: vec![7, 5],
+            coef: vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0],
+            undo: Vec::new(),
+        };
+        assert!(r.index_chunks(3));
+        assert_eq!(r.slot, [(3 * CHUNK + 1) as u32, 0]);
+        let channels: Vec<u32> = (100..140).collect();
+        let mut coef = vec![0.0f32; 2 * 3 * CHUNK];
+        let mut entered = Vec::new();
+        r.play_into(
+            (&mut coef, &channels, 40, 3),
+            (r.range(0), true),
+            None,
+            |c| entered.push(c),
+        );
+        for (lane, values) in [(33, [1.0, 2.0, 3.0]), (0, [4.0, 5.0, 6.0])] {
+            for (k, v) in values.iter().enumerate() {
+                assert_eq!(coef[chunked_index(3, lane, k)], *v, "lane {lane} order {k}");
+            }
+        }
+        assert_eq!(coef.iter().filter(|&&x| x != 0.0).count(), 6);
+        assert_eq!(entered, [133, 100]);
     }
 
     #[test]
@@ -240,7 +383,7 @@ mod tests {
         let mut entered = Vec::new();
         r.play_into(
             (&mut coef, &[10, 11, 12], 3, 3),
-            r.range(0),
+            (r.range(0), false),
             Some(&on),
             |c| entered.push(c),
         );
