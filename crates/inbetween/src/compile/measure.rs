@@ -1,11 +1,15 @@
 //! The compiler's last check: each compiled track written and played by `TrackPlayer` as `play` plays it, against exact evaluation, at every integer frame.
 
+// Index loops over small fixed arrays read like the formulas they implement.
+#![allow(clippy::needless_range_loop)]
+
 use alloc::string::ToString;
 
 use super::source::MAX_COMPONENTS;
 use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
-use crate::player::TrackPlayer;
+use crate::player::{RawState, TrackPlayer};
+use crate::stream::layout::MAX_TERMS;
 use crate::stream::{write_stream, Stream, StreamTrack, TrackData};
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
@@ -93,8 +97,8 @@ fn measure_track(
 }
 
 /// One pass of [`measure_track`]: `count` integer frames from a seek to `start`, `step` (±1)
-/// apart. Returns the largest error (infinite for a NaN) and its frame (`first` when every
-/// error is 0).
+/// apart, played by [`play_runs`]. Returns the largest error (infinite for a NaN) and its frame
+/// (`first` when every error is 0).
 fn play_measured(
     track: StreamTrack<'_>,
     input: &TrackInput<'_>,
@@ -105,48 +109,122 @@ fn play_measured(
     let outside = track.outside();
     let first_integer = crate::math::ceil(first);
     let mut worst = (0.0f64, first);
-    let mut player = TrackPlayer::new(track);
     let mut exact = [0.0; MAX_COMPONENTS];
     let components = track.components();
-    // `start` is finite and `step` is ±1: validated, so neither call can fail.
-    let _ = player.seek(start);
-    let _ = player.set_step(step);
-    for m in 0..count {
-        let frame = start + step * m as f64;
+    play_runs(track, (start, count, step), |frame, played| {
         let inside = (frame >= first && frame < last)
             .then(|| exact_inside.get((frame - first_integer) as usize))
             .flatten();
         let truth = match inside {
             Some(value) => value,
             None => {
-                let played =
-                    super::outside::played(input.wrap, outside.as_ref(), frame, first, last);
-                super::outside::exact(input.source, played, &mut exact)
+                let at = super::outside::played(input.wrap, outside.as_ref(), frame, first, last);
+                super::outside::exact(input.source, at, &mut exact)
                     .map_err(|e| non_finite(input.name, e))?;
                 &exact
             }
         };
-        let (e, nan) = frame_error(&player, truth, components);
+        let (e, nan) = frame_error(played, truth, components);
         if e > worst.0 || nan {
             worst = (e, frame);
         }
-        player.advance();
-    }
+        Ok::<(), CompileError>(())
+    })?;
     Ok(worst)
 }
 
-/// The largest |played − exact| over the components at the player's current frame (a NaN
-/// error counts as infinite), and whether one was NaN (which takes the frame even from an
-/// earlier infinite error).
+/// Plays `count` integer frames from a seek to `start`, `step` (±1) apart, calling
+/// `visit(frame, value)` with each frame's value as `TrackPlayer` plays it (`value()`: raw, or
+/// normalized on tracks that say so), bit for bit: the player enters each run (`seek` to its
+/// first frame, which enters the same run as `advance` would: `TrackPlayer::run_left`), and the
+/// run's frames are played here from the state it entered (`TrackPlayer::raw_state`) with the
+/// player's own additions, `W_i += W_{i+1}` for i in 0..n in order (wrapping for integers) —
+/// without the player's per-frame bookkeeping. `tests::runs_play_the_players_values_bit_for_bit`
+/// compares every value with `TrackPlayer::advance`'s.
+///
+/// # Errors
+/// The first error `visit` returns.
+pub(super) fn play_runs<E>(
+    track: StreamTrack<'_>,
+    (start, count, step): (f64, u64, f64),
+    mut visit: impl FnMut(f64, &[f64; MAX_COMPONENTS]) -> Result<(), E>,
+) -> Result<(), E> {
+    let components = track.components().min(MAX_COMPONENTS);
+    let normalize = track.normalizes();
+    let mut player = TrackPlayer::new(track);
+    // `start` is finite and `step` is ±1: validated, so neither call can fail.
+    let _ = player.seek(start);
+    let _ = player.set_step(step);
+    let mut m = 0u64;
+    while m < count {
+        let run = player.run_left().clamp(1, count - m);
+        let mut float = [[0.0f64; MAX_TERMS]; MAX_COMPONENTS];
+        let mut int = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
+        let (mut terms, mut scale) = (1, None);
+        for c in 0..components {
+            match player.raw_state(c) {
+                RawState::Float(w) => {
+                    terms = w.len().min(MAX_TERMS);
+                    float[c][..terms].copy_from_slice(&w[..terms]);
+                }
+                RawState::Int(w, s) => {
+                    terms = w.len().min(MAX_TERMS);
+                    int[c][..terms].copy_from_slice(&w[..terms]);
+                    scale = Some(s);
+                }
+            }
+        }
+        let n = terms.saturating_sub(1);
+        for k in 0..run {
+            let frame = start + step * (m + k) as f64;
+            let mut value = [0.0; MAX_COMPONENTS];
+            for c in 0..components {
+                value[c] = match scale {
+                    None => float[c][0],
+                    Some(s) => int[c][0] as f64 * s,
+                };
+            }
+            if normalize {
+                value = crate::math::normalize4(value);
+            }
+            visit(frame, &value)?;
+            for c in 0..components {
+                match scale {
+                    None => {
+                        let w = &mut float[c];
+                        for i in 0..n {
+                            w[i] += w[i + 1];
+                        }
+                    }
+                    Some(_) => {
+                        let w = &mut int[c];
+                        for i in 0..n {
+                            w[i] = w[i].wrapping_add(w[i + 1]);
+                        }
+                    }
+                }
+            }
+        }
+        m += run;
+        if m < count {
+            let _ = player.seek(start + step * m as f64);
+        }
+    }
+    Ok(())
+}
+
+/// The largest |played − exact| over the components of a frame (a NaN error counts as
+/// infinite), and whether one was NaN (which takes the frame even from an earlier infinite
+/// error).
 #[inline]
 fn frame_error(
-    player: &TrackPlayer<'_>,
+    played: &[f64; MAX_COMPONENTS],
     truth: &[f64; MAX_COMPONENTS],
     components: usize,
 ) -> (f64, bool) {
     let (mut largest, mut nan) = (0.0f64, false);
-    for (c, exact) in truth.iter().enumerate().take(components) {
-        let e = crate::math::abs(player.component(c) - exact);
+    for (played, exact) in played.iter().zip(truth).take(components) {
+        let e = crate::math::abs(played - exact);
         if e.is_nan() {
             (largest, nan) = (f64::INFINITY, true);
         } else if e > largest {
@@ -154,4 +232,117 @@ fn frame_error(
         }
     }
     (largest, nan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::CompileOptions;
+    use crate::stream::Precision;
+    use crate::{Document, Interp, Track, Wrap};
+    use alloc::format;
+    use alloc::vec::Vec;
+
+    /// Long pieces (runs of many frames): scalar tracks of cubic and linear keys 7..40 frames
+    /// apart in each wrap, and slerp rotations (normalized on output).
+    fn long_pieces() -> Document {
+        let mut builder = Document::builder().fps(60.0);
+        for (i, wrap) in [Wrap::Clamp, Wrap::Loop, Wrap::PingPong]
+            .into_iter()
+            .enumerate()
+        {
+            let mut track = Track::scalar(format!("s{i}")).wrap(wrap);
+            let mut quat = Track::quat(format!("q{i}")).wrap(wrap);
+            let mut frame = 0.0;
+            for k in 0..12u32 {
+                let x = f64::from(k * 37 % 11);
+                let kind = match k % 3 {
+                    0 => Interp::CatmullRom,
+                    1 => Interp::bezier(x + 2.0, x - 1.0),
+                    _ => Interp::Linear,
+                };
+                track = track.key(frame, x * 9.5 - 40.0).interp(kind);
+                let angle = 0.3 * x;
+                let q = [crate::math::cos(angle), 0.0, crate::math::sin(angle), 0.0];
+                quat = quat.key(frame, q).interp(Interp::Slerp);
+                frame += f64::from(7 + k * 13 % 34);
+            }
+            builder = builder.track(track).track(quat);
+        }
+        builder.build().unwrap()
+    }
+
+    /// Documents with every wrap (clamp, loop, ping-pong, Blender outside records), scalars,
+    /// vectors, colours and normalized quaternions, sub-frame and tiny spans.
+    const DOCUMENTS: [&str; 4] = [
+        include_str!("../../../../examples/showcase.json"),
+        include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
+        include_str!(
+            "../../tests/fuzz_regressions/document_json/hostile_pingpong_sub_frame_span.json"
+        ),
+        include_str!("../../../../tests/blender/case3.json"),
+    ];
+
+    /// `TrackPlayer`'s values, advanced frame by frame as `play` plays them.
+    fn advanced(track: StreamTrack<'_>, (start, count, step): (f64, u64, f64)) -> Vec<u64> {
+        let mut player = TrackPlayer::new(track);
+        player.seek(start).unwrap();
+        player.set_step(step).unwrap();
+        let mut out = Vec::new();
+        for _ in 0..count {
+            out.extend(player.value().map(f64::to_bits));
+            player.advance();
+        }
+        out
+    }
+
+    /// [`play_runs`] gives the values `TrackPlayer::advance` gives, bit for bit, forward and
+    /// backward over the frames the compiler measures and 300 more on each side, in every
+    /// precision (fixed tracks play integer states).
+    #[test]
+    fn runs_play_the_players_values_bit_for_bit() {
+        let (mut checked, mut long_runs) = (0, 0);
+        let documents = DOCUMENTS.map(|text| Document::from_json_str(text, "test.json").unwrap());
+        for doc in documents.iter().chain([&long_pieces()]) {
+            for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+                let options = CompileOptions {
+                    precision,
+                    ..CompileOptions::default()
+                };
+                // The hostile documents hold values fixed point cannot (refused, nothing to play).
+                let compiled = match doc.compile(&options) {
+                    Err(CompileError::OutOfRange { .. }) if precision == Precision::Fixed => {
+                        continue
+                    }
+                    compiled => compiled.unwrap(),
+                };
+                let stream = Stream::from_bytes(&compiled.bytes).unwrap();
+                for track in stream.tracks() {
+                    let (from, count) =
+                        measured_frames(true, track.first_frame(), track.last_frame());
+                    let (from, count) = (from - 300.0, count + 600);
+                    let last = from + (count - 1) as f64;
+                    for pass in [(from, count, 1.0), (last, count, -1.0)] {
+                        let mut runs = Vec::new();
+                        let mut player = TrackPlayer::new(track);
+                        player.seek(pass.0).unwrap();
+                        player.set_step(pass.2).unwrap();
+                        play_runs(track, pass, |frame, v| {
+                            player.seek(frame).unwrap();
+                            long_runs += usize::from(player.run_left() > 8);
+                            runs.extend(v.map(f64::to_bits));
+                            Ok::<(), ()>(())
+                        })
+                        .unwrap();
+                        assert_eq!(runs, advanced(track, pass), "{} {precision}", track.name());
+                        checked += count;
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && long_runs > 1_000,
+            "{checked} {long_runs}"
+        );
+    }
 }
