@@ -10,7 +10,7 @@ use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::{RawState, TrackPlayer};
 use crate::stream::layout::MAX_TERMS;
-use crate::stream::{write_stream, Stream, StreamTrack, TrackData};
+use crate::stream::{write_stream_unvalidated, Stream, StreamTrack, TrackData};
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
 /// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
@@ -46,7 +46,8 @@ pub(super) fn compile_and_measure(
     let compiled = compile_track_in_precision(input, options, pieces_before)?;
     let (mut data, spans, kept_in_f64) =
         (compiled.data, compiled.spans.len(), compiled.kept_in_f64);
-    let bytes = write_stream(fps, core::slice::from_ref(&data))?;
+    // Validated once, here (`write_stream` would validate the same bytes first).
+    let bytes = write_stream_unvalidated(fps, core::slice::from_ref(&data))?;
     let stream = Stream::from_bytes(&bytes)?;
     let Some(track) = stream.track(0) else {
         return Ok((data, spans, kept_in_f64));
@@ -175,40 +176,83 @@ pub(super) fn play_runs<E>(
             }
         }
         let n = terms.saturating_sub(1);
-        for k in 0..run {
-            let frame = start + step * (m + k) as f64;
-            let mut value = [0.0; MAX_COMPONENTS];
-            for c in 0..components {
-                value[c] = match scale {
-                    None => float[c][0],
-                    Some(s) => int[c][0] as f64 * s,
-                };
-            }
-            if normalize {
-                value = crate::math::normalize4(value);
-            }
-            visit(frame, &value)?;
-            for c in 0..components {
-                match scale {
-                    None => {
-                        let w = &mut float[c];
-                        for i in 0..n {
-                            w[i] += w[i + 1];
-                        }
-                    }
-                    Some(_) => {
-                        let w = &mut int[c];
-                        for i in 0..n {
-                            w[i] = w[i].wrapping_add(w[i + 1]);
-                        }
-                    }
-                }
-            }
+        // Whole frames below 2^53: `frame + step` is exact, the frame `start + step · m` is.
+        let frames = (start + step * m as f64, run, step);
+        match scale {
+            None => float_run(&mut float, (n, components, normalize), frames, &mut visit)?,
+            Some(s) => int_run(&mut int, s, (n, components, normalize), frames, &mut visit)?,
         }
         m += run;
         if m < count {
             let _ = player.seek(start + step * m as f64);
         }
+    }
+    Ok(())
+}
+
+/// `run` frames of a float state from `frame`, `step` apart ([`play_runs`]): the value
+/// `W_0` per component (normalized when the track says so), then `W_i += W_{i+1}`.
+fn float_run<E>(
+    state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
+    (n, components, normalize): (usize, usize, bool),
+    (mut frame, run, step): (f64, u64, f64),
+    visit: &mut impl FnMut(f64, &[f64; MAX_COMPONENTS]) -> Result<(), E>,
+) -> Result<(), E> {
+    if components == 1 && !normalize {
+        // A scalar: the same values and additions without the per-component loops.
+        let w = &mut state[0];
+        for _ in 0..run {
+            visit(frame, &[w[0], 0.0, 0.0, 0.0])?;
+            for i in 0..n {
+                w[i] += w[i + 1];
+            }
+            frame += step;
+        }
+        return Ok(());
+    }
+    for _ in 0..run {
+        let mut value = [0.0; MAX_COMPONENTS];
+        for c in 0..components {
+            value[c] = state[c][0];
+        }
+        if normalize {
+            value = crate::math::normalize4(value);
+        }
+        visit(frame, &value)?;
+        for w in state.iter_mut().take(components) {
+            for i in 0..n {
+                w[i] += w[i + 1];
+            }
+        }
+        frame += step;
+    }
+    Ok(())
+}
+
+/// [`float_run`] for an integer state with the scale `2^-exponent`: the value
+/// `W_0 as f64 · scale`, wrapping additions.
+fn int_run<E>(
+    state: &mut [[i64; MAX_TERMS]; MAX_COMPONENTS],
+    scale: f64,
+    (n, components, normalize): (usize, usize, bool),
+    (mut frame, run, step): (f64, u64, f64),
+    visit: &mut impl FnMut(f64, &[f64; MAX_COMPONENTS]) -> Result<(), E>,
+) -> Result<(), E> {
+    for _ in 0..run {
+        let mut value = [0.0; MAX_COMPONENTS];
+        for c in 0..components {
+            value[c] = state[c][0] as f64 * scale;
+        }
+        if normalize {
+            value = crate::math::normalize4(value);
+        }
+        visit(frame, &value)?;
+        for w in state.iter_mut().take(components) {
+            for i in 0..n {
+                w[i] = w[i].wrapping_add(w[i + 1]);
+            }
+        }
+        frame += step;
     }
     Ok(())
 }
