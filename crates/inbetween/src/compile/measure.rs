@@ -110,19 +110,17 @@ fn play_measured(
     let outside = track.outside();
     let first_integer = crate::math::ceil(first);
     let mut worst = (0.0f64, first);
-    let mut exact = [0.0; MAX_COMPONENTS];
     let components = track.components();
     play_runs(track, (start, count, step), |frame, played| {
         let inside = (frame >= first && frame < last)
             .then(|| exact_inside.get((frame - first_integer) as usize))
             .flatten();
+        let outside_value;
         let truth = match inside {
             Some(value) => value,
             None => {
-                let at = super::outside::played(input.wrap, outside.as_ref(), frame, first, last);
-                super::outside::exact(input.source, at, &mut exact)
-                    .map_err(|e| non_finite(input.name, e))?;
-                &exact
+                outside_value = outside_truth(input, outside.as_ref(), frame, (first, last))?;
+                &outside_value
             }
         };
         let (e, nan) = frame_error(played, truth, components);
@@ -132,6 +130,23 @@ fn play_measured(
         Ok::<(), CompileError>(())
     })?;
     Ok(worst)
+}
+
+/// The exact value of an integer `frame` at the last frame or outside the keys: the source's
+/// where the stream's wrap or outside record sends it (`outside::played`). Kept out of the
+/// per-frame loop (out of line, cold: it is rare, and inlined it slows every frame).
+#[cold]
+#[inline(never)]
+fn outside_truth(
+    input: &TrackInput<'_>,
+    outside: Option<&crate::stream::outside::Outside>,
+    frame: f64,
+    (first, last): (f64, f64),
+) -> Result<[f64; MAX_COMPONENTS], CompileError> {
+    let mut exact = [0.0; MAX_COMPONENTS];
+    let at = super::outside::played(input.wrap, outside, frame, first, last);
+    super::outside::exact(input.source, at, &mut exact).map_err(|e| non_finite(input.name, e))?;
+    Ok(exact)
 }
 
 /// Plays `count` integer frames from a seek to `start`, `step` (±1) apart, calling
