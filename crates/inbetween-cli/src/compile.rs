@@ -59,13 +59,14 @@ pub fn compile_with_bar(
     result
 }
 
-/// The per-track table: kinds → pieces, degrees, bytes, measured error, additions/frame.
+/// The per-track table: kinds → pieces, degrees, bytes, measured error, additions/frame, and
+/// the pieces proven between integer frames (`TrackProof`; docs/stream-format.md).
 pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10} {:>10} {:>7} {:>8}",
+        "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10} {:>10} {:>7} {:>8} {:>9}",
         "track",
         "prec",
         "kinds",
@@ -75,13 +76,14 @@ pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -
         "tolerance",
         "max error",
         "@frame",
-        "adds/fr"
+        "adds/fr",
+        "proven"
     );
     for (track, report) in doc.tracks().iter().zip(&compiled.reports) {
         let s = &report.summary;
         let _ = writeln!(
             out,
-            "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10.2e} {:>10.2e} {:>7} {:>8.2}",
+            "{:<10} {:<7} {:<34} {:>6} {:>4} {:>7} {:>10.2e} {:>10.2e} {:>7} {:>8.2} {:>9}",
             track.name(),
             report
                 .kept_in_f64
@@ -94,9 +96,16 @@ pub fn report(doc: &Document, compiled: &CompiledStream, precision: Precision) -
             s.tolerance,
             s.max_error,
             s.max_error_frame,
-            s.additions_per_frame
+            s.additions_per_frame,
+            format!("{}/{}", report.proof.between_proven, s.pieces)
         );
     }
+    let _ = writeln!(
+        out,
+        "proven: pieces whose every real frame is proven within the tolerance at steps \
+         1/64..16 (polynomial spans); the rest are checked at every integer frame and sampled \
+         between (docs/stream-format.md)"
+    );
     for report in &compiled.reports {
         if let Some(reach) = report.kept_in_f64 {
             let _ = writeln!(

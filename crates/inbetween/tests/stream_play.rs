@@ -7,46 +7,6 @@ use inbetween::player::{Player, PlayerError, TrackPlayer};
 use inbetween::stream::{Precision, Stream, StreamValueType, StreamWrap};
 use stream_support::*;
 
-fn smooth() -> FnSource<impl Fn(f64) -> [f64; 4]> {
-    FnSource {
-        components: 2,
-        breaks: vec![0.0, 20.0, 95.5, 160.0],
-        f: |f: f64| {
-            [
-                10.0 * (f / 9.0).sin() + f * 0.05,
-                (f / 31.0).cos() * 4.0,
-                0.0,
-                0.0,
-            ]
-        },
-    }
-}
-
-fn mixed() -> PolySource {
-    PolySource {
-        components: 1,
-        spans: vec![
-            (0.0, 12.0, vec![[2.0, 0.0, 0.0, 0.0]]),
-            (
-                12.0,
-                40.0,
-                vec![
-                    [2.0, 0.0, 0.0, 0.0],
-                    [0.0; 4],
-                    [9.0, 0.0, 0.0, 0.0],
-                    [-6.0, 0.0, 0.0, 0.0],
-                ],
-            ),
-            (
-                40.0,
-                80.0,
-                vec![[5.0, 0.0, 0.0, 0.0], [-5.0, 0.0, 0.0, 0.0]],
-            ),
-        ],
-        end_value: [0.0, 0.0, 0.0, 0.0],
-    }
-}
-
 /// Values at frames `from, from + 1, …` (`count` of them), played from `from`.
 fn play(
     track: inbetween::stream::StreamTrack<'_>,
@@ -75,7 +35,7 @@ fn max_diff(a: &[[f64; 4]], b: &[[f64; 4]]) -> f64 {
 
 #[test]
 fn seek_then_play_equals_play_from_start() {
-    let source = smooth();
+    let source = smooth_vec2();
     for precision in PRECISIONS {
         let compiled = compile_one(
             &source,
@@ -101,7 +61,7 @@ fn seek_then_play_equals_play_from_start() {
 
 #[test]
 fn backward_play_equals_forward_play_reversed() {
-    let source = smooth();
+    let source = smooth_vec2();
     for precision in PRECISIONS {
         let compiled = compile_one(
             &source,
@@ -129,8 +89,8 @@ fn backward_play_equals_forward_play_reversed() {
 /// exact evaluation at every integer frame, holds included (clamp: one frame each side).
 #[test]
 fn backward_play_stays_within_the_stored_max_error() {
-    let smooth = smooth();
-    let mixed = mixed();
+    let smooth = smooth_vec2();
+    let mixed = mixed_polynomials(1.0);
     let sources: [(&dyn CurveSource, StreamValueType); 2] = [
         (&smooth, StreamValueType::Vec2),
         (&mixed, StreamValueType::Scalar),
@@ -165,14 +125,9 @@ fn backward_play_stays_within_the_stored_max_error() {
 /// ease family), compiled by `Document::compile`, against `Track::eval`.
 #[test]
 fn showcase_backward_play_stays_within_the_stored_max_error() {
-    let showcase = include_str!("../../../examples/showcase.json");
-    let doc = inbetween::Document::from_json_str(showcase, "showcase.json").unwrap();
     for precision in [Precision::F32, Precision::F64] {
-        let options = inbetween::compile::CompileOptions {
-            precision,
-            ..Default::default()
-        };
-        let bytes = doc.compile(&options).unwrap().bytes;
+        let (doc, compiled) = compiled_showcase(precision);
+        let bytes = compiled.bytes;
         let stream = Stream::from_bytes(&bytes).unwrap();
         let mut checked = 0;
         for (track, source) in stream.tracks().zip(doc.tracks()) {
@@ -205,7 +160,7 @@ fn showcase_backward_play_stays_within_the_stored_max_error() {
 
 #[test]
 fn other_rates_match_exact_evaluation_at_fractional_frames() {
-    let source = smooth();
+    let source = smooth_vec2();
     for precision in PRECISIONS {
         let compiled = compile_one(
             &source,
@@ -246,7 +201,7 @@ fn other_rates_match_exact_evaluation_at_fractional_frames() {
 
 #[test]
 fn exact_polynomials_play_exactly_at_any_rate() {
-    let source = mixed();
+    let source = mixed_polynomials(1.0);
     let compiled = compile_one(
         &source,
         StreamValueType::Scalar,
@@ -318,7 +273,7 @@ fn wrap_modes_follow_the_spec_at_every_frame() {
 
 #[test]
 fn ping_pong_turns_at_the_ends_with_steps_in_the_curve() {
-    let source = mixed();
+    let source = mixed_polynomials(1.0);
     let compiled = compile_one(
         &source,
         StreamValueType::Scalar,
@@ -344,8 +299,8 @@ fn ping_pong_turns_at_the_ends_with_steps_in_the_curve() {
 #[test]
 fn player_over_all_tracks_writes_in_column_order() {
     use inbetween::compile::{compile_tracks, CompileOptions, TrackInput};
-    let a = mixed();
-    let b = smooth();
+    let a = mixed_polynomials(1.0);
+    let b = smooth_vec2();
     let inputs = [
         TrackInput {
             name: "a",
@@ -411,7 +366,7 @@ fn played_hash(bytes: &[u8], frames: usize) -> u64 {
 fn fixed_point_playback_is_pinned_bit_for_bit() {
     // Exact polynomial spans compile with + − × ÷ only, so the integers (and the played values,
     // `I_0 · 2^-e`) are the same on every platform. If this hash changes, the stream changed.
-    let source = mixed();
+    let source = mixed_polynomials(1.0);
     let compiled = compile_one(
         &source,
         StreamValueType::Scalar,

@@ -5,6 +5,7 @@
 
 use alloc::string::ToString;
 
+use super::seek::{prove_track, TrackProof};
 use super::source::{NonFiniteValue, MAX_COMPONENTS};
 use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
@@ -27,13 +28,15 @@ fn measured_frames(moves: bool, first: f64, last: f64) -> (f64, u64) {
     (from, (to - from) as u64 + 1)
 }
 
-/// A compiled and measured track: its data, its span count, and `TrackReport::kept_in_f64`.
-pub(super) type MeasuredTrack = (TrackData, usize, Option<f64>);
+/// A compiled and measured track: its data, its span count, `TrackReport::kept_in_f64` and
+/// `TrackReport::proof`.
+pub(super) type MeasuredTrack = (TrackData, usize, Option<f64>, TrackProof);
 
 /// Compiles one track (`span::compile_track_in_precision`, counting `pieces_before` pieces of the tracks
 /// before it), writes it alone into a stream at `fps`, and measures that stream with
-/// [`measure_track`]: the largest error and its frame stored in the returned data are what
-/// the player does.
+/// [`measure_track`], then proves or plays its seeks and bounds its frames between integer
+/// frames (`seek::prove_track`): the largest error and its frame stored in the returned data
+/// are what the player does.
 ///
 /// # Errors
 /// As `compile_tracks`; `ToleranceExceeded` when the player misses the tolerance.
@@ -50,9 +53,12 @@ pub(super) fn compile_and_measure(
     let bytes = write_stream_unvalidated(fps, core::slice::from_ref(&data))?;
     let stream = Stream::from_bytes(&bytes)?;
     let Some(track) = stream.track(0) else {
-        return Ok((data, spans, kept_in_f64));
+        return Ok((data, spans, kept_in_f64, TrackProof::default()));
     };
     let (error, frame) = measure_track(track, input, &compiled.exact)?;
+    data.max_error = error;
+    data.max_error_frame = frame;
+    let (proof, error, frame) = prove_track(&data, &compiled.spans, track, &compiled.exact);
     if error > data.tolerance {
         return Err(CompileError::ToleranceExceeded {
             track: input.name.to_string(),
@@ -65,7 +71,7 @@ pub(super) fn compile_and_measure(
     }
     data.max_error = error;
     data.max_error_frame = frame;
-    Ok((data, spans, kept_in_f64))
+    Ok((data, spans, kept_in_f64, proof))
 }
 
 /// Plays `track` over [`measured_frames`] — through the keys and, for wrapping tracks, across

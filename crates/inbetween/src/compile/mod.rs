@@ -33,6 +33,7 @@ mod measure;
 pub mod normalized;
 pub(crate) mod outside;
 mod parallel;
+pub mod seek;
 pub mod source;
 mod span;
 mod verify;
@@ -41,6 +42,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 pub use convert::{lobatto_interpolant, lobatto_node, power_to_differences};
+pub use seek::{TrackProof, MAX_PROVEN_STEP, MIN_PROVEN_STEP};
 pub use source::{CurveSource, MaybeSync, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
 
 use crate::stream::layout::MAX_DEGREE;
@@ -193,6 +195,9 @@ pub struct TrackReport {
     /// frames and the fractional frames checked) of its f64 pieces stored in f32 instead: the
     /// finest tolerance f32 reaches with pieces of a frame or more, as measured.
     pub kept_in_f64: Option<f64>,
+    /// What the compiler proved, or played, of seeks and of frames between integer frames
+    /// (`seek` module; docs/stream-format.md, What the compiler guarantees).
+    pub proof: TrackProof,
 }
 
 /// Why compilation failed.
@@ -405,7 +410,7 @@ pub fn compile_tracks_with_progress(
     check_frame_limits(tracks)?;
     let (data, spans): (Vec<_>, Vec<_>) = parallel::compile_each(tracks, fps, options, progress)?
         .into_iter()
-        .map(|(data, spans, kept_in_f64)| (data, (spans, kept_in_f64)))
+        .map(|(data, spans, kept_in_f64, proof)| (data, (spans, kept_in_f64, proof)))
         .unzip();
     // Validated once, here (`write_stream` would validate the same bytes first).
     let bytes = write_stream_unvalidated(fps, &data)?;
@@ -413,11 +418,12 @@ pub fn compile_tracks_with_progress(
     let reports = stream
         .tracks()
         .zip(spans)
-        .map(|(t, (spans, kept_in_f64))| TrackReport {
+        .map(|(t, (spans, kept_in_f64, proof))| TrackReport {
             name: t.name().to_string(),
             spans,
             summary: t.summary(),
             kept_in_f64,
+            proof,
         })
         .collect();
     Ok(CompiledStream { bytes, reports })

@@ -40,7 +40,7 @@ pub(super) fn compile_each(
             .collect();
         for (input, result) in chunk.iter().zip(results) {
             let over = match &result {
-                Ok((data, _, _)) => pieces_before.saturating_add(data.pieces.len()) > MAX_PIECES,
+                Ok((data, _, _, _)) => pieces_before.saturating_add(data.pieces.len()) > MAX_PIECES,
                 Err(e) => matches!(e, CompileError::TooManyPieces { .. }),
             };
             // Over the limit with the tracks before it in this chunk: compiled again with the

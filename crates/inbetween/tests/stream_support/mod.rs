@@ -230,3 +230,46 @@ pub fn corrupt(bytes: &[u8], offset: usize, patch: &[u8]) -> StreamError {
     fix_checksum(&mut copy);
     Stream::from_bytes(&copy).expect_err("corrupted stream accepted")
 }
+
+/// A smooth non-polynomial curve over 160 frames in two components (spans at 20 and 95.5).
+pub fn smooth_vec2() -> FnSource<impl Fn(f64) -> [f64; 4]> {
+    FnSource {
+        components: 2,
+        breaks: vec![0.0, 20.0, 95.5, 160.0],
+        f: |f: f64| {
+            [
+                10.0 * (f / 9.0).sin() + f * 0.05,
+                (f / 31.0).cos() * 4.0,
+                0.0,
+                0.0,
+            ]
+        },
+    }
+}
+
+/// Three polynomial spans over 80 frames — a hold, a cubic, a line — in value units of
+/// `scale` (about 10 × scale).
+pub fn mixed_polynomials(scale: f64) -> PolySource {
+    let row = |x: f64| [x * scale, 0.0, 0.0, 0.0];
+    PolySource {
+        components: 1,
+        spans: vec![
+            (0.0, 12.0, vec![row(2.0)]),
+            (12.0, 40.0, vec![row(2.0), row(0.0), row(9.0), row(-6.0)]),
+            (40.0, 80.0, vec![row(5.0), row(-5.0)]),
+        ],
+        end_value: [0.0; 4],
+    }
+}
+
+/// examples/showcase.json (every segment kind and ease family) and its compile in `precision`.
+pub fn compiled_showcase(precision: Precision) -> (inbetween::Document, CompiledStream) {
+    let showcase = include_str!("../../../../examples/showcase.json");
+    let doc = inbetween::Document::from_json_str(showcase, "showcase.json").unwrap();
+    let options = CompileOptions {
+        precision,
+        ..CompileOptions::default()
+    };
+    let compiled = doc.compile(&options).unwrap();
+    (doc, compiled)
+}
