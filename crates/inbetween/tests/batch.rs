@@ -442,3 +442,89 @@ fn a_piece_too_long_to_check_plays_exactly() {
     assert_eq!(bank.horner_channels(), 0);
     assert!(!bank.is_horner_channel(0));
 }
+
+/// `count` clamp scalar tracks shaped like the benchmark's workload: 32 keys 8..64 frames
+/// apart, values `amplitude × [−1, 1)`, catmull_rom, tcb, bezier (handles 0.6 and 0.9 of the way
+/// to the next key) and linear keys.
+fn clamped_scalars(count: usize, amplitude: f64, seed: u64) -> Json {
+    let mut rng = Lcg(seed);
+    let tracks: Vec<Json> = (0..count)
+        .map(|i| {
+            let mut frame = 0.0;
+            let values: Vec<f64> = (0..32)
+                .map(|_| (rng.next() * 2.0 - 1.0) * amplitude)
+                .collect();
+            let keys: Vec<Json> = values
+                .iter()
+                .enumerate()
+                .map(|(k, &value)| {
+                    if k > 0 {
+                        frame += 8.0 + rng.below(57) as f64;
+                    }
+                    let next = values.get(k + 1).copied().unwrap_or(value);
+                    let interp = match rng.below(4) {
+                        0 => json!("catmull_rom"),
+                        1 => json!("tcb"),
+                        2 => json!({"bezier": {
+                            "out": value + (next - value) * 0.6,
+                            "in": next - (next - value) * 0.1
+                        }}),
+                        _ => json!("linear"),
+                    };
+                    json!({"frame": frame, "value": value, "interp": interp})
+                })
+                .collect();
+            json!({"name": format!("s{i}"), "type": "scalar", "wrap": "clamp", "keys": keys})
+        })
+        .collect();
+    json!({"inbetween": 1, "fps": 60, "tracks": tracks})
+}
+
+/// Fixed tracks like the benchmark's (values to ±100 and their overshoot, tolerance
+/// `1e-6 × scale`): every channel plays on i32 lanes (the finer units of the orders ≥ 2 hold
+/// the tolerance where one unit `2^-E` for every order did not for a few percent of them), and
+/// within the promise of `check` at every frame of forward play and after seeks.
+#[test]
+fn fixed_tracks_like_the_benchmarks_all_play_on_i32_lanes() {
+    let (d, bytes) = compile(&clamped_scalars(120, 100.0, 11), Precision::Fixed, 3)
+        .unwrap_or_else(|| panic!("refused"));
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bank.int32_channels(), bank.channels());
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    let ops = [
+        Op::Advance(400),
+        Op::Seek(517.0),
+        Op::Advance(300),
+        Op::Seek(-3.0),
+        Op::Advance(40),
+    ];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 120 * 740, "compared {compared}");
+}
+
+/// Fixed values too large for i32 lanes at any exponent whose f32 output scales exactly
+/// (`|v| ~ 1e30`: `2^-E` would pass `2^64`) keep their track on the exact i64 lanes, which
+/// equal `TrackPlayer` bit for bit; a small track beside them still takes i32 lanes.
+#[test]
+fn fixed_values_beyond_the_i32_lanes_play_exactly() {
+    let keys = |scale: f64| {
+        (0..6)
+            .map(|i| json!({"frame": 11 * i, "value": scale * f64::from(i * i % 7) - scale, "interp": "catmull_rom"}))
+            .collect::<Vec<_>>()
+    };
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": [
+        {"name": "huge", "type": "scalar", "wrap": "clamp", "keys": keys(1e30)},
+        {"name": "small", "type": "scalar", "wrap": "clamp", "keys": keys(3.0)},
+    ]});
+    let (d, bytes) = compile(&doc, Precision::Fixed, 3).unwrap_or_else(|| panic!("refused"));
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!bank.is_horner_channel(0));
+    assert!(bank.is_horner_channel(1));
+    assert_eq!(bank.int32_channels(), 1);
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    let ops = [Op::Advance(70), Op::Seek(23.0), Op::Advance(40)];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 2 * 110, "compared {compared}");
+}

@@ -1,15 +1,45 @@
-//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers in units of `2^-E` (one `E` per track), played by wrapping i32 Horner steps and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
+//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` per track, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
 //!
 //! # Arithmetic (what is checked is what plays)
 //!
 //! A piece's power coefficients `a` about its entry frame `p` (f64, from `TrackPlayer`'s
 //! integer differences times `2^-e`, `horner::power_from_differences`) are shifted to the centre
 //! `C` of each epoch ([`shifted`], the f64 Taylor shift of `horner::centred`) and rounded to
-//! integers in units of `2^-E` ([`quantize`]). Integer frame `n` plays
-//! `v = c_D; v = v · u + c_k` (k = D − 1 … 0) in wrapping i32, `u = n − C ∈ [−8, 8)`
-//! ([`horner_i32`]); the value is `v · 2^-E`. Every step is a ring operation mod 2^32, so
-//! intermediate wrapping is harmless: when the true integer `v` lies in i32 the lanes give it
-//! exactly, and the check sees exactly what the lanes give either way.
+//! integers ([`quantize`]) in the track's [`Units`]: `c_0`, `c_1` in units of `2^-E`,
+//! `c_2 … c_D` in units of `2^-(E+S)`, `S = `[`SHIFT`]` = 3` — rounded there (*fine*), or
+//! rounded at `2^-E` and multiplied by `2^S` (*plain*). Integer frame `n`,
+//! `u = n − C ∈ [−8, 8)`, plays ([`horner_i32`])
+//!
+//! ```text
+//! r = c_D; r = r·u + c_k (k = D−1 … 2)      wrapping i32, units 2^-(E+S)
+//! p = c_1 + ((r·u) >> S)                    arithmetic shift (floor), units 2^-E
+//! v = c_0 + p·u                             wrapping i32
+//! ```
+//!
+//! (`v = c_0 + c_1·u` for `D = 1`, `c_0` for `D = 0`); the value is `v · 2^-E`. The steps that
+//! wrap are ring operations mod 2^32: when the true integer lies in i32 the lanes give it
+//! exactly. The shift needs the true `r·u` in i32, which the fine form's choice of `E`
+//! guarantees; and the check sees exactly what the lanes give either way.
+//!
+//! # Plain and fine
+//!
+//! The *plain* form is the lanes' first arithmetic: Horner's rule with every order rounded at
+//! `2^-E`. Scaled by `2^S` and shifted back it gives the same integers wherever `r·u · 2^S`
+//! stays in i32 (`the_plain_form_gives_the_bits_of_horner_in_one_unit`), so a track that holds
+//! its tolerance in it keeps the bits banks played before (the golden hashes of
+//! `tests/determinism.rs` include a bank). Its rounding costs up to `½ · 2^-E · Σ |u|^k` per
+//! value: 292.5 units of `2^-E` for a cubic (`|u| ≤ 8`), the `u³` term alone 256 — 4 % of the
+//! benchmark's fixed channels (values of a few hundred, `E = 21`, tolerance 1e-4) did not hold
+//! it and played on the exact lanes. The *fine* form bounds the error of a cubic by
+//! `½ + 8·(½ + 1) + ½ · 2^-3 · (8² + 8³) = 48.5` units (`c_0`'s rounding; `|u|` times `c_1`'s
+//! rounding and the floor of the shift; the finer orders' rounding), six times less; with it
+//! they all play on i32 lanes. The shift costs one µop (`vpsrad`) per 8 lanes.
+//!
+//! # Speed
+//!
+//! The pass is compiled once per value of `u` for degrees 1 to 3 ([`eval_u`]): a product by
+//! 0, ±1, ±2, ±4 or −8 is no instruction, a negation or a shift instead of `vpmulld` (2 µops,
+//! 10 cycles of latency); the other values keep `vpmulld`. Same integers.
 //!
 //! # Output
 //!
@@ -21,12 +51,14 @@
 //!
 //! # Choice of `E` and the check
 //!
-//! `E` is the largest exponent with every coefficient of every (piece, epoch) of the track at
-//! most `2^30` units ([`exponent_for`]); `Bank::new` then plays every integer frame of every
-//! piece in this arithmetic against `TrackPlayer`'s own wrapping i64 additions
-//! ([`verify_piece`]) and gives the track i32 lanes only if every value is within
-//! `tolerance − max_error` (so within the tolerance of exact evaluation; the f32 output within
-//! that plus half an f32 ulp of itself).
+//! [`choose_units`] tries the plain form, then the fine one. `E` is the largest exponent with,
+//! for every (piece, epoch) of the track, every `|c_k|` (plain), or `|c_0|`, `|c_1|` and
+//! `2^S · Σ_{k≥2} |c_k| 8^(k−1)` (fine: a bound of `|r·u|`, so the shift sees the true
+//! product) at most `2^30` units of `2^-E` ([`largest_coefficient`], [`exponent_for`]);
+//! `Bank::new` then plays every integer frame of every piece in that arithmetic against
+//! `TrackPlayer`'s own wrapping i64 additions ([`verify_piece`]) and gives the track i32 lanes
+//! in the first form whose every value is within `tolerance − max_error` (so within the
+//! tolerance of exact evaluation; the f32 output within that plus half an f32 ulp of itself).
 
 use alloc::vec::Vec;
 
@@ -35,6 +67,12 @@ use crate::stream::layout::MAX_TERMS;
 
 /// Largest coefficient magnitude in units (leaves one bit of headroom below i32's range).
 const MAX_UNITS: f64 = 1_073_741_824.0; // 2^30
+
+/// Extra fractional bits of the orders ≥ 2 (`S`: their units are `2^-(E+S)`).
+pub(crate) const SHIFT: u32 = 3;
+
+/// Largest `|u|` of an epoch (`horner::EPOCH / 2`).
+const HALF_EPOCH: f64 = (EPOCH / 2) as f64;
 
 /// `2^e` for `e` in f64's normal range.
 #[must_use]
@@ -61,15 +99,46 @@ pub(crate) fn shifted(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f64; MAX_TERMS
     b
 }
 
-/// Each coefficient in units of `2^-e`, rounded to the nearest integer (halves away from zero;
+/// How a fixed track's coefficients are held on i32 lanes: orders 0 and 1 in units of `2^-e`,
+/// the orders ≥ 2 in units of `2^-(e+S)` ([`SHIFT`]) — rounded there (`fine`), or rounded at
+/// `2^-e` and multiplied by `2^S` (`plain`: then the lanes give exactly the values of Horner's
+/// rule with every order in units of `2^-e`, the form banks played before the finer units,
+/// wherever `r·u · 2^S` stays in i32; [`choose_units`] prefers it, so fixed playback keeps its
+/// bits wherever that form holds the tolerance).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Units {
+    pub(crate) e: i32,
+    pub(crate) fine: bool,
+}
+
+impl Units {
+    /// `2^-e` in f32 (exact for `e` in `exponent_for`'s range).
+    #[must_use]
+    pub(crate) fn scale(self) -> f32 {
+        pow2(-self.e) as f32
+    }
+}
+
+/// A coefficient in units `unit`, rounded to the nearest integer (halves away from zero;
 /// saturating, which the check then sees).
+fn round_to(x: f64, unit: f64) -> i32 {
+    let y = x * unit;
+    (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32
+}
+
+/// Each coefficient as an integer in the track's [`Units`].
 #[must_use]
-pub(crate) fn quantize(b: &[f64; MAX_TERMS], e: i32) -> [i32; MAX_TERMS] {
-    let unit = pow2(e);
-    b.map(|x| {
-        let y = x * unit;
-        (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32
-    })
+pub(crate) fn quantize(b: &[f64; MAX_TERMS], units: Units) -> [i32; MAX_TERMS] {
+    let (unit, fine) = (pow2(units.e), pow2(units.e + SHIFT as i32));
+    let mut out = [0; MAX_TERMS];
+    for (k, (o, &x)) in out.iter_mut().zip(b).enumerate() {
+        *o = match (k, units.fine) {
+            (0 | 1, _) => round_to(x, unit),
+            (_, true) => round_to(x, fine),
+            (_, false) => round_to(x, unit).wrapping_mul(1 << SHIFT),
+        };
+    }
+    out
 }
 
 /// The exponent `E` for coefficients up to `largest` in magnitude: the largest with
@@ -86,35 +155,96 @@ pub(crate) fn exponent_for(largest: f64) -> Option<i32> {
     (e >= -64).then_some(e)
 }
 
-/// `c_n · u^n + … + c_0` by Horner's rule in wrapping i32, `n = c.len() − 1`.
+/// The lanes' value of [`quantize`]d coefficients `c` (degree `c.len() − 1`) at `u`: the
+/// orders ≥ 2 by Horner's rule in wrapping i32, shifted right by `S` ([`SHIFT`]) once, then the
+/// orders 1 and 0 (see the module docs).
 #[inline]
 #[must_use]
 pub(crate) fn horner_i32(c: &[i32], u: i32) -> i32 {
-    let Some((&top, rest)) = c.split_last() else {
-        return 0;
-    };
-    let mut v = top;
-    for &x in rest.iter().rev() {
-        v = v.wrapping_mul(u).wrapping_add(x);
+    match c {
+        [] => 0,
+        [c0] => *c0,
+        [c0, c1] => c1.wrapping_mul(u).wrapping_add(*c0),
+        [c0, c1, fine @ ..] => {
+            let (&top, rest) = fine.split_last().unwrap_or((&0, &[]));
+            let mut r = top;
+            for &x in rest.iter().rev() {
+                r = r.wrapping_mul(u).wrapping_add(x);
+            }
+            let p = c1.wrapping_add(r.wrapping_mul(u) >> SHIFT);
+            p.wrapping_mul(u).wrapping_add(*c0)
+        }
     }
-    v
 }
 
-/// The largest coefficient magnitude of a piece (power coefficients `a` about `origin`, group
-/// degree `n`) over the epochs of frames `origin .. origin + run`.
+/// What bounds `E` for one set of coefficients `b` (degree `n`), each at most `2^30` units of
+/// `2^-E`: `fine`, `max(|b_0|, |b_1|, 2^S · Σ_{k≥2} |b_k| 8^(k−1))` (the last bounds `|r·u|` in
+/// the finer units, so the shift sees the true product); `plain`, `max |b_k|` (the bound of
+/// the plain form, whose every step is a ring operation).
+fn bound(b: &[f64; MAX_TERMS], n: usize, fine: bool) -> f64 {
+    let terms = b.iter().take(n + 1);
+    if !fine {
+        return terms.fold(0.0, |m, x| m.max(x.abs()));
+    }
+    let mut sum = 0.0;
+    let mut weight = f64::from(1u32 << SHIFT);
+    for x in terms.clone().skip(2) {
+        weight *= HALF_EPOCH;
+        sum += x.abs() * weight;
+    }
+    terms.take(2).fold(sum, |m, x| m.max(x.abs()))
+}
+
+/// The largest [`bound`] of a piece (power coefficients `a` about `origin`, group degree `n`)
+/// over the epochs of frames `origin .. origin + run`.
 #[must_use]
-pub(crate) fn largest_coefficient(a: &[f64; MAX_TERMS], n: usize, origin: i64, run: i64) -> f64 {
+pub(crate) fn largest_coefficient(
+    a: &[f64; MAX_TERMS],
+    n: usize,
+    (origin, run): (i64, i64),
+    fine: bool,
+) -> f64 {
     let mut largest: f64 = 0.0;
     let mut frame = origin;
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        for x in shifted(a, n, (c - origin) as f64).iter().take(n + 1) {
-            largest = largest.max(x.abs());
-        }
+        largest = largest.max(bound(&shifted(a, n, (c - origin) as f64), n, fine));
         frame = c + EPOCH / 2;
     }
     largest
+}
+
+/// One component of one piece of a fixed track's forward chain, as the check reads it:
+/// `TrackPlayer`'s differences `w` at `scale` entered at integer frame `origin` and played for
+/// `run` frames, and their power coefficients `a`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FixedPiece<'a> {
+    pub(crate) w: &'a [i64],
+    pub(crate) scale: f64,
+    pub(crate) a: [f64; MAX_TERMS],
+    pub(crate) origin: i64,
+    pub(crate) run: i64,
+}
+
+/// The units of a fixed track's i32 lanes (group degree `n`), if any holds `budget` at every
+/// frame of every piece ([`verify_piece`]): the plain form first (the bits banks played before
+/// the finer units), then the fine one.
+#[must_use]
+pub(crate) fn choose_units(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<Units> {
+    [false, true].into_iter().find_map(|fine| {
+        let largest = pieces.iter().fold(0.0f64, |m, p| {
+            m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
+        });
+        let units = Units {
+            e: exponent_for(largest)?,
+            fine,
+        };
+        pieces
+            .iter()
+            .all(|p| verify_piece((p.w, p.scale), &p.a, (p.origin, p.run), (n, units), budget))
+            .then_some(units)
+    })
 }
 
 /// Whether a fixed piece plays within `budget` on i32 lanes: entered at integer frame `origin`
@@ -126,18 +256,18 @@ pub(crate) fn verify_piece(
     (w, scale): (&[i64], f64),
     a: &[f64; MAX_TERMS],
     (origin, run): (i64, i64),
-    (n, e): (usize, i32),
+    (n, units): (usize, Units),
     budget: f64,
 ) -> bool {
     let terms = w.len().min(MAX_TERMS);
     let mut state = [0i64; MAX_TERMS];
     state[..terms].copy_from_slice(&w[..terms]);
-    let unit = pow2(-e);
+    let unit = pow2(-units.e);
     let mut frame = origin;
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        let coef = quantize(&shifted(a, n, (c - origin) as f64), e);
+        let coef = quantize(&shifted(a, n, (c - origin) as f64), units);
         let coef = coef.get(..=n).unwrap_or(&[]);
         let epoch_end = (c + EPOCH / 2).min(end);
         while frame < epoch_end {
@@ -202,13 +332,7 @@ impl IntLanes {
     /// Loads `c` (orders 0..; missing ones 0) into `slot`.
     #[inline]
     pub(crate) fn set(&mut self, slot: usize, c: &[i32]) {
-        let len = self.len;
-        debug_assert!(slot < len, "slot {slot} past the group's {len} lanes");
-        for k in 0..=self.degree {
-            if let Some(x) = self.coef.get_mut(k * len + slot) {
-                *x = c.get(k).copied().unwrap_or(0);
-            }
-        }
+        super::orders::set_slot(&mut self.coef, (self.len, self.degree), slot, c);
     }
 
     /// The lanes as the piece-change records write them: the order-major coefficients, each
@@ -273,14 +397,41 @@ impl IntLanes {
 fn eval_any(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
     match g.degree {
         0 => eval_n::<1>(g, u, start, out),
-        1 => eval_n::<2>(g, u, start, out),
-        2 => eval_n::<3>(g, u, start, out),
-        3 => eval_n::<4>(g, u, start, out),
+        1 => eval_u::<2>(g, u, start, out),
+        2 => eval_u::<3>(g, u, start, out),
+        3 => eval_u::<4>(g, u, start, out),
         4 => eval_n::<5>(g, u, start, out),
         5 => eval_n::<6>(g, u, start, out),
         6 => eval_n::<7>(g, u, start, out),
         7 => eval_n::<8>(g, u, start, out),
         _ => eval_n::<9>(g, u, start, out),
+    }
+}
+
+/// [`eval_n`] with `u` a compile-time constant for each of the epoch's 16 values (the common
+/// degrees 1 to 3): a product by 0, ±1, ±2, ±4 or −8 compiles to nothing, a negation or a
+/// shift instead of `vpmulld` (2 µops, 10 cycles of latency). The same wrapping integer
+/// products, so the same bits (`avx2_and_default_paths_agree` covers every `u`).
+#[inline(always)]
+fn eval_u<const N: usize>(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
+    match u {
+        -8 => eval_n::<N>(g, -8, start, out),
+        -7 => eval_n::<N>(g, -7, start, out),
+        -6 => eval_n::<N>(g, -6, start, out),
+        -5 => eval_n::<N>(g, -5, start, out),
+        -4 => eval_n::<N>(g, -4, start, out),
+        -3 => eval_n::<N>(g, -3, start, out),
+        -2 => eval_n::<N>(g, -2, start, out),
+        -1 => eval_n::<N>(g, -1, start, out),
+        0 => eval_n::<N>(g, 0, start, out),
+        1 => eval_n::<N>(g, 1, start, out),
+        2 => eval_n::<N>(g, 2, start, out),
+        3 => eval_n::<N>(g, 3, start, out),
+        4 => eval_n::<N>(g, 4, start, out),
+        5 => eval_n::<N>(g, 5, start, out),
+        6 => eval_n::<N>(g, 6, start, out),
+        7 => eval_n::<N>(g, 7, start, out),
+        _ => eval_n::<N>(g, u, start, out),
     }
 }
 
@@ -300,26 +451,29 @@ unsafe fn eval_avx2(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
 /// bounds checks and vectorizes).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
-    let (len, n) = (g.len, out.len());
-    // Invariant of `IntLanes` (`coef.len() = N · len`, `scale.len() = len`, `first + n ≤
-    // len`); a violation writes nothing rather than reading another order's lanes.
-    let fits = first.checked_add(n).is_some_and(|end| {
-        end <= len
-            && g.scale.len() >= len
-            && N.checked_mul(len).is_some_and(|all| all <= g.coef.len())
-    });
-    debug_assert!(fits, "slots {first}+{n} of {len}");
-    if !fits {
+    let n = out.len();
+    // Invariants of `IntLanes` (`coef.len() = N · len`, `scale.len() = len`); a violation
+    // writes nothing.
+    let (Some(orders), Some(scale)) = (
+        super::orders::orders::<i32, N>(&g.coef, g.len, first, n),
+        g.scale.get(first..first + n),
+    ) else {
         return;
-    }
-    let orders: [&[i32]; N] =
-        core::array::from_fn(|k| &g.coef[k * len + first..k * len + first + n]);
-    let scale = &g.scale[first..first + n];
+    };
     for (i, dst) in out.iter_mut().enumerate() {
-        let mut v = orders[N - 1][i];
-        for k in (0..N - 1).rev() {
-            v = v.wrapping_mul(u).wrapping_add(orders[k][i]);
-        }
+        // `horner_i32`, unrolled for `N` (the branches are resolved at compile time).
+        let v = if N >= 3 {
+            let mut r = orders[N - 1][i];
+            for k in (2..N - 1).rev() {
+                r = r.wrapping_mul(u).wrapping_add(orders[k][i]);
+            }
+            let p = orders[1][i].wrapping_add(r.wrapping_mul(u) >> SHIFT);
+            p.wrapping_mul(u).wrapping_add(orders[0][i])
+        } else if N == 2 {
+            orders[1][i].wrapping_mul(u).wrapping_add(orders[0][i])
+        } else {
+            orders[0][i]
+        };
         *dst = v as f32 * scale[i];
     }
 }
@@ -332,11 +486,22 @@ mod tests {
     use super::*;
     use crate::batch::horner::power_from_differences;
 
-    #[test]
-    fn integer_horner_plays_the_fixed_piece_within_the_quantum() {
-        // p(t) = 3 − t/3 + t²/7 − t³/1000 from frame 5, stored at 2^-40.
+    /// The bound of the module docs, in units of `2^-E`, for degree `n` (`|u| ≤ 8`): `c_0`'s
+    /// rounding, then `|u|` times `c_1`'s rounding, the floor of the shift and the finer
+    /// orders' rounding `½ · 2^-S · Σ_{k≥2} |u|^(k−1)`.
+    fn error_bound(n: usize) -> f64 {
+        let fine: f64 = (2..=n).map(|k| 8f64.powi(k as i32)).sum();
+        match n {
+            0 => 0.5,
+            1 => 0.5 + 8.0 * 0.5,
+            _ => 0.5 + 8.0 * 1.5 + 0.5 * fine / f64::from(1u32 << SHIFT),
+        }
+    }
+
+    /// A cubic's integer differences at frame 0 in units `2^-40` (`w`, the scale) and the power
+    /// coefficients of those integers.
+    fn stored(p: impl Fn(f64) -> f64) -> (Vec<i64>, f64, [f64; MAX_TERMS]) {
         let scale = pow2(-40);
-        let p = |t: f64| 3.0 - t / 3.0 + t * t / 7.0 - t * t * t / 1000.0;
         let d = [
             p(0.0),
             p(1.0) - p(0.0),
@@ -345,22 +510,142 @@ mod tests {
         ];
         let w: Vec<i64> = d.iter().map(|x| (x / scale) as i64).collect();
         let exact: Vec<f64> = w.iter().map(|&x| x as f64 * scale).collect();
-        let a = power_from_differences(&exact);
-        let e = exponent_for(largest_coefficient(&a, 3, 5, 40)).unwrap();
-        // 2^30 units hold the largest coefficient (p near frame 45 is ~ 170).
-        assert!((20..=23).contains(&e), "{e}");
-        // Rounding each coefficient to 2^-E costs at most ½ 2^-E Σ |u|^k (|u| ≤ 8) per value.
-        let bound = 0.5 * pow2(-e) * (1.0 + 8.0 + 64.0 + 512.0) + 1e-12;
-        assert!(verify_piece((&w, scale), &a, (5, 40), (3, e), bound));
-        assert!(!verify_piece((&w, scale), &a, (5, 40), (3, e), 1e-9));
+        (w, scale, power_from_differences(&exact))
+    }
+
+    #[test]
+    fn integer_horner_plays_the_fixed_piece_within_the_quantum() {
+        // p(t) = 3 − t/3 + t²/7 − t³/1000 from frame 5, stored at 2^-40.
+        let (w, scale, a) = stored(|t| 3.0 - t / 3.0 + t * t / 7.0 - t * t * t / 1000.0);
+        let e = exponent_for(largest_coefficient(&a, 3, (5, 40), true)).unwrap();
+        // 2^30 units hold the largest coefficient (p near frame 45 is ~ 150).
+        assert!((21..=23).contains(&e), "{e}");
+        assert_eq!(error_bound(3), 48.5);
+        let units = Units { e, fine: true };
+        let bound = error_bound(3) * pow2(-e) + 1e-12;
+        assert!(verify_piece((&w, scale), &a, (5, 40), (3, units), bound));
+        assert!(!verify_piece((&w, scale), &a, (5, 40), (3, units), 1e-9));
+    }
+
+    #[test]
+    fn fine_units_hold_a_budget_the_plain_form_misses() {
+        // p(t) = 400 − 20 t + 0.9 t² − 0.012 t³ over 48 frames from frame 3 (values 400 down to
+        // ~ 100 and back): E = 21, where rounding every order to 2^-E could cost 292.5 units
+        // (1.4e-4) and the shifted orders cost at most 48.5 (2.3e-5).
+        let (w, scale, a) = stored(|t| 400.0 - 20.0 * t + 0.9 * t * t - 0.012 * t * t * t);
+        let e = exponent_for(largest_coefficient(&a, 3, (3, 48), true)).unwrap();
+        assert_eq!(e, 21);
+        let fine = Units { e, fine: true };
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), 1e-4));
+        let bound = error_bound(3) * pow2(-e);
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), bound));
+        // Here the plain form (every order rounded at 2^-21) is off by up to 5.0e-5 and the
+        // fine one by 1.4e-5: a budget of 3e-5 takes the fine form, 1e-4 the plain one.
+        let plain = Units { e, fine: false };
+        assert_eq!(
+            exponent_for(largest_coefficient(&a, 3, (3, 48), false)),
+            Some(e)
+        );
+        assert!(!verify_piece((&w, scale), &a, (3, 48), (3, plain), 3e-5));
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), 3e-5));
+        let piece = FixedPiece {
+            w: &w,
+            scale,
+            a,
+            origin: 3,
+            run: 48,
+        };
+        assert_eq!(choose_units(&[piece], 3, 3e-5), Some(fine));
+        assert_eq!(choose_units(&[piece], 3, 1e-4), Some(plain));
+    }
+
+    #[test]
+    fn the_shifted_horner_step_matches_hand_worked_values() {
+        // c_2 = 16 in units 2^-(E+3) is 2 units of 2^-E: 5 + 2·3 + 2·3² = 29.
+        assert_eq!(horner_i32(&[5, 2, 16], 3), 29);
+        // −1/8 unit · 1²: r·u = −1, floor(−1/8) = −1 (the floor of the arithmetic shift).
+        assert_eq!(horner_i32(&[0, 0, -1], 1), -1);
+        // Cubic: r = 8·(−2) + 24 = 8, r·u = −16, >> 3 = −2, p = 7 − 2 = 5, v = 1 + 5·(−2) = −9;
+        // exactly 1 + 7·(−2) + 3·4 + 1·(−8) = −9.
+        assert_eq!(horner_i32(&[1, 7, 24, 8], -2), -9);
+        assert_eq!(horner_i32(&[4, 9], -3), -23);
+        assert_eq!(horner_i32(&[4], 5), 4);
+        assert_eq!(horner_i32(&[], 5), 0);
+    }
+
+    /// Random-looking power coefficients of degree `n` (seed `seed`): order `k` about
+    /// `size / 8^k`, plus `offset`.
+    fn coefficients(n: usize, seed: u32, size: f64, offset: f64) -> [f64; MAX_TERMS] {
+        let mut b = [0.0; MAX_TERMS];
+        for (k, x) in b.iter_mut().enumerate().take(n + 1) {
+            let r = f64::from(seed.wrapping_mul(2_654_435_761) ^ (k as u32 * 977)) / 4e9;
+            *x = (r - 0.5) * size / 8f64.powi(k as i32) + offset;
+        }
+        b
+    }
+
+    #[test]
+    fn quantized_values_stay_within_the_rounding_bound() {
+        // Random-looking coefficients, every u of the epoch, every degree, against the exact
+        // value of the f64 coefficients; `E` also bounds the values (Σ |b_k| 8^k ≤ 2^30 units:
+        // a value outside i32 wraps, which only the check catches).
+        for n in 0..MAX_TERMS {
+            for seed in 0..20u32 {
+                let b = coefficients(n, seed, 1.0e8, 0.3);
+                let reach: f64 = (0..=n).map(|k| b[k].abs() * 8f64.powi(k as i32)).sum();
+                let e = exponent_for(bound(&b, n, true).max(reach)).unwrap();
+                let c = quantize(&b, Units { e, fine: true });
+                for u in -8..8 {
+                    let exact: f64 = (0..=n).map(|k| b[k] * f64::from(u).powi(k as i32)).sum();
+                    let got = f64::from(horner_i32(&c[..=n], u)) * pow2(-e);
+                    let err = (got - exact).abs();
+                    assert!(
+                        err <= error_bound(n) * pow2(-e),
+                        "n {n} seed {seed} u {u}: {err}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_plain_form_gives_the_bits_of_horner_in_one_unit() {
+        // Classic Horner, every order rounded at 2^-E (what banks played before the finer
+        // units), against the lanes' step on the plain form, for every u and degree, where
+        // the plain bound sets E.
+        let classic = |c: &[i32], u: i32| {
+            c.iter()
+                .rev()
+                .fold(0i32, |v, &x| v.wrapping_mul(u).wrapping_add(x))
+        };
+        for n in 0..MAX_TERMS {
+            for seed in 0..20u32 {
+                let b = coefficients(n, seed, 125.0, 0.0);
+                let e = exponent_for(bound(&b, n, false) * 8f64.powi(n as i32)).unwrap();
+                let plain = quantize(&b, Units { e, fine: false });
+                let one_unit: Vec<i32> = b
+                    .iter()
+                    .take(n + 1)
+                    .map(|&x| round_to(x, pow2(e)))
+                    .collect();
+                for u in -8..8 {
+                    assert_eq!(
+                        horner_i32(&plain[..=n], u),
+                        classic(&one_unit, u),
+                        "n {n} seed {seed} u {u}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
     fn wrapping_intermediates_still_give_the_value() {
-        // 2^31 − 1 + u · (2^31 − 1) wraps at u = 1 but 2·(2^31 − 1) − (2^31 − 1) does not.
-        let c = [i32::MAX, i32::MAX, -1];
-        // −u² + (2^31 − 1) u + 2^31 − 1 at u = −1: −1 − (2^31 − 1) + 2^31 − 1 = −1.
-        assert_eq!(horner_i32(&c, -1), -1);
+        // p·u = 3 · 2^30 wraps, but c_0 + p·u = −2^31 + 5 + 3 · 2^30 = 2^30 + 5 fits.
+        assert_eq!(horner_i32(&[i32::MIN + 5, 1 << 30], 3), (1 << 30) + 5);
+        // Cubic: c_3·u = 2^31 wraps to −2^31, but r = c_3·u + c_2 = 2^31 + (−2^31 + 3) = 3
+        // fits; r·u = 12, >> 3 = 1, p = 2 + 1 = 3, v = 5 + 3·4 = 17.
+        assert_eq!(horner_i32(&[5, 2, i32::MIN + 3, 1 << 29], 4), 17);
     }
 
     #[test]
@@ -396,26 +681,36 @@ mod tests {
 
     #[test]
     fn avx2_and_default_paths_agree() {
+        // Every degree (1–3: the kernels compiled per u), every u, every slot: the vector
+        // passes against each other and against `horner_i32`, including wrapping products.
         let len = 3001;
-        let mut g = IntLanes::new(3, len);
-        for slot in 0..len {
-            let s = slot as i32;
-            g.channel[slot] = slot as u32;
-            g.scale[slot] = pow2(-(slot as i32 % 40)) as f32;
-            g.set(slot, &[s * 1000 - 7, -s * 31, s * s - 5, 3 - s]);
-        }
-        for u in -8..8 {
-            let (mut x, mut y) = (vec![0.0f32; len], vec![0.0f32; len]);
-            g.eval(u, 0, &mut x);
-            eval_any(&g, u, 0, &mut y);
-            assert!(
-                x.iter().zip(&y).all(|(p, q)| p.to_bits() == q.to_bits()),
-                "u {u}"
-            );
-            for slot in [0, 17, 1500, 3000] {
-                let c = [0, 1, 2, 3].map(|k| g.coef[k * len + slot]);
-                let want = horner_i32(&c, u) as f32 * g.scale[slot];
-                assert_eq!(x[slot].to_bits(), want.to_bits(), "slot {slot} u {u}");
+        for degree in 0..=5 {
+            let mut g = IntLanes::new(degree, len);
+            for slot in 0..len {
+                let s = slot as i32;
+                g.channel[slot] = slot as u32;
+                g.scale[slot] = pow2(-(slot as i32 % 40)) as f32;
+                let c = [s * 1000 - 7, -s * 31, s * s - 5, 3 - s, s << 20, -(s << 19)];
+                g.set(slot, &c[..=degree]);
+            }
+            for u in -8..8 {
+                let (mut x, mut y) = (vec![0.0f32; len], vec![0.0f32; len]);
+                g.eval(u, 0, &mut x);
+                eval_any(&g, u, 0, &mut y);
+                for slot in 0..len {
+                    let c: Vec<i32> = (0..=degree).map(|k| g.coef[k * len + slot]).collect();
+                    let want = horner_i32(&c, u) as f32 * g.scale[slot];
+                    assert_eq!(
+                        x[slot].to_bits(),
+                        want.to_bits(),
+                        "degree {degree} slot {slot} u {u}"
+                    );
+                    assert_eq!(
+                        y[slot].to_bits(),
+                        want.to_bits(),
+                        "degree {degree} slot {slot} u {u}"
+                    );
+                }
             }
         }
     }

@@ -257,15 +257,7 @@ impl HornerGroup {
     /// them; missing ones are 0).
     #[inline]
     pub(crate) fn set(&mut self, slot: usize, hot: &[f32]) {
-        let len = self.len;
-        if slot >= len {
-            return;
-        }
-        for k in 0..=self.degree {
-            if let Some(x) = self.coef.get_mut(k * len + slot) {
-                *x = hot.get(k).copied().unwrap_or(0.0);
-            }
-        }
+        super::orders::set_slot(&mut self.coef, (self.len, self.degree), slot, hot);
     }
 
     /// The lanes as the piece-change records write them: the order-major coefficients, each
@@ -370,21 +362,10 @@ unsafe fn eval_avx2(
 /// unrolled).
 #[inline(always)]
 fn eval_n<const N: usize>(coef: &[f32], len: usize, first: usize, t: f32, out: &mut [f32]) {
-    let n = out.len();
-    // Invariant of `HornerGroup` (`coef.len() = N · len`, `first + n ≤ len`); a violation
-    // writes nothing rather than reading another order's lanes.
-    let fits = first
-        .checked_add(n)
-        .is_some_and(|end| end <= len && N.checked_mul(len).is_some_and(|all| all <= coef.len()));
-    debug_assert!(
-        fits,
-        "lanes {first}+{n} of {len} (coefficients {})",
-        coef.len()
-    );
-    if !fits {
+    // Invariant of `HornerGroup` (`coef.len() = N · len`); a violation writes nothing.
+    let Some(orders) = super::orders::orders::<f32, N>(coef, len, first, out.len()) else {
         return;
-    }
-    let orders: [&[f32]; N] = core::array::from_fn(|k| &coef[k * len + first..k * len + first + n]);
+    };
     for (i, dst) in out.iter_mut().enumerate() {
         let mut v = orders[N - 1][i];
         for k in (0..N - 1).rev() {

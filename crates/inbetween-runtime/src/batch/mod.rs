@@ -11,8 +11,9 @@
 //!   a precomputed block of coefficients at each new epoch). Lanes are grouped by `D`, in channel
 //!   order, so a linear lane reads 8 bytes and a one-stream bank's output is contiguous.
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
-//!   coefficients in units of `2^-E` per track, wrapping i32 Horner steps, one exact conversion
-//!   to the output — integer arithmetic only, checked the same way.
+//!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
+//!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
+//!   arithmetic only, checked the same way.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
@@ -63,6 +64,7 @@
 mod fixed32;
 mod horner;
 mod normalize;
+mod orders;
 mod records;
 
 use alloc::collections::BinaryHeap;
@@ -272,8 +274,8 @@ struct TrackInfo<'s> {
     /// Played by Horner lanes (f32 for float tracks, i32 for fixed ones) in forward play
     /// (every piece verified in `Bank::new`).
     fast: bool,
-    /// Fixed tracks with i32 lanes: the exponent `E` of their units `2^-E`.
-    exponent: i32,
+    /// Fixed tracks with i32 lanes: their units (`fixed32::Units`).
+    exponent: fixed32::Units,
     /// The f32 values of its Horner lanes hold the budget as f64 outputs too.
     strict: bool,
     /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
@@ -1270,7 +1272,7 @@ impl<'s> Bank<'s> {
         let exponent = self
             .tracks
             .get(entry.track as usize)
-            .map_or(0, |i| i.exponent);
+            .map_or(fixed32::Units::default(), |i| i.exponent);
         let d = self.centre as f64 - entry.frame;
         for c in 0..usize::from(entry.place.components) {
             let at = entry.offset as usize + c * terms;
@@ -1500,7 +1502,7 @@ impl LaneGroups {
             // Lanes of fixed tracks played exactly keep scale 0: they write 0, then the exact
             // groups overwrite their channels (contiguous output).
             if let Some(x) = g.scale.get_mut(lane).filter(|_| info.fast) {
-                *x = fixed32::pow2(-info.exponent) as f32;
+                *x = info.exponent.scale();
             }
         }
         if let Some(g) = self
@@ -1539,7 +1541,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
             components: components as u8,
             fixed: track.precision() == Precision::Fixed,
             fast: false,
-            exponent: 0,
+            exponent: fixed32::Units::default(),
             strict: false,
             group: 0,
             slot: 0,
@@ -1941,12 +1943,12 @@ fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pen
     h.push_components(lanes, &entry.hot_int, degree + 1);
 }
 
-/// The exponent `E` of a fixed track's i32 lanes (see `fixed32`), when it may have them:
+/// The units of a fixed track's i32 lanes (see `fixed32`), when it may have them:
 /// `clamp` wrap without an outside record (off its chain it then holds constants) and every
 /// integer frame of every piece
 /// of its forward chain, played in the lanes' integer arithmetic, within `tolerance −
-/// max_error` of `TrackPlayer`'s value.
-fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> {
+/// max_error` of `TrackPlayer`'s value (`fixed32::choose_units`).
+fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<fixed32::Units> {
     let budget = info.track.tolerance() - info.track.max_error();
     let clamped = info.track.wrap() == crate::stream::StreamWrap::Clamp;
     if !clamped
@@ -1960,7 +1962,6 @@ fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> 
     let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
     let components = usize::from(info.components);
     let mut pieces = Vec::new();
-    let mut largest: f64 = 0.0;
     for ChainPiece {
         entry,
         origin,
@@ -1971,17 +1972,17 @@ fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<i32> 
         for c in 0..components {
             let w = entry.ints.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
             let a = fixed_power(w, entry.scale);
-            largest = largest.max(fixed32::largest_coefficient(&a, degree, origin, run));
-            pieces.push((w, entry.scale, a, origin, run));
+            let scale = entry.scale;
+            pieces.push(fixed32::FixedPiece {
+                w,
+                scale,
+                a,
+                origin,
+                run,
+            });
         }
     }
-    let e = fixed32::exponent_for(largest)?;
-    pieces
-        .iter()
-        .all(|&(w, scale, a, origin, run)| {
-            fixed32::verify_piece((w, scale), &a, (origin, run), (degree, e), budget)
-        })
-        .then_some(e)
+    fixed32::choose_units(&pieces, degree, budget)
 }
 
 /// Power coefficients of a fixed piece's integer differences `w` at `scale` (f64).
