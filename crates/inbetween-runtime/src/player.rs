@@ -66,9 +66,12 @@ pub enum PlayerError {
 }
 
 /// A cursor's state for one component: `W_0..=W_n` as floats, or as integers with the scale
-/// `2^-exponent` of the current fixed piece.
+/// `2^-exponent` of the current fixed piece ([`TrackPlayer::raw_state`]). Until the run ends
+/// ([`TrackPlayer::run_left`]) each `advance` does `W_i += W_{i+1}` for i in 0..n, in order
+/// (wrapping for integers); the raw value is `W_0` (`W_0 as f64 · scale`), normalized
+/// (`math::normalize4`) on tracks that say so.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum RawState<'a> {
+pub enum RawState<'a> {
     /// Float state.
     Float(&'a [f64]),
     /// Integer state and its scale.
@@ -193,13 +196,18 @@ impl<'s> TrackPlayer<'s> {
     }
 
     /// Steps, including the current one, that the current state stays valid for
-    /// (`u64::MAX`: until the step changes or the caller seeks).
-    pub(crate) fn run_left(&self) -> u64 {
+    /// (`u64::MAX`: until the step changes or the caller seeks). The next `advance` after the
+    /// last of them enters a new run; at whole frames with a step of ±1 (positions below 2^53,
+    /// computed exactly) a `seek` to that frame enters the same one.
+    #[must_use]
+    pub fn run_left(&self) -> u64 {
         self.run_left
     }
 
-    /// The current state of component `c` (degree and differences), for the batch player.
-    pub(crate) fn raw_state(&self, c: usize) -> RawState<'_> {
+    /// The current state of component `c` (degree and differences), for the batch player and
+    /// the compiler's check, which play a run's additions themselves.
+    #[must_use]
+    pub fn raw_state(&self, c: usize) -> RawState<'_> {
         let n = self.degree.min(MAX_DEGREE);
         let start = c.min(MAX_COMPONENTS - 1) * MAX_TERMS;
         match self.mode {

@@ -20,8 +20,8 @@ mod write_compact;
 pub use error::StreamError;
 #[cfg(feature = "write")]
 pub use write::{
-    fix_checksum, reencode, write_stream, write_stream_as, PieceData, PieceNumbers, TableLayout,
-    TrackData,
+    fix_checksum, reencode, write_stream, write_stream_as, write_stream_unvalidated, PieceData,
+    PieceNumbers, TableLayout, TrackData,
 };
 
 use layout::*;

@@ -141,6 +141,24 @@ pub fn write_stream_as(
     tracks: &[TrackData],
     layout: TableLayout,
 ) -> Result<Vec<u8>, StreamError> {
+    let out = lay_out(fps, tracks, layout)?;
+    Stream::from_bytes(&out)?;
+    Ok(out)
+}
+
+/// [`write_stream`]'s bytes without its closing validation, for a caller that validates them
+/// itself with `Stream::from_bytes` before reading them (the compiler, which plays them), so
+/// that they are validated once: the same bytes, and on invalid data the same error from that
+/// call.
+///
+/// # Errors
+/// `StreamError::TooLarge` when a count or offset exceeds u32.
+pub fn write_stream_unvalidated(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8>, StreamError> {
+    lay_out(fps, tracks, TableLayout::Compact)
+}
+
+/// The bytes of [`write_stream_as`], not yet validated.
+fn lay_out(fps: f64, tracks: &[TrackData], layout: TableLayout) -> Result<Vec<u8>, StreamError> {
     let plans: Vec<TablePlan> = tracks.iter().map(|t| TablePlan::new(t, layout)).collect();
     let mut out = Vec::new();
     write_header(&mut out, fps, tracks, layout)?;
@@ -367,7 +385,6 @@ fn finish(mut out: Vec<u8>) -> Result<Vec<u8>, StreamError> {
     }
     let crc = crc32fast::hash(&out);
     out.extend_from_slice(&crc.to_le_bytes());
-    Stream::from_bytes(&out)?;
     Ok(out)
 }
 

@@ -1,13 +1,17 @@
 //! The compiler's last check: each compiled track written and played by `TrackPlayer` as `play` plays it, against exact evaluation, at every integer frame.
 
+// Index loops over small fixed arrays read like the formulas they implement.
+#![allow(clippy::needless_range_loop)]
+
 use alloc::string::ToString;
 
 use super::seek::{prove_track, TrackProof};
-use super::source::MAX_COMPONENTS;
+use super::source::{NonFiniteValue, MAX_COMPONENTS};
 use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
-use crate::player::TrackPlayer;
-use crate::stream::{write_stream, Stream, StreamTrack, TrackData};
+use crate::player::{RawState, TrackPlayer};
+use crate::stream::layout::MAX_TERMS;
+use crate::stream::{write_stream_unvalidated, Stream, StreamTrack, TrackData};
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
 /// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
@@ -45,7 +49,8 @@ pub(super) fn compile_and_measure(
     let compiled = compile_track_in_precision(input, options, pieces_before)?;
     let (mut data, spans, kept_in_f64) =
         (compiled.data, compiled.spans.len(), compiled.kept_in_f64);
-    let bytes = write_stream(fps, core::slice::from_ref(&data))?;
+    // Validated once, here (`write_stream` would validate the same bytes first).
+    let bytes = write_stream_unvalidated(fps, core::slice::from_ref(&data))?;
     let stream = Stream::from_bytes(&bytes)?;
     let Some(track) = stream.track(0) else {
         return Ok((data, spans, kept_in_f64, TrackProof::default()));
@@ -99,8 +104,8 @@ fn measure_track(
 }
 
 /// One pass of [`measure_track`]: `count` integer frames from a seek to `start`, `step` (±1)
-/// apart. Returns the largest error (infinite for a NaN) and its frame (`first` when every
-/// error is 0).
+/// apart, played by [`play_runs`]. Returns the largest error (infinite for a NaN) and its frame
+/// (`first` when every error is 0).
 fn play_measured(
     track: StreamTrack<'_>,
     input: &TrackInput<'_>,
@@ -111,48 +116,291 @@ fn play_measured(
     let outside = track.outside();
     let first_integer = crate::math::ceil(first);
     let mut worst = (0.0f64, first);
-    let mut player = TrackPlayer::new(track);
-    let mut exact = [0.0; MAX_COMPONENTS];
     let components = track.components();
-    // `start` is finite and `step` is ±1: validated, so neither call can fail.
-    let _ = player.seek(start);
-    let _ = player.set_step(step);
-    for m in 0..count {
-        let frame = start + step * m as f64;
-        let inside = (frame >= first && frame < last)
-            .then(|| exact_inside.get((frame - first_integer) as usize))
-            .flatten();
-        let truth = match inside {
-            Some(value) => value,
-            None => {
-                let played =
-                    super::outside::played(input.wrap, outside.as_ref(), frame, first, last);
-                super::outside::exact(input.source, played, &mut exact)
-                    .map_err(|e| non_finite(input.name, e))?;
-                &exact
+    play_runs(track, (start, count, step), |mut frame, values| {
+        if components == 1 {
+            if let Some(truth) = inside_run(exact_inside, (first, last), frame, step, values.len())
+            {
+                scalar_errors(values, truth, (frame, step), &mut worst);
+                return Ok(());
             }
-        };
-        let (e, nan) = frame_error(&player, truth, components);
-        if e > worst.0 || nan {
-            worst = (e, frame);
         }
-        player.advance();
-    }
+        for played in values {
+            // A whole frame in `[⌈first⌉, last)`: its offset is a small non-negative integer,
+            // converted exactly (through i64, the cheaper conversion).
+            let inside = (frame >= first && frame < last)
+                .then(|| exact_inside.get((frame - first_integer) as i64 as usize))
+                .flatten();
+            let outside_value;
+            let truth = match inside {
+                Some(value) => value,
+                None => {
+                    outside_value = outside_truth(input, outside.as_ref(), frame, (first, last))?;
+                    &outside_value
+                }
+            };
+            let (e, nan) = frame_error(played, truth, components);
+            if e > worst.0 || nan {
+                worst = (e, frame);
+            }
+            // Whole frames below 2^53: exact.
+            frame += step;
+        }
+        Ok(())
+    })
+    .map_err(|e| non_finite(input.name, e))?;
     Ok(worst)
 }
 
-/// The largest |played − exact| over the components at the player's current frame (a NaN
-/// error counts as infinite), and whether one was NaN (which takes the frame even from an
-/// earlier infinite error).
+/// The exact values of `len` whole frames from `frame`, `step` (±1) apart, when all are inside
+/// the keys (`[⌈first⌉, last)`, `exact_inside[m]` at frame `⌈first⌉ + m`): in the order of the
+/// frames after `reverse` for a negative step.
+fn inside_run(
+    exact_inside: &[[f64; MAX_COMPONENTS]],
+    (first, last): (f64, f64),
+    frame: f64,
+    step: f64,
+    len: usize,
+) -> Option<&[[f64; MAX_COMPONENTS]]> {
+    let end = frame + step * len.saturating_sub(1) as f64;
+    let (low, high) = if step > 0.0 {
+        (frame, end)
+    } else {
+        (end, frame)
+    };
+    if !(low >= first && high < last) {
+        return None;
+    }
+    let from = (low - crate::math::ceil(first)) as i64 as usize;
+    exact_inside.get(from..from.checked_add(len)?)
+}
+
+/// Raises `worst` (largest error, its frame) to the errors of scalar `values` played at `frame`,
+/// `frame + step`, … against `truth` (in increasing frame order: reversed for a negative step)
+/// as [`frame_error`] and `play_measured` do: a NaN counts as infinite and takes the frame.
+fn scalar_errors(
+    values: &[[f64; MAX_COMPONENTS]],
+    truth: &[[f64; MAX_COMPONENTS]],
+    (frame, step): (f64, f64),
+    worst: &mut (f64, f64),
+) {
+    let mut note = |k: usize, played: &[f64; MAX_COMPONENTS], exact: &[f64; MAX_COMPONENTS]| {
+        let e = crate::math::abs(played[0] - exact[0]);
+        if e > worst.0 || e.is_nan() {
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            // Whole frames below 2^53: exact.
+            *worst = (e, frame + step * k as f64);
+        }
+    };
+    if step > 0.0 {
+        for (k, (played, exact)) in values.iter().zip(truth).enumerate() {
+            note(k, played, exact);
+        }
+    } else {
+        for (k, (played, exact)) in values.iter().zip(truth.iter().rev()).enumerate() {
+            note(k, played, exact);
+        }
+    }
+}
+
+/// The exact value of an integer `frame` at the last frame or outside the keys: the source's
+/// where the stream's wrap or outside record sends it (`outside::played`). Kept out of the
+/// per-frame loop (out of line, cold: it is rare, and inlined it slows every frame).
+#[cold]
+#[inline(never)]
+fn outside_truth(
+    input: &TrackInput<'_>,
+    outside: Option<&crate::stream::outside::Outside>,
+    frame: f64,
+    (first, last): (f64, f64),
+) -> Result<[f64; MAX_COMPONENTS], NonFiniteValue> {
+    let mut exact = [0.0; MAX_COMPONENTS];
+    let at = super::outside::played(input.wrap, outside, frame, first, last);
+    super::outside::exact(input.source, at, &mut exact)?;
+    Ok(exact)
+}
+
+/// Plays `count` integer frames from a seek to `start`, `step` (±1) apart, calling
+/// `visit(frame, values)` with the values of up to [`BATCH`] frames at a time from `frame` on,
+/// `step` apart, in order, each as `TrackPlayer` plays it (`value()`: raw, or
+/// normalized on tracks that say so), bit for bit: the player enters each run (`seek` to its
+/// first frame, which enters the same run as `advance` would: `TrackPlayer::run_left`), and the
+/// run's frames are played here from the state it entered (`TrackPlayer::raw_state`) with the
+/// player's own additions, `W_i += W_{i+1}` for i in 0..n in order (wrapping for integers) —
+/// without the player's per-frame bookkeeping. `tests::runs_play_the_players_values_bit_for_bit`
+/// compares every value with `TrackPlayer::advance`'s.
+///
+/// # Errors
+/// The first error `visit` returns.
+pub(super) fn play_runs<E, V>(
+    track: StreamTrack<'_>,
+    (start, count, step): (f64, u64, f64),
+    mut visit: V,
+) -> Result<(), E>
+where
+    V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>,
+{
+    let components = track.components().min(MAX_COMPONENTS);
+    let normalize = track.normalizes();
+    let mut player = TrackPlayer::new(track);
+    // `start` is finite and `step` is ±1: validated, so neither call can fail.
+    let _ = player.seek(start);
+    let _ = player.set_step(step);
+    let mut batch = Batch {
+        values: [[0.0; MAX_COMPONENTS]; BATCH],
+        len: 0,
+        done: 0,
+        start,
+        step,
+        visit: &mut visit,
+    };
+    let mut m = 0u64;
+    while m < count {
+        let run = player.run_left().clamp(1, count - m);
+        let mut float = [[0.0f64; MAX_TERMS]; MAX_COMPONENTS];
+        let mut int = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
+        let (mut terms, mut scale) = (1, None);
+        for c in 0..components {
+            match player.raw_state(c) {
+                RawState::Float(w) => {
+                    terms = w.len().min(MAX_TERMS);
+                    float[c][..terms].copy_from_slice(&w[..terms]);
+                }
+                RawState::Int(w, s) => {
+                    terms = w.len().min(MAX_TERMS);
+                    int[c][..terms].copy_from_slice(&w[..terms]);
+                    scale = Some(s);
+                }
+            }
+        }
+        let n = terms.saturating_sub(1);
+        match scale {
+            None => float_run(&mut float, (n, components, normalize), run, &mut batch)?,
+            Some(s) => int_run(&mut int, s, (n, components, normalize), run, &mut batch)?,
+        }
+        m += run;
+        if m < count {
+            let _ = player.seek(start + step * m as f64);
+        }
+    }
+    batch.flush()
+}
+
+/// Frames whose values [`play_runs`] hands to its visitor together (so that the visitor's
+/// loop over them is compiled as one).
+pub(super) const BATCH: usize = 64;
+
+/// Values waiting for the visitor: `len` of them, the first at frame `start + step · done`.
+struct Batch<V> {
+    values: [[f64; MAX_COMPONENTS]; BATCH],
+    len: usize,
+    done: u64,
+    start: f64,
+    step: f64,
+    visit: V,
+}
+
+impl<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Batch<V> {
+    /// Adds the next frame's value, handing the batch over when it is full.
+    #[inline]
+    fn push(&mut self, value: [f64; MAX_COMPONENTS]) -> Result<(), E> {
+        self.values[self.len] = value;
+        self.len += 1;
+        if self.len == BATCH {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Hands the values waiting to the visitor. Whole frames below 2^53: the frame
+    /// `start + step · done` is exact.
+    fn flush(&mut self) -> Result<(), E> {
+        if self.len > 0 {
+            let frame = self.start + self.step * self.done as f64;
+            (self.visit)(frame, &self.values[..self.len])?;
+            self.done += self.len as u64;
+            self.len = 0;
+        }
+        Ok(())
+    }
+}
+
+/// `run` frames of a float state ([`play_runs`]): the value `W_0` per component (normalized
+/// when the track says so), then `W_i += W_{i+1}`.
+fn float_run<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>>(
+    state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
+    (n, components, normalize): (usize, usize, bool),
+    run: u64,
+    batch: &mut Batch<V>,
+) -> Result<(), E> {
+    if components == 1 && !normalize {
+        // A scalar: the same values and additions without the per-component loops.
+        let w = &mut state[0];
+        for _ in 0..run {
+            batch.push([w[0], 0.0, 0.0, 0.0])?;
+            for i in 0..n {
+                w[i] += w[i + 1];
+            }
+        }
+        return Ok(());
+    }
+    for _ in 0..run {
+        let mut value = [0.0; MAX_COMPONENTS];
+        for c in 0..components {
+            value[c] = state[c][0];
+        }
+        if normalize {
+            value = crate::math::normalize4(value);
+        }
+        batch.push(value)?;
+        for w in state.iter_mut().take(components) {
+            for i in 0..n {
+                w[i] += w[i + 1];
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`float_run`] for an integer state with the scale `2^-exponent`: the value
+/// `W_0 as f64 · scale`, wrapping additions.
+fn int_run<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>>(
+    state: &mut [[i64; MAX_TERMS]; MAX_COMPONENTS],
+    scale: f64,
+    (n, components, normalize): (usize, usize, bool),
+    run: u64,
+    batch: &mut Batch<V>,
+) -> Result<(), E> {
+    for _ in 0..run {
+        let mut value = [0.0; MAX_COMPONENTS];
+        for c in 0..components {
+            value[c] = state[c][0] as f64 * scale;
+        }
+        if normalize {
+            value = crate::math::normalize4(value);
+        }
+        batch.push(value)?;
+        for w in state.iter_mut().take(components) {
+            for i in 0..n {
+                w[i] = w[i].wrapping_add(w[i + 1]);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The largest |played − exact| over the components of a frame (a NaN error counts as
+/// infinite), and whether one was NaN (which takes the frame even from an earlier infinite
+/// error).
 #[inline]
 fn frame_error(
-    player: &TrackPlayer<'_>,
+    played: &[f64; MAX_COMPONENTS],
     truth: &[f64; MAX_COMPONENTS],
     components: usize,
 ) -> (f64, bool) {
     let (mut largest, mut nan) = (0.0f64, false);
-    for (c, exact) in truth.iter().enumerate().take(components) {
-        let e = crate::math::abs(player.component(c) - exact);
+    for (played, exact) in played.iter().zip(truth).take(components) {
+        let e = crate::math::abs(played - exact);
         if e.is_nan() {
             (largest, nan) = (f64::INFINITY, true);
         } else if e > largest {
@@ -160,4 +408,200 @@ fn frame_error(
         }
     }
     (largest, nan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compile::CompileOptions;
+    use crate::stream::Precision;
+    use crate::{Document, Interp, Track, Wrap};
+    use alloc::format;
+    use alloc::vec::Vec;
+
+    /// Long pieces (runs of many frames): scalar tracks of cubic and linear keys 7..40 frames
+    /// apart in each wrap, and slerp rotations (normalized on output).
+    fn long_pieces() -> Document {
+        let mut builder = Document::builder().fps(60.0);
+        for (i, wrap) in [Wrap::Clamp, Wrap::Loop, Wrap::PingPong]
+            .into_iter()
+            .enumerate()
+        {
+            let mut track = Track::scalar(format!("s{i}")).wrap(wrap);
+            let mut quat = Track::quat(format!("q{i}")).wrap(wrap);
+            let mut frame = 0.0;
+            for k in 0..12u32 {
+                let x = f64::from(k * 37 % 11);
+                let kind = match k % 3 {
+                    0 => Interp::CatmullRom,
+                    1 => Interp::bezier(x + 2.0, x - 1.0),
+                    _ => Interp::Linear,
+                };
+                track = track.key(frame, x * 9.5 - 40.0).interp(kind);
+                let angle = 0.3 * x;
+                let q = [crate::math::cos(angle), 0.0, crate::math::sin(angle), 0.0];
+                quat = quat.key(frame, q).interp(Interp::Slerp);
+                frame += f64::from(7 + k * 13 % 34);
+            }
+            builder = builder.track(track).track(quat);
+        }
+        builder.build().unwrap()
+    }
+
+    /// Documents with every wrap (clamp, loop, ping-pong, Blender outside records), scalars,
+    /// vectors, colours and normalized quaternions, sub-frame and tiny spans.
+    const DOCUMENTS: [&str; 4] = [
+        include_str!("../../../../examples/showcase.json"),
+        include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
+        include_str!(
+            "../../tests/fuzz_regressions/document_json/hostile_pingpong_sub_frame_span.json"
+        ),
+        include_str!("../../../../tests/blender/case3.json"),
+    ];
+
+    /// The measurement as it was before [`play_runs`]: `TrackPlayer` advanced frame by frame,
+    /// each component read with `component`, against the same exact values.
+    fn measured_frame_by_frame(
+        track: StreamTrack<'_>,
+        input: &TrackInput<'_>,
+        exact_inside: &[[f64; MAX_COMPONENTS]],
+        (start, count, step): (f64, u64, f64),
+    ) -> (f64, f64) {
+        let (first, last) = (track.first_frame(), track.last_frame());
+        let mut worst = (0.0f64, first);
+        let mut player = TrackPlayer::new(track);
+        player.seek(start).unwrap();
+        player.set_step(step).unwrap();
+        for m in 0..count {
+            let frame = start + step * m as f64;
+            let truth = match (frame >= first && frame < last)
+                .then(|| exact_inside.get((frame - crate::math::ceil(first)) as usize))
+                .flatten()
+            {
+                Some(value) => *value,
+                None => {
+                    outside_truth(input, track.outside().as_ref(), frame, (first, last)).unwrap()
+                }
+            };
+            let played = core::array::from_fn(|c| player.component(c));
+            let (e, nan) = frame_error(&played, &truth, track.components());
+            if e > worst.0 || nan {
+                worst = (e, frame);
+            }
+            player.advance();
+        }
+        worst
+    }
+
+    /// `play_measured` finds the largest error and its frame that playing frame by frame finds,
+    /// forward and backward, for every track of the documents in every precision.
+    #[test]
+    fn measured_errors_are_those_of_playing_frame_by_frame() {
+        let mut passes = 0;
+        let documents = DOCUMENTS.map(|text| Document::from_json_str(text, "test.json").unwrap());
+        for doc in documents.iter().chain([&long_pieces()]) {
+            for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+                let options = CompileOptions {
+                    precision,
+                    ..CompileOptions::default()
+                };
+                for t in doc.tracks() {
+                    let input = TrackInput {
+                        name: t.name(),
+                        value_type: crate::stream_value_type(t.value_type()),
+                        wrap: crate::stream_wrap(t.wrap()),
+                        source: t,
+                    };
+                    let Ok(compiled) = compile_track_in_precision(&input, &options, 0) else {
+                        continue;
+                    };
+                    let bytes = crate::stream::write_stream(60.0, &[compiled.data]).unwrap();
+                    let stream = Stream::from_bytes(&bytes).unwrap();
+                    let track = stream.track(0).unwrap();
+                    let (from, count) =
+                        measured_frames(true, track.first_frame(), track.last_frame());
+                    let last = from + (count - 1) as f64;
+                    for pass in [(from, count, 1.0), (last, count, -1.0)] {
+                        let exact = &compiled.exact;
+                        assert_eq!(
+                            play_measured(track, &input, exact, pass).unwrap(),
+                            measured_frame_by_frame(track, &input, exact, pass),
+                            "{} {precision} {pass:?}",
+                            t.name()
+                        );
+                        passes += 1;
+                    }
+                }
+            }
+        }
+        assert!(passes > 100, "{passes}");
+    }
+
+    /// `TrackPlayer`'s values, advanced frame by frame as `play` plays them.
+    fn advanced(track: StreamTrack<'_>, (start, count, step): (f64, u64, f64)) -> Vec<u64> {
+        let mut player = TrackPlayer::new(track);
+        player.seek(start).unwrap();
+        player.set_step(step).unwrap();
+        let mut out = Vec::new();
+        for _ in 0..count {
+            out.extend(player.value().map(f64::to_bits));
+            player.advance();
+        }
+        out
+    }
+
+    /// [`play_runs`] gives the values `TrackPlayer::advance` gives, at the frames it plays them, bit for bit, forward and
+    /// backward over the frames the compiler measures and 300 more on each side, in every
+    /// precision (fixed tracks play integer states).
+    #[test]
+    fn runs_play_the_players_values_bit_for_bit() {
+        let (mut checked, mut long_runs) = (0, 0);
+        let documents = DOCUMENTS.map(|text| Document::from_json_str(text, "test.json").unwrap());
+        for doc in documents.iter().chain([&long_pieces()]) {
+            for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+                let options = CompileOptions {
+                    precision,
+                    ..CompileOptions::default()
+                };
+                // The hostile documents hold values fixed point cannot (refused, nothing to play).
+                let compiled = match doc.compile(&options) {
+                    Err(CompileError::OutOfRange { .. }) if precision == Precision::Fixed => {
+                        continue
+                    }
+                    compiled => compiled.unwrap(),
+                };
+                let stream = Stream::from_bytes(&compiled.bytes).unwrap();
+                for track in stream.tracks() {
+                    let (from, count) =
+                        measured_frames(true, track.first_frame(), track.last_frame());
+                    let (from, count) = (from - 300.0, count + 600);
+                    let last = from + (count - 1) as f64;
+                    for pass in [(from, count, 1.0), (last, count, -1.0)] {
+                        let mut runs = Vec::new();
+                        let mut player = TrackPlayer::new(track);
+                        player.seek(pass.0).unwrap();
+                        player.set_step(pass.2).unwrap();
+                        play_runs(track, pass, |mut frame, values| {
+                            for v in values {
+                                let k = (runs.len() / MAX_COMPONENTS) as f64;
+                                assert_eq!(frame, pass.0 + pass.2 * k);
+                                player.seek(frame).unwrap();
+                                long_runs += usize::from(player.run_left() > 8);
+                                runs.extend(v.map(f64::to_bits));
+                                frame += pass.2;
+                            }
+                            Ok::<(), ()>(())
+                        })
+                        .unwrap();
+                        assert_eq!(runs, advanced(track, pass), "{} {precision}", track.name());
+                        checked += count;
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 10_000 && long_runs > 1_000,
+            "{checked} {long_runs}"
+        );
+    }
 }

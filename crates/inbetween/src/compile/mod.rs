@@ -47,8 +47,8 @@ pub use source::{CurveSource, MaybeSync, NonFiniteValue, SourceSpan, SpanShape, 
 
 use crate::stream::layout::MAX_DEGREE;
 use crate::stream::{
-    integer_frames, write_stream, Precision, Stream, StreamError, StreamValueType, StreamWrap,
-    TrackSummary,
+    integer_frames, write_stream_unvalidated, Precision, Stream, StreamError, StreamValueType,
+    StreamWrap, TrackSummary,
 };
 
 /// Default tolerance relative to the track's scale: `1e-6 × scale` (absolute, value units).
@@ -412,7 +412,8 @@ pub fn compile_tracks_with_progress(
         .into_iter()
         .map(|(data, spans, kept_in_f64, proof)| (data, (spans, kept_in_f64, proof)))
         .unzip();
-    let bytes = write_stream(fps, &data)?;
+    // Validated once, here (`write_stream` would validate the same bytes first).
+    let bytes = write_stream_unvalidated(fps, &data)?;
     let stream = Stream::from_bytes(&bytes)?;
     let reports = stream
         .tracks()
