@@ -409,18 +409,7 @@ fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
         return;
     }
     if lanes.start % CHUNK != 0 {
-        let flat = lanes.coef.as_flattened();
-        for (i, dst) in out.iter_mut().enumerate() {
-            let at = |k: usize| {
-                let index = chunked_index(N, lanes.start + i, k);
-                flat.get(index).copied().unwrap_or(0.0)
-            };
-            let mut v = at(N - 1);
-            for k in (0..N - 1).rev() {
-                v = v * t + at(k);
-            }
-            *dst = v;
-        }
+        eval_unaligned::<N>(lanes, t, out);
         return;
     }
     let first = lanes.start / CHUNK;
@@ -441,6 +430,32 @@ fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
         if let Some(v) = values.get(..tail.len()) {
             tail.copy_from_slice(v);
         }
+    }
+}
+
+/// [`eval_n`] from a lane inside a chunk (a group's later runs of channels, e.g. the
+/// components of mixed-degree rotations): chunk by chunk, each chunk's part of the run as one
+/// slice per order, so the loop vectorizes like [`eval_chunk`]'s — the same operations per lane.
+#[inline(always)]
+fn eval_unaligned<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    let mut done = 0;
+    while done < out.len() {
+        let slot = lanes.start + done;
+        let (chunk, lo) = (slot / CHUNK, slot % CHUNK);
+        let n = (CHUNK - lo).min(out.len() - done);
+        let orders = lanes.coef.get(chunk * N..chunk * N + N);
+        let (Some(orders), Some(dst)) = (orders, out.get_mut(done..done + n)) else {
+            return;
+        };
+        let slices: [&[f32]; N] = core::array::from_fn(|k| &orders[k][lo..lo + n]);
+        for (m, o) in dst.iter_mut().enumerate() {
+            let mut v = slices[N - 1][m];
+            for k in (0..N - 1).rev() {
+                v = v * t + slices[k][m];
+            }
+            *o = v;
+        }
+        done += n;
     }
 }
 
