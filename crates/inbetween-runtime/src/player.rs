@@ -33,6 +33,7 @@
 //! that the *normalized* value is within the tolerance. Unflagged quaternion tracks are played
 //! component-wise without normalization (the compiler fitted the normalized curve itself).
 
+use crate::stream::cursor::PieceCursor;
 use crate::stream::layout::{MAX_COMPONENTS, MAX_DEGREE, MAX_TERMS};
 use crate::stream::outside::{Landing, Outside};
 use crate::stream::{Piece, Precision, Stream, StreamTrack, StreamWrap};
@@ -154,9 +155,9 @@ pub struct TrackPlayer<'s> {
     normalize: bool,
     work: [f64; STATE_SIZE],
     int_work: [i64; STATE_SIZE],
-    /// The last piece loaded: start, end, index. A frame in `[start, end)` lies in that piece,
-    /// so lookups there skip the search (any piece's span gives the same answer).
-    span: (f64, f64, usize),
+    /// The last piece entered and its neighbours' spans: lookups and entries there skip the
+    /// search (`stream::cursor`; the same answers as the search).
+    pieces: PieceCursor<'s>,
 }
 
 impl Default for TrackPlayer<'_> {
@@ -189,7 +190,7 @@ impl<'s> TrackPlayer<'s> {
             normalize: track.normalizes(),
             work: [0.0; STATE_SIZE],
             int_work: [0; STATE_SIZE],
-            span: (f64::NAN, f64::NAN, 0),
+            pieces: PieceCursor::new(track),
         };
         player.enter_run();
         player
@@ -515,8 +516,7 @@ impl<'s> TrackPlayer<'s> {
                 self.load_constant(value);
             }
             Region::Piece(index) => {
-                if let Some(piece) = track.piece(index) {
-                    self.span = (piece.start, piece.end, index);
+                if let Some(piece) = self.pieces.enter(index) {
                     self.load_piece(&piece, place.w, local_step, place.extra);
                 }
             }
@@ -590,23 +590,18 @@ impl<'s> TrackPlayer<'s> {
         }
     }
 
-    /// The piece containing frame `w` (`StreamTrack::piece_index_at`), from the last piece
-    /// loaded when `w` lies in it.
+    /// The piece containing frame `w` (`StreamTrack::piece_index_at`), without a search when
+    /// `w` lies in the last piece entered or a neighbour.
     fn piece_index_at(&self, w: f64) -> usize {
-        let (start, end, index) = self.span;
-        if w >= start && w < end {
-            return index;
-        }
-        self.track.piece_index_at(w).unwrap_or(0)
+        self.pieces.index_at(w)
     }
 
-    /// Start and end of piece `index`, from the last piece loaded when it is that one.
+    /// Start and end of piece `index`, from the last piece entered when it is that one.
     fn piece_span(&self, index: usize) -> Option<(f64, f64)> {
-        let (start, end, loaded) = self.span;
-        if loaded == index && start < end {
-            return Some((start, end));
+        match self.pieces.held(index) {
+            Some(p) => Some((p.start, p.end)),
+            None => self.track.piece(index).map(|p| (p.start, p.end)),
         }
-        self.track.piece(index).map(|p| (p.start, p.end))
     }
 
     /// Steps, including the current one, for which the state just loaded stays valid.

@@ -310,16 +310,20 @@ impl<'s> CompactTable<'s> {
         if next >= self.count {
             return self.last();
         }
-        let grid = if next % BLOCK == 0 {
+        self.start(Walk {
+            index: next,
+            grid: self.next_grid(w),
+            offset: 0,
+        })
+    }
+    /// Grid index of piece `w.index + 1`: the next checkpoint's at a block's end.
+    fn next_grid(&self, w: Walk) -> u64 {
+        let next = w.index + 1;
+        if next % BLOCK == 0 {
             self.at_checkpoint(next / BLOCK).grid
         } else {
             w.grid.saturating_add(self.step(next))
-        };
-        self.start(Walk {
-            index: next,
-            grid,
-            offset: 0,
-        })
+        }
     }
     /// The piece at walk position `w`.
     pub fn piece_at_walk(&self, w: Walk) -> Piece {
@@ -349,6 +353,11 @@ impl<'s> CompactTable<'s> {
     /// Piece `index`, or `None` past the end: from its checkpoint, one pass over the at most 15
     /// entries before it summing start steps and sizes.
     pub fn piece(&self, index: usize) -> Option<Piece> {
+        self.walk_to(index).map(|w| self.piece_at_walk(w))
+    }
+    /// The walk at piece `index`, or `None` past the end: its checkpoint's grid index and data
+    /// offset plus the start steps and sizes of the at most 15 entries before it in its block.
+    pub fn walk_to(&self, index: usize) -> Option<Walk> {
         if index >= self.count {
             return None;
         }
@@ -370,11 +379,38 @@ impl<'s> CompactTable<'s> {
             offset = offset.wrapping_add(previous.map_or(0, &size_of));
             previous = entry.get(start_size).copied();
         }
-        Some(self.piece_at_walk(Walk {
+        Some(Walk {
             index,
             grid,
             offset,
-        }))
+        })
+    }
+    /// The walk one piece back (`w.index > 0`): the inverse of [`Self::next`], which validation
+    /// checked against every checkpoint, so it is the walk [`Self::walk_to`] finds.
+    pub fn back(&self, w: Walk) -> Walk {
+        let index = w.index.saturating_sub(1);
+        Walk {
+            index,
+            grid: w.grid.saturating_sub(self.step(w.index)),
+            offset: w.offset.saturating_sub(self.size(index)),
+        }
+    }
+    /// Start of piece `w.index − 1` (`w.index > 0`), `w` being piece `w.index`'s walk.
+    pub fn start_before(&self, w: Walk) -> f64 {
+        let index = w.index.saturating_sub(1);
+        self.start(Walk {
+            index,
+            grid: w.grid.saturating_sub(self.step(w.index)),
+            offset: 0,
+        })
+    }
+    /// End of piece `w.index + 1` (`w.index + 1 < count`), `w` being piece `w.index`'s walk.
+    pub fn end_after(&self, w: Walk) -> f64 {
+        self.end(Walk {
+            index: w.index + 1,
+            grid: self.next_grid(w),
+            offset: 0,
+        })
     }
     /// The index and grid index of the last piece whose start is ≤ `w` (piece 0 for smaller
     /// `w`): a binary search over the entries (f64 starts) or the checkpoints (grid starts),

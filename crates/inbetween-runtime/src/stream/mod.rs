@@ -9,6 +9,7 @@
 //! See `docs/stream-format.md` for the byte layout.
 
 pub mod compact;
+pub(crate) mod cursor;
 mod error;
 pub mod layout;
 pub mod outside;
