@@ -568,7 +568,15 @@ impl<'s> TrackPlayer<'s> {
             }
         } else {
             self.mode = Mode::Float;
-            let matrix = (d != 1.0).then(|| step_matrix(d, n));
+            let computed;
+            let matrix = if d == 1.0 {
+                None
+            } else if d == -1.0 {
+                Some(&REVERSE_STEP)
+            } else {
+                computed = step_matrix(d, n);
+                Some(&computed)
+            };
             for (c, chunk) in self
                 .work
                 .chunks_exact_mut(MAX_TERMS)
@@ -690,12 +698,14 @@ fn newton_value(track: &StreamTrack<'_>, piece: &Piece, c: usize, t: f64) -> f64
 
 /// Generalized binomials `C(t, 0..=8)`: `C(t, k) = t (t−1) … (t−k+1) / k!`.
 #[must_use]
-pub fn binomials(t: f64) -> [f64; MAX_TERMS] {
+pub const fn binomials(t: f64) -> [f64; MAX_TERMS] {
     let mut out = [0.0; MAX_TERMS];
     let mut b = 1.0;
-    for (k, slot) in out.iter_mut().enumerate() {
-        *slot = b;
+    let mut k = 0;
+    while k < MAX_TERMS {
+        out[k] = b;
         b *= (t - k as f64) / (k as f64 + 1.0);
+        k += 1;
     }
     out
 }
@@ -724,26 +734,33 @@ pub fn shift_differences(d: &[f64], t: f64, out: &mut [f64]) {
 /// The matrix taking step-1 differences to step-`h` differences for degree `n`:
 /// row k holds the coefficients of `(Σ_{i≥1} C(h, i) x^i)^k` truncated at `x^n`.
 #[must_use]
-pub fn step_matrix(h: f64, n: usize) -> [[f64; MAX_TERMS]; MAX_TERMS] {
-    let n = n.min(MAX_DEGREE);
+pub const fn step_matrix(h: f64, n: usize) -> [[f64; MAX_TERMS]; MAX_TERMS] {
+    let n = if n < MAX_DEGREE { n } else { MAX_DEGREE };
     let b = binomials(h);
     let mut m = [[0.0; MAX_TERMS]; MAX_TERMS];
     m[0][0] = 1.0;
-    for k in 1..=n {
-        let (done, rest) = m.split_at_mut(k);
-        let previous = &done[k - 1];
-        let row = &mut rest[0];
-        for (j, slot) in row.iter_mut().enumerate().take(n + 1).skip(k) {
+    let mut k = 1;
+    while k <= n {
+        let mut j = k;
+        while j <= n {
             // (P^{k-1} · P)_j = Σ_{i=1}^{j-(k-1)} P_i · P^{k-1}_{j-i}
             let mut sum = 0.0;
-            for i in 1..=(j + 1 - k) {
-                sum += b[i] * previous[j - i];
+            let mut i = 1;
+            while i <= j + 1 - k {
+                sum += b[i] * m[k - 1][j - i];
+                i += 1;
             }
-            *slot = sum;
+            m[k][j] = sum;
+            j += 1;
         }
+        k += 1;
     }
     m
 }
+
+/// `step_matrix(−1, 8)`, computed once: its rows and columns up to `n` are `step_matrix(−1, n)`'s
+/// (each entry depends only on entries of lower order), the matrix of every backward entry.
+const REVERSE_STEP: [[f64; MAX_TERMS]; MAX_TERMS] = step_matrix(-1.0, MAX_DEGREE);
 
 /// `out[k] = Σ_{j≥k} m[k][j] · d[j]` for k < d.len().
 pub fn apply_step_matrix(m: &[[f64; MAX_TERMS]; MAX_TERMS], d: &[f64], out: &mut [f64]) {
@@ -940,6 +957,20 @@ mod tests {
                 assert!((got - want).abs() < 1e-12, "h = {h}: {out:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_reverse_step_constant_is_every_degrees_step_matrix() {
+        for n in 0..=MAX_DEGREE {
+            let m = step_matrix(-1.0, n);
+            for k in 0..=n {
+                for j in 0..=n {
+                    assert_eq!(REVERSE_STEP[k][j].to_bits(), m[k][j].to_bits(), "n {n}");
+                }
+            }
+        }
+        // Δ_{−1}³ of degree 3 = −Δ³ (row 3 of (−Δ + Δ² − Δ³)³ truncated): −1 at column 3.
+        assert_eq!(REVERSE_STEP[3][3], -1.0);
     }
 
     #[test]
