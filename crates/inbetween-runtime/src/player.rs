@@ -134,6 +134,48 @@ const FOREVER: u64 = u64::MAX;
 /// Largest count of steps computed from float positions (2^52).
 const MAX_RUN: f64 = 4_503_599_627_370_496.0;
 
+/// The track fields the wrap mapping reads at every piece entry, read once.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    first: f64,
+    last: f64,
+    pieces: usize,
+    wrap: StreamWrap,
+    outside: Option<Outside>,
+}
+
+impl Shape {
+    fn new(track: &StreamTrack<'_>) -> Self {
+        Self {
+            first: track.first_frame(),
+            last: track.last_frame(),
+            pieces: track.piece_count(),
+            wrap: track.wrap(),
+            outside: track.outside(),
+        }
+    }
+    /// `StreamTrack::first_frame`.
+    fn first_frame(&self) -> f64 {
+        self.first
+    }
+    /// `StreamTrack::last_frame`.
+    fn last_frame(&self) -> f64 {
+        self.last
+    }
+    /// `StreamTrack::piece_count`.
+    fn piece_count(&self) -> usize {
+        self.pieces
+    }
+    /// `StreamTrack::wrap`.
+    fn wrap(&self) -> StreamWrap {
+        self.wrap
+    }
+    /// `StreamTrack::outside`.
+    fn outside(&self) -> Option<Outside> {
+        self.outside
+    }
+}
+
 /// A cursor over one track. Caller-owned, `Copy`, no allocation.
 ///
 /// Starts at the track's first frame with a step of one frame.
@@ -158,6 +200,8 @@ pub struct TrackPlayer<'s> {
     /// The last piece entered and its neighbours' spans: lookups and entries there skip the
     /// search (`stream::cursor`; the same answers as the search).
     pieces: PieceCursor<'s>,
+    /// The track's frames, piece count, wrap and outside record.
+    shape: Shape,
 }
 
 impl Default for TrackPlayer<'_> {
@@ -191,6 +235,7 @@ impl<'s> TrackPlayer<'s> {
             work: [0.0; STATE_SIZE],
             int_work: [0; STATE_SIZE],
             pieces: PieceCursor::new(track),
+            shape: Shape::new(&track),
         };
         player.enter_run();
         player
@@ -379,7 +424,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// Maps a frame through the track's wrap.
     fn place(&self, f: f64) -> WrappedFrame {
-        let track = &self.track;
+        let track = &self.shape;
         let (first, last) = (track.first_frame(), track.last_frame());
         let span = last - first;
         let end = |fold: f64| self.inside(last, fold, false);
@@ -420,7 +465,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// Frame `w` of `[first, last]` on `fold`: its piece, or the end value at `last`.
     fn inside(&self, w: f64, fold: f64, mirrored: bool) -> WrappedFrame {
-        let track = &self.track;
+        let track = &self.shape;
         let (first, last) = (track.first_frame(), track.last_frame());
         let region = if w >= last || track.piece_count() == 0 {
             Region::End
@@ -442,7 +487,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// What `clamp` plays at a frame outside the track.
     fn clamped(&self, f: f64) -> WrappedFrame {
-        let track = &self.track;
+        let track = &self.shape;
         if f < track.first_frame() {
             // A track without pieces holds its end value there.
             let region = if track.piece_count() > 0 {
@@ -464,7 +509,7 @@ impl<'s> TrackPlayer<'s> {
 
     /// A frame outside the track played by its outside record (`stream::outside`).
     fn place_outside(&self, outside: &Outside, f: f64) -> WrappedFrame {
-        let (first, last) = (self.track.first_frame(), self.track.last_frame());
+        let (first, last) = (self.shape.first, self.shape.last);
         let after = f > last;
         match outside.land(f, first, last) {
             Landing::Hold => self.clamped(f),
@@ -621,7 +666,7 @@ impl<'s> TrackPlayer<'s> {
         }
         let h = self.step;
         let f = self.position(0);
-        let track = &self.track;
+        let track = &self.shape;
         // A track without pieces or outside record is one value everywhere.
         let pieceless = track.piece_count() == 0 && track.outside().is_none();
         // Held before the first frame (or after the last): until the first (last) frame.
