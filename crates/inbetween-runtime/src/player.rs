@@ -822,18 +822,8 @@ pub fn apply_step_matrix(m: &[[f64; MAX_TERMS]; MAX_TERMS], d: &[f64], out: &mut
 /// Forward differences at step 1 → at step −1, in wrapping integer arithmetic
 /// (`Δ_{−1} = E^{−1} − 1 = Σ_{i≥1} (−1)^i Δ^i`; exact since Δ^{n+1} = 0).
 fn reverse_integer(chunk: &mut [i64], n: usize) {
-    let mut m = [[0i64; MAX_TERMS]; MAX_TERMS];
-    m[0][0] = 1;
-    let p = |i: usize| if i % 2 == 0 { 1i64 } else { -1 };
-    for k in 1..=n.min(MAX_DEGREE) {
-        for j in k..=n {
-            let mut sum = 0i64;
-            for i in 1..=(j + 1 - k) {
-                sum = sum.wrapping_add(p(i).wrapping_mul(m[k - 1][j - i]));
-            }
-            m[k][j] = sum;
-        }
-    }
+    let n = n.min(MAX_DEGREE);
+    let m = &REVERSE_INT;
     let mut out = [0i64; MAX_TERMS];
     for (k, o) in out.iter_mut().enumerate().take(n + 1) {
         let mut sum = 0i64;
@@ -843,6 +833,34 @@ fn reverse_integer(chunk: &mut [i64], n: usize) {
         *o = sum;
     }
     chunk[..=n].copy_from_slice(&out[..=n]);
+}
+
+/// The step −1 matrix in integers for degree 8, computed once: row k holds
+/// `(Σ_{i≥1} (−1)^i x^i)^k` truncated at `x^8`; its rows and columns up to `n` are degree n's
+/// (each entry depends only on entries of lower order).
+const REVERSE_INT: [[i64; MAX_TERMS]; MAX_TERMS] = reverse_int_matrix();
+
+/// [`REVERSE_INT`]: `P^k = P^{k−1} · P` column by column, wrapping.
+const fn reverse_int_matrix() -> [[i64; MAX_TERMS]; MAX_TERMS] {
+    let mut m = [[0i64; MAX_TERMS]; MAX_TERMS];
+    m[0][0] = 1;
+    let mut k = 1;
+    while k <= MAX_DEGREE {
+        let mut j = k;
+        while j <= MAX_DEGREE {
+            let mut sum = 0i64;
+            let mut i = 1;
+            while i <= j + 1 - k {
+                let p = if i % 2 == 0 { 1i64 } else { -1 };
+                sum = sum.wrapping_add(p.wrapping_mul(m[k - 1][j - i]));
+                i += 1;
+            }
+            m[k][j] = sum;
+            j += 1;
+        }
+        k += 1;
+    }
+    m
 }
 
 /// `C(m, k) mod 2^64` for k in 0..=8, exactly (i! divided out of the factors before multiplying).
@@ -1016,6 +1034,22 @@ mod tests {
         }
         // Δ_{−1}³ of degree 3 = −Δ³ (row 3 of (−Δ + Δ² − Δ³)³ truncated): −1 at column 3.
         assert_eq!(REVERSE_STEP[3][3], -1.0);
+    }
+
+    #[test]
+    fn integer_reverse_matches_the_float_matrix_at_every_degree() {
+        let values = [5i64, -3, 7, 2, -11, 4, 9, -1, 6];
+        for n in 0..=MAX_DEGREE {
+            let mut chunk = [0i64; MAX_TERMS];
+            chunk[..=n].copy_from_slice(&values[..=n]);
+            let float: Vec<f64> = values[..=n].iter().map(|&v| v as f64).collect();
+            reverse_integer(&mut chunk, n);
+            let mut out = [0.0; MAX_TERMS];
+            apply_step_matrix(&step_matrix(-1.0, n), &float, &mut out[..=n]);
+            for (i, f) in chunk.iter().zip(out).take(n + 1) {
+                assert_eq!(*i as f64, f, "degree {n}");
+            }
+        }
     }
 
     #[test]
