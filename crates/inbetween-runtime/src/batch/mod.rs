@@ -73,6 +73,7 @@ mod live;
 mod normalize;
 mod orders;
 mod records;
+mod straight;
 
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
@@ -127,9 +128,16 @@ pub enum BatchError {
 trait Lane: Copy + Default {
     /// `a[i] += b[i]` over the common length.
     fn add_slice(a: &mut [Self], b: &[Self]);
+    /// `a + b` (as `add_slice` adds).
+    fn add(a: Self, b: Self) -> Self;
 }
 
 impl Lane for f64 {
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a + b
+    }
+
     #[inline]
     fn add_slice(a: &mut [Self], b: &[Self]) {
         for (x, y) in a.iter_mut().zip(b) {
@@ -139,6 +147,11 @@ impl Lane for f64 {
 }
 
 impl Lane for i64 {
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a.wrapping_add(b)
+    }
+
     #[inline]
     fn add_slice(a: &mut [Self], b: &[Self]) {
         for (x, y) in a.iter_mut().zip(b) {
@@ -163,11 +176,17 @@ struct Group<T> {
 }
 
 impl<T: Lane> Group<T> {
-    /// One frame: `W_k += W_{k+1}` for k in 0..degree, block by block.
+    /// One frame: `W_k += W_{k+1}` for k in 0..degree, block by block (a group of at most
+    /// `BLOCK` lanes lane by lane, every order at once: `straight::advance_small`, the same
+    /// additions in the same order).
     #[inline]
     fn advance(&mut self) {
         let (len, degree) = (self.len, self.degree);
         if degree == 0 || len == 0 {
+            return;
+        }
+        if len <= BLOCK && degree <= MAX_DEGREE {
+            straight::advance_small(&mut self.state, len, degree);
             return;
         }
         let mut start = 0;
@@ -611,6 +630,8 @@ pub struct Bank<'s> {
     all_on_script: bool,
     /// Which groups have lanes (a bit per group index), so a frame visits only those.
     used: UsedGroups,
+    /// What the straight frames of forward play do (`straight`).
+    straight: straight::Straight,
 }
 
 /// A bit per group index, set for the groups with lanes (`used_groups`).
@@ -698,6 +719,7 @@ impl<'s> Bank<'s> {
             normalized,
             all_on_script: false,
             used,
+            straight: straight::Straight::default(),
         };
         bank.reload_all();
         Ok(bank)
@@ -831,6 +853,10 @@ impl<'s> Bank<'s> {
     /// Moves every channel one step: the additions of every group, then the piece changes due
     /// at the new frame. Never allocates.
     pub fn advance(&mut self) {
+        if self.straight.on {
+            self.advance_straight();
+            return;
+        }
         self.advance_with(Group::advance, Group::advance);
     }
 
@@ -849,6 +875,7 @@ impl<'s> Bank<'s> {
             }
         }
         self.advance_rest();
+        self.plan();
     }
 
     /// Forward play: a new epoch re-centres every Horner lane.
@@ -929,6 +956,10 @@ impl<'s> Bank<'s> {
     /// `BufferTooSmall` when `out` is shorter than `channels()` (nothing is written).
     pub fn write_f32(&self, out: &mut [f32]) -> Result<(), BatchError> {
         self.fits(out.len())?;
+        if self.straight.on {
+            self.write_straight(out);
+            return Ok(());
+        }
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
             for d in bits(self.used.horner) {
@@ -1070,6 +1101,7 @@ impl<'s> Bank<'s> {
         if self.scripted {
             self.enter_blocks(base as i64);
         }
+        self.plan();
     }
 
     /// A seek to integer frame `frame` in forward play: the f32 lanes play the block of its
