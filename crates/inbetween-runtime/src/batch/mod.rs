@@ -901,16 +901,15 @@ impl<'s> Bank<'s> {
 
     /// The part of a frame after the groups' additions: side-list channels and piece changes.
     fn advance_rest(&mut self) {
+        self.advance_side();
+        self.piece_changes();
+    }
+
+    /// The piece changes due at the current frame: the epoch switch and the script (forward
+    /// play), the heap's reloads.
+    fn piece_changes(&mut self) {
         if self.scripted {
             self.next_epoch();
-        }
-        for side in &mut self.side {
-            let n = usize::from(side.degree).min(MAX_DEGREE);
-            for i in 0..n {
-                side.state[i] += side.state[i + 1];
-            }
-        }
-        if self.scripted {
             self.play_script();
         }
         while let Some(&Reverse((due, track))) = self.heap.peek() {
@@ -919,6 +918,17 @@ impl<'s> Bank<'s> {
             }
             self.heap.pop();
             self.reload_track(track as usize, true);
+        }
+    }
+
+    /// One frame of the side list's channels (f64 additions, as `TrackPlayer`).
+    #[inline]
+    fn advance_side(&mut self) {
+        for side in &mut self.side {
+            let n = usize::from(side.degree).min(MAX_DEGREE);
+            for i in 0..n {
+                side.state[i] += side.state[i + 1];
+            }
         }
     }
 

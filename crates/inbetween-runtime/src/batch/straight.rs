@@ -1,15 +1,25 @@
-//! The straight frame: forward play's common case (step 1 from an integer frame, every channel on its lanes or its exact group, none on the side list) played by one lean path whose choices are made once per state change, not tested per frame.
+//! The straight frame: forward play's common case (step 1 from an integer frame) played by one lean path whose choices are made once per state change, not tested per frame.
 //!
 //! [`Bank::plan`] runs at every state change (`Bank::new`, `seek`, `set_step`, a frame that
-//! played script entries other than Horner records or heap reloads, every frame of the general
-//! path). It decides whether the next frames are straight and, if so, the step count at which
-//! anything besides the per-frame passes is due: the next script frame, the next epoch start
-//! or the next heap reload, whichever comes first. A straight `advance` is then the exact
-//! groups' additions (the groups that play were decided by the plan) and one comparison; the
-//! frame that reaches `due` plays the general `advance_rest` and plans again. A straight
-//! `write_f32` is the Horner pass per group into the caller's row, then the exact groups and
-//! the normalize runs only when the bank has them. The values are the general path's bit for
-//! bit: the same passes in the same order, only the tests are hoisted.
+//! played script entries other than Horner records, an epoch switch or heap reloads, every
+//! frame of the general path). In forward play it turns the straight path on and fixes which
+//! exact groups play (the tracks whose Horner check failed) and the step count `due` at which
+//! anything besides the per-frame passes happens: the next script frame, epoch start or heap
+//! reload, whichever comes first.
+//!
+//! - A straight `advance` is the exact groups' additions, the side list's (channels of Horner
+//!   tracks off their lanes: before their first key, past their last), and one comparison
+//!   with `due`. The frame that reaches it plays the script frame's Horner records inline
+//!   when that is all it holds (the next `due` is then the next script frame, no new plan);
+//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan.
+//! - A straight `write_f32` is the Horner pass per group straight into the caller's row, the
+//!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
+//!   has them.
+//!
+//! The values are the general path's bit for bit: the same operations in the same order
+//! (the side list's additions come before the epoch switch instead of after; neither reads
+//! what the other writes), only the tests are hoisted. Small exact groups (up to `BLOCK`
+//! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
 
 use super::{bits, Bank, Group, Lane, MAX_TERMS};
 
@@ -33,7 +43,7 @@ impl Bank<'_> {
     /// Decides the straight frames from the current state (see the module docs).
     pub(super) fn plan(&mut self) {
         self.straight.on = false;
-        if !self.scripted || !self.side.is_empty() {
+        if !self.scripted {
             return;
         }
         // `scripted`: `base` is an integer of magnitude below 2^52.
@@ -75,14 +85,15 @@ impl Bank<'_> {
                 Group::advance(group);
             }
         }
+        self.advance_side();
         if self.steps >= self.straight.due {
             self.straight_due();
         }
     }
 
-    /// The rest of a straight frame at `due`: the epoch switch, the script frame's records
-    /// (inline, no plan when that is all it holds), and otherwise the general `advance_rest`
-    /// and a new plan.
+    /// The rest of a straight frame at `due`: the script frame's records (inline, no plan when
+    /// that is all the frame holds), and otherwise the general `piece_changes` (epoch switch,
+    /// script, heap) and a new plan.
     fn straight_due(&mut self) {
         let frame = self.straight.origin + self.steps as i64;
         let i = self.cursor;
@@ -92,7 +103,7 @@ impl Bank<'_> {
         let epoch = frame.rem_euclid(super::horner::EPOCH) == 0;
         let heap = self.heap.peek().is_some_and(|r| (r.0).0 <= self.steps);
         if script != Some(frame) || !only_records || epoch || heap {
-            self.advance_rest();
+            self.piece_changes();
             self.plan();
             return;
         }
@@ -119,7 +130,7 @@ impl Bank<'_> {
         for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
             g.write_f32(t as i32, out);
         }
-        if self.straight.floats | self.straight.fixed != 0 {
+        if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
             // `out` fits: checked by `write_f32`.
             let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
         }
@@ -170,4 +181,57 @@ fn lanes_by_lane<T: Lane, const N: usize>(state: &mut [T], len: usize) {
             orders[k][i] = T::add(orders[k][i], next);
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::advance_small;
+
+    /// The order-by-order passes `advance_small` replaces: `W_k += W_{k+1}` over every lane,
+    /// `k` ascending (what `Group::advance` does for groups above `BLOCK` lanes).
+    fn by_orders(state: &mut [f64], len: usize, degree: usize) {
+        for k in 0..degree {
+            for i in 0..len {
+                state[k * len + i] += state[(k + 1) * len + i];
+            }
+        }
+    }
+
+    /// Values of every magnitude, so that a different order of additions would round
+    /// differently.
+    fn state(len: usize, degree: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..(degree + 1) * len)
+            .map(|_| {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                let mantissa = (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                mantissa * 2f64.powi((x % 40) as i32 - 20)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lane_by_lane_frames_equal_order_by_order_passes_bit_for_bit() {
+        for degree in 1..=8 {
+            for len in [1, 2, 3, 4, 5, 7, 9, 33] {
+                let mut a = state(len, degree, (degree * 100 + len) as u64);
+                let mut b = a.clone();
+                for frame in 0..20 {
+                    advance_small(&mut a, len, degree);
+                    by_orders(&mut b, len, degree);
+                    let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+                    assert!(same, "degree {degree}, {len} lanes, frame {frame}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_by_lane_integer_frames_wrap_like_the_passes() {
+        // Degree 2, two lanes: W0 += W1, then W1 += W2, per lane; i64::MAX wraps.
+        let mut s = [i64::MAX, 5, 1, -3, 7, 11];
+        advance_small(&mut s, 2, 2);
+        assert_eq!(s, [i64::MIN, 2, 8, 8, 7, 11]);
+    }
+
 }
