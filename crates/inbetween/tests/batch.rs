@@ -634,13 +634,14 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
     assert!(lanes.len() > 60, "{} on Horner lanes", lanes.len());
     let played = play_bits(&mut bank, 0, 420);
     for (frame, (f32s, f64s)) in played.iter().enumerate() {
-        seeked
-            .seek(frame as f64)
-            .unwrap_or_else(|e| panic!("{e}"));
+        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
         let (a, b) = &play_bits(&mut seeked, frame, frame + 1)[0];
         for &c in &lanes {
             let same = f32s[c] == a[c] && f64s[c] == b[c];
-            assert!(same, "channel {c} at frame {frame}: forward play differs from a seek");
+            assert!(
+                same,
+                "channel {c} at frame {frame}: forward play differs from a seek"
+            );
         }
     }
 }

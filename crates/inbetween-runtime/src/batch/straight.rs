@@ -175,6 +175,8 @@ fn lanes_by_lane<T: Lane, const N: usize>(state: &mut [T], len: usize) {
         *order = head;
         rest = tail;
     }
+    // One lane index into `N` slices at once (an iterator would borrow one of them).
+    #[allow(clippy::needless_range_loop)]
     for i in 0..len {
         for k in 0..N - 1 {
             let next = orders[k + 1][i];
@@ -203,7 +205,9 @@ mod tests {
         let mut x = seed;
         (0..(degree + 1) * len)
             .map(|_| {
-                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
                 let mantissa = (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
                 mantissa * 2f64.powi((x % 40) as i32 - 20)
             })
@@ -233,5 +237,4 @@ mod tests {
         advance_small(&mut s, 2, 2);
         assert_eq!(s, [i64::MIN, 2, 8, 8, 7, 11]);
     }
-
 }
