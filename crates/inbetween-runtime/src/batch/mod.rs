@@ -60,6 +60,16 @@
 //!   at rate ≠ 1), so they are slower but identical to it. In forward play a Horner track's
 //!   channels off its script go to a per-channel side list (f64 additions).
 //!
+//! # The straight frame
+//!
+//! Forward play at step 1 from an integer frame takes one lean path (`straight`): what it does
+//! — which exact groups play, the step of the next script frame, epoch start or heap reload —
+//! is decided when the state changes (a seek, a step change, a frame with script entries other
+//! than Horner records, an epoch switch, a heap reload), not tested per frame. A frame is then
+//! the exact groups' and side list's additions, the script frame's records when one is due
+//! (inline), and in `write_f32` the Horner pass per group into the caller's row; the values
+//! are the general path's bit for bit.
+//!
 //! # Allocation
 //!
 //! `Bank::new` allocates (lanes, script, epoch blocks and the records' undo numbers, schedule);
