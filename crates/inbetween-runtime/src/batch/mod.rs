@@ -60,6 +60,16 @@
 //!   at rate ≠ 1), so they are slower but identical to it. In forward play a Horner track's
 //!   channels off its script go to a per-channel side list (f64 additions).
 //!
+//! # The straight frame
+//!
+//! Forward play at step 1 from an integer frame takes one lean path (`straight`): what it does
+//! — which exact groups play, the step of the next script frame, epoch start or heap reload —
+//! is decided when the state changes (a seek, a step change, a frame with script entries other
+//! than Horner records, an epoch switch, a heap reload), not tested per frame. A frame is then
+//! the exact groups' and side list's additions, the script frame's records when one is due
+//! (inline), and in `write_f32` the Horner pass per group into the caller's row; the values
+//! are the general path's bit for bit.
+//!
 //! # Allocation
 //!
 //! `Bank::new` allocates (lanes, script, epoch blocks and the records' undo numbers, schedule);
@@ -73,6 +83,7 @@ mod live;
 mod normalize;
 mod orders;
 mod records;
+mod straight;
 
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
@@ -127,9 +138,16 @@ pub enum BatchError {
 trait Lane: Copy + Default {
     /// `a[i] += b[i]` over the common length.
     fn add_slice(a: &mut [Self], b: &[Self]);
+    /// `a + b` (as `add_slice` adds).
+    fn add(a: Self, b: Self) -> Self;
 }
 
 impl Lane for f64 {
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a + b
+    }
+
     #[inline]
     fn add_slice(a: &mut [Self], b: &[Self]) {
         for (x, y) in a.iter_mut().zip(b) {
@@ -139,6 +157,11 @@ impl Lane for f64 {
 }
 
 impl Lane for i64 {
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a.wrapping_add(b)
+    }
+
     #[inline]
     fn add_slice(a: &mut [Self], b: &[Self]) {
         for (x, y) in a.iter_mut().zip(b) {
@@ -163,11 +186,17 @@ struct Group<T> {
 }
 
 impl<T: Lane> Group<T> {
-    /// One frame: `W_k += W_{k+1}` for k in 0..degree, block by block.
+    /// One frame: `W_k += W_{k+1}` for k in 0..degree, block by block (a group of at most
+    /// `BLOCK` lanes lane by lane, every order at once: `straight::advance_small`, the same
+    /// additions in the same order).
     #[inline]
     fn advance(&mut self) {
         let (len, degree) = (self.len, self.degree);
         if degree == 0 || len == 0 {
+            return;
+        }
+        if len <= BLOCK && degree <= MAX_DEGREE {
+            straight::advance_small(&mut self.state, len, degree);
             return;
         }
         let mut start = 0;
@@ -611,6 +640,8 @@ pub struct Bank<'s> {
     all_on_script: bool,
     /// Which groups have lanes (a bit per group index), so a frame visits only those.
     used: UsedGroups,
+    /// What the straight frames of forward play do (`straight`).
+    straight: straight::Straight,
 }
 
 /// A bit per group index, set for the groups with lanes (`used_groups`).
@@ -698,6 +729,7 @@ impl<'s> Bank<'s> {
             normalized,
             all_on_script: false,
             used,
+            straight: straight::Straight::default(),
         };
         bank.reload_all();
         Ok(bank)
@@ -831,6 +863,10 @@ impl<'s> Bank<'s> {
     /// Moves every channel one step: the additions of every group, then the piece changes due
     /// at the new frame. Never allocates.
     pub fn advance(&mut self) {
+        if self.straight.on {
+            self.advance_straight();
+            return;
+        }
         self.advance_with(Group::advance, Group::advance);
     }
 
@@ -849,6 +885,7 @@ impl<'s> Bank<'s> {
             }
         }
         self.advance_rest();
+        self.plan();
     }
 
     /// Forward play: a new epoch re-centres every Horner lane.
@@ -874,16 +911,15 @@ impl<'s> Bank<'s> {
 
     /// The part of a frame after the groups' additions: side-list channels and piece changes.
     fn advance_rest(&mut self) {
+        self.advance_side();
+        self.piece_changes();
+    }
+
+    /// The piece changes due at the current frame: the epoch switch and the script (forward
+    /// play), the heap's reloads.
+    fn piece_changes(&mut self) {
         if self.scripted {
             self.next_epoch();
-        }
-        for side in &mut self.side {
-            let n = usize::from(side.degree).min(MAX_DEGREE);
-            for i in 0..n {
-                side.state[i] += side.state[i + 1];
-            }
-        }
-        if self.scripted {
             self.play_script();
         }
         while let Some(&Reverse((due, track))) = self.heap.peek() {
@@ -892,6 +928,17 @@ impl<'s> Bank<'s> {
             }
             self.heap.pop();
             self.reload_track(track as usize, true);
+        }
+    }
+
+    /// One frame of the side list's channels (f64 additions, as `TrackPlayer`).
+    #[inline]
+    fn advance_side(&mut self) {
+        for side in &mut self.side {
+            let n = usize::from(side.degree).min(MAX_DEGREE);
+            for i in 0..n {
+                side.state[i] += side.state[i + 1];
+            }
         }
     }
 
@@ -929,6 +976,10 @@ impl<'s> Bank<'s> {
     /// `BufferTooSmall` when `out` is shorter than `channels()` (nothing is written).
     pub fn write_f32(&self, out: &mut [f32]) -> Result<(), BatchError> {
         self.fits(out.len())?;
+        if self.straight.on {
+            self.write_straight(out);
+            return Ok(());
+        }
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
             for d in bits(self.used.horner) {
@@ -1070,6 +1121,7 @@ impl<'s> Bank<'s> {
         if self.scripted {
             self.enter_blocks(base as i64);
         }
+        self.plan();
     }
 
     /// A seek to integer frame `frame` in forward play: the f32 lanes play the block of its

@@ -1,0 +1,240 @@
+//! The straight frame: forward play's common case (step 1 from an integer frame) played by one lean path whose choices are made once per state change, not tested per frame.
+//!
+//! [`Bank::plan`] runs at every state change (`Bank::new`, `seek`, `set_step`, a frame that
+//! played script entries other than Horner records, an epoch switch or heap reloads, every
+//! frame of the general path). In forward play it turns the straight path on and fixes which
+//! exact groups play (the tracks whose Horner check failed) and the step count `due` at which
+//! anything besides the per-frame passes happens: the next script frame, epoch start or heap
+//! reload, whichever comes first.
+//!
+//! - A straight `advance` is the exact groups' additions, the side list's (channels of Horner
+//!   tracks off their lanes: before their first key, past their last), and one comparison
+//!   with `due`. The frame that reaches it plays the script frame's Horner records inline
+//!   when that is all it holds (the next `due` is then the next script frame, no new plan);
+//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan.
+//! - A straight `write_f32` is the Horner pass per group straight into the caller's row, the
+//!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
+//!   has them.
+//!
+//! The values are the general path's bit for bit: the same operations in the same order
+//! (the side list's additions come before the epoch switch instead of after; neither reads
+//! what the other writes), only the tests are hoisted. Small exact groups (up to `BLOCK`
+//! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
+
+use super::{bits, Bank, Group, Lane, MAX_TERMS};
+
+/// What the straight frames do until the next state change (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Straight {
+    /// The next `advance` and `write_f32` take the straight path.
+    pub(super) on: bool,
+    /// The bank's `base`, an integer frame (the current frame is `origin + steps`).
+    origin: i64,
+    /// The step count at which the rest of the frame is due (`straight_due`).
+    due: u64,
+    /// The step count of the next epoch start or heap reload.
+    due_other: u64,
+    /// The exact groups that play (a bit per group: tracks without Horner or i32 lanes).
+    floats: u32,
+    fixed: u32,
+}
+
+impl Bank<'_> {
+    /// Decides the straight frames from the current state (see the module docs).
+    pub(super) fn plan(&mut self) {
+        self.straight.on = false;
+        if !self.scripted {
+            return;
+        }
+        // `scripted`: `base` is an integer of magnitude below 2^52.
+        let origin = self.base as i64;
+        let frame = origin.saturating_add(i64::try_from(self.steps).unwrap_or(i64::MAX));
+        let epoch = frame.div_euclid(super::horner::EPOCH).saturating_add(1) * super::horner::EPOCH;
+        let steps_to = |f: i64| u64::try_from(f.saturating_sub(origin)).unwrap_or(0);
+        let script = self
+            .script
+            .frames
+            .get(self.cursor)
+            .map_or(u64::MAX, |&f| steps_to(f as i64));
+        let heap = self.heap.peek().map_or(u64::MAX, |r| (r.0).0);
+        let first = (1u32 << MAX_TERMS) - 1;
+        let due_other = steps_to(epoch).min(heap);
+        self.straight = Straight {
+            on: true,
+            origin,
+            due: due_other.min(script),
+            due_other,
+            floats: self.used.floats & first,
+            fixed: self.used.fixed & first,
+        };
+    }
+
+    /// A straight `advance`: the exact groups' additions, and the general rest of the frame
+    /// only when something is due.
+    #[inline]
+    pub(super) fn advance_straight(&mut self) {
+        self.steps = self.steps.saturating_add(1);
+        let Straight { floats, fixed, .. } = self.straight;
+        for g in bits(floats) {
+            if let Some(group) = self.floats.get_mut(g) {
+                Group::advance(group);
+            }
+        }
+        for g in bits(fixed) {
+            if let Some(group) = self.fixed.get_mut(g) {
+                Group::advance(group);
+            }
+        }
+        self.advance_side();
+        if self.steps >= self.straight.due {
+            self.straight_due();
+        }
+    }
+
+    /// The rest of a straight frame at `due`: the script frame's records (inline, no plan when
+    /// that is all the frame holds), and otherwise the general `piece_changes` (epoch switch,
+    /// script, heap) and a new plan.
+    fn straight_due(&mut self) {
+        let frame = self.straight.origin + self.steps as i64;
+        let i = self.cursor;
+        let script = self.script.frames.get(i).map(|&f| f as i64);
+        let others = self.script.frame_start.get(i..i + 2);
+        let only_records = others.is_some_and(|o| o[0] == o[1]);
+        let epoch = frame.rem_euclid(super::horner::EPOCH) == 0;
+        let heap = self.heap.peek().is_some_and(|r| (r.0).0 <= self.steps);
+        if script != Some(frame) || !only_records || epoch || heap {
+            self.piece_changes();
+            self.plan();
+            return;
+        }
+        self.cursor += 1;
+        self.play_hot(i, u32::MAX);
+        let next = self.script.frames.get(self.cursor).map(|&f| f as i64);
+        let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
+        self.straight.due = self.straight.due_other.min(steps);
+    }
+
+    /// A straight `write_f32` into `out` (at least `channels()` long): the Horner lanes group by
+    /// group, the i32 lanes, then the exact groups and the normalize runs when there are any.
+    pub(super) fn write_straight(&self, out: &mut [f32]) {
+        let frame = self.straight.origin + self.steps as i64;
+        let t = (frame - self.centre) as f32;
+        for d in bits(self.used.horner) {
+            let Some(g) = self.horner.get(d) else {
+                continue;
+            };
+            let block = self.live.and_then(|i| self.script.blocks.group(i, d));
+            let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
+            super::records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
+        }
+        for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
+            g.write_f32(t as i32, out);
+        }
+        if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
+            // `out` fits: checked by `write_f32`.
+            let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
+        }
+        if !self.normalized.is_empty() {
+            self.normalize_f32(out);
+        }
+    }
+}
+
+/// One frame of a small exact group (`degree + 1` order-major arrays of `len` lanes in
+/// `state`): per lane, `W_k += W_{k+1}` for `k` in `0..degree`, ascending — the additions of
+/// the order-by-order passes, in the same order (each `W_{k+1}` is read before its own
+/// update), so the same values bit for bit, in one loop instead of `degree` (a group of a few
+/// lanes spent ~45 instructions an order on slicing). `state` shorter than its orders (a
+/// broken invariant of the groups) is left alone.
+#[inline]
+pub(super) fn advance_small<T: Lane>(state: &mut [T], len: usize, degree: usize) {
+    match degree {
+        1 => lanes_by_lane::<T, 2>(state, len),
+        2 => lanes_by_lane::<T, 3>(state, len),
+        3 => lanes_by_lane::<T, 4>(state, len),
+        4 => lanes_by_lane::<T, 5>(state, len),
+        5 => lanes_by_lane::<T, 6>(state, len),
+        6 => lanes_by_lane::<T, 7>(state, len),
+        7 => lanes_by_lane::<T, 8>(state, len),
+        8 => lanes_by_lane::<T, 9>(state, len),
+        _ => {}
+    }
+}
+
+/// [`advance_small`] for `N` orders.
+#[inline(always)]
+fn lanes_by_lane<T: Lane, const N: usize>(state: &mut [T], len: usize) {
+    let Some(state) = N.checked_mul(len).and_then(|all| state.get_mut(..all)) else {
+        debug_assert!(false, "group state shorter than its orders");
+        return;
+    };
+    let mut orders: [&mut [T]; N] = core::array::from_fn(|_| <&mut [T]>::default());
+    let mut rest = state;
+    for order in &mut orders {
+        let (head, tail) = core::mem::take(&mut rest).split_at_mut(len);
+        *order = head;
+        rest = tail;
+    }
+    // One lane index into `N` slices at once (an iterator would borrow one of them).
+    #[allow(clippy::needless_range_loop)]
+    for i in 0..len {
+        for k in 0..N - 1 {
+            let next = orders[k + 1][i];
+            orders[k][i] = T::add(orders[k][i], next);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::advance_small;
+
+    /// The order-by-order passes `advance_small` replaces: `W_k += W_{k+1}` over every lane,
+    /// `k` ascending (what `Group::advance` does for groups above `BLOCK` lanes).
+    fn by_orders(state: &mut [f64], len: usize, degree: usize) {
+        for k in 0..degree {
+            for i in 0..len {
+                state[k * len + i] += state[(k + 1) * len + i];
+            }
+        }
+    }
+
+    /// Values of every magnitude, so that a different order of additions would round
+    /// differently.
+    fn state(len: usize, degree: usize, seed: u64) -> Vec<f64> {
+        let mut x = seed;
+        (0..(degree + 1) * len)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let mantissa = (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                mantissa * 2f64.powi((x % 40) as i32 - 20)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lane_by_lane_frames_equal_order_by_order_passes_bit_for_bit() {
+        for degree in 1..=8 {
+            for len in [1, 2, 3, 4, 5, 7, 9, 33] {
+                let mut a = state(len, degree, (degree * 100 + len) as u64);
+                let mut b = a.clone();
+                for frame in 0..20 {
+                    advance_small(&mut a, len, degree);
+                    by_orders(&mut b, len, degree);
+                    let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+                    assert!(same, "degree {degree}, {len} lanes, frame {frame}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_by_lane_integer_frames_wrap_like_the_passes() {
+        // Degree 2, two lanes: W0 += W1, then W1 += W2, per lane; i64::MAX wraps.
+        let mut s = [i64::MAX, 5, 1, -3, 7, 11];
+        advance_small(&mut s, 2, 2);
+        assert_eq!(s, [i64::MIN, 2, 8, 8, 7, 11]);
+    }
+}
