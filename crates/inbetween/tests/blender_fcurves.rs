@@ -373,6 +373,11 @@ fn fresh_blender_curves_match_blenders_values() {
     }
     assert_tally(&tally, &format!("fresh curves, seeds {seed}..{}", seed + 2));
     print_streams(&streams, "fresh curves");
+    assert!(
+        streams.refused <= 2,
+        "{} tracks refused next to a vertical slope: more than this rare limit explains",
+        streams.refused
+    );
 }
 
 /// The exported document imported back into Blender (integrations/blender/import_inbetween.py)
@@ -422,9 +427,46 @@ fn reimport_matches(root: &Path, case: &str, doc: &str) {
 #[derive(Default)]
 struct StreamTally {
     compiled: usize,
+    /// Tracks refused for the known limit of [`wraps_next_to_an_infinite_slope`].
+    refused: usize,
     with_record: usize,
     samples: usize,
     outside: usize,
+}
+
+/// Whether `frame`, outside the keys of the F-curve track `track_json`, wraps (by its
+/// cycles' period, either way for mirror cycles) to within 1e-3 frames of a point where one of
+/// its `circ` eases has a vertical slope: the next key for `in` (and `auto`), the key itself
+/// for `out`, the middle for `in_out`.
+fn wraps_next_to_an_infinite_slope(track_json: &Json, frame: f64) -> bool {
+    let keys = track_json["keys"].as_array().map_or(&[][..], Vec::as_slice);
+    let frames: Vec<f64> = keys.iter().filter_map(|k| k["frame"].as_f64()).collect();
+    let (Some(&first), Some(&last)) = (frames.first(), frames.last()) else {
+        return false;
+    };
+    let period = last - first;
+    if (first..=last).contains(&frame) || period <= 0.0 || track_json["fcurve"]["cycles"].is_null()
+    {
+        return false;
+    }
+    let wrapped = first + (frame - first).rem_euclid(period);
+    let mut vertical = Vec::new();
+    for (k, pair) in keys.windows(2).enumerate() {
+        if pair[0]["interp"]["easing"].as_str() != Some("circ") {
+            continue;
+        }
+        let (k0, k1) = (frames[k], frames[k + 1]);
+        vertical.push(match pair[0]["interp"]["mode"].as_str() {
+            Some("out") => k0,
+            Some("in_out") => 0.5 * (k0 + k1),
+            _ => k1,
+        });
+    }
+    vertical.iter().any(|v| {
+        [wrapped, first + last - wrapped]
+            .iter()
+            .any(|w| (w - v).abs() < 1e-3)
+    })
 }
 
 /// Every track of `document` compiled alone at the default tolerance and played at each integer
@@ -445,10 +487,22 @@ fn play_case(document: &Path, values_path: &Path, tally: &mut StreamTally) {
         one["tracks"] = Json::Array(vec![track_json.clone()]);
         let doc = Document::from_json_str(&one.to_string(), "one.json").expect("loads");
         let track = &doc.tracks()[0];
-        let stream_bytes = doc
-            .compile(&CompileOptions::default())
-            .unwrap_or_else(|e| panic!("{}: {e}", track.name()))
-            .bytes;
+        let stream_bytes = match doc.compile(&CompileOptions::default()) {
+            Ok(compiled) => compiled.bytes,
+            Err(inbetween::compile::CompileError::ToleranceExceeded { frame, .. })
+                if wraps_next_to_an_infinite_slope(track_json, frame) =>
+            {
+                // A known limit (docs/blender.md): polynomial pieces cannot follow a circ
+                // ease's square-root slope within a millionth of a frame of its vertical point.
+                println!(
+                    "{}: refused, frame {frame} wraps next to a circ ease's vertical slope",
+                    track.name()
+                );
+                tally.refused += 1;
+                continue;
+            }
+            Err(e) => panic!("{}: {e}", track.name()),
+        };
         let stream = Stream::from_bytes(&stream_bytes).expect("valid stream");
         let stream_track = stream.track(0).expect("track 0");
         tally.with_record += usize::from(stream_track.outside().is_some());
@@ -543,8 +597,8 @@ fn play_every_way(track: &Track, stream_track: inbetween::stream::StreamTrack<'_
 
 fn print_streams(tally: &StreamTally, what: &str) {
     println!(
-        "{what}: {} F-curve tracks compiled ({} with an outside record), played at {} integer frames within Blender's values by seek, forward and backward play ({} of them outside the compiled range)",
-        tally.compiled, tally.with_record, tally.samples, tally.outside
+        "{what}: {} F-curve tracks compiled ({} with an outside record), played at {} integer frames within Blender's values by seek, forward and backward play ({} of them outside the compiled range); {} refused next to a circ ease's vertical slope",
+        tally.compiled, tally.with_record, tally.samples, tally.outside, tally.refused
     );
 }
 
@@ -559,6 +613,7 @@ fn compiled_streams_play_blenders_values() {
         "only {} tracks compiled",
         tally.compiled
     );
+    assert_eq!(tally.refused, 0, "every committed fixture compiles");
     print_streams(&tally, "committed fixtures");
 }
 
