@@ -566,16 +566,10 @@ fn replays_after_seeks_play_the_same_bits() {
             json!({"name": format!("t{t}"), "type": "scalar", "keys": keys})
         })
         .collect();
-    let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
-    let (_, bytes) = compile(&doc, Precision::F32, 3).unwrap_or_else(|| panic!("refused"));
+    let bytes = f32_stream_of(tracks);
     let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    // The channels on Horner lanes (the others play `TrackPlayer`'s additions, whose state
-    // after a seek may be rounded differently).
-    let lanes: Vec<usize> = (0..bank.channels())
-        .filter(|&c| bank.is_horner_channel(c))
-        .collect();
-    assert!(lanes.len() > 60, "{} on Horner lanes", lanes.len());
+    let lanes = horner_lanes(&bank);
     let first = play_bits(&mut bank, 0, 380);
     let same = |bank: &mut Bank<'_>, from: usize, to: usize, when: &str| {
         for (i, (f32s, f64s)) in play_bits(bank, from, to).iter().enumerate() {
@@ -623,15 +617,11 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
             json!({"name": format!("t{t}"), "type": "scalar", "keys": keys})
         })
         .collect();
-    let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
-    let (_, bytes) = compile(&doc, Precision::F32, 3).unwrap_or_else(|| panic!("refused"));
+    let bytes = f32_stream_of(tracks);
     let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    let lanes: Vec<usize> = (0..bank.channels())
-        .filter(|&c| bank.is_horner_channel(c))
-        .collect();
-    assert!(lanes.len() > 60, "{} on Horner lanes", lanes.len());
+    let lanes = horner_lanes(&bank);
     let played = play_bits(&mut bank, 0, 420);
     for (frame, (f32s, f64s)) in played.iter().enumerate() {
         seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
@@ -644,4 +634,22 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
             );
         }
     }
+}
+
+/// `tracks` as a document at 30 fps compiled in f32 at degree ≤ 3.
+fn f32_stream_of(tracks: Vec<Json>) -> Vec<u8> {
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
+    compile(&doc, Precision::F32, 3)
+        .unwrap_or_else(|| panic!("refused"))
+        .1
+}
+
+/// The channels on Horner lanes (the others play `TrackPlayer`'s additions, whose state after a
+/// seek may be rounded differently); more than 60 of them.
+fn horner_lanes(bank: &Bank<'_>) -> Vec<usize> {
+    let lanes: Vec<usize> = (0..bank.channels())
+        .filter(|&c| bank.is_horner_channel(c))
+        .collect();
+    assert!(lanes.len() > 60, "{} on Horner lanes", lanes.len());
+    lanes
 }
