@@ -133,6 +133,13 @@ pub fn workload_document(keys: &[Vec<PlainKey>], kind: Option<u8>) -> Result<Doc
     builder.build().map_err(|e| e.to_string())
 }
 
+/// The compile tolerance of the quaternion workload, absolute (quaternion components): the
+/// bank then plays within 2e-7 of exact evaluation plus half an f32 ulp (3e-8 below 1), at or
+/// below `slerp-soa-script`'s own measured error (2.4e-7 at 1 000 rotations; issue 12 asks for
+/// the bank "at equal or better accuracy"). The compiler's default, `1e-6 × scale`, played at
+/// 5.3e-7.
+pub const QUAT_TOLERANCE: f64 = 2e-7;
+
 /// The quaternion workload: `channels` rotation tracks of `KEYS` slerp keys 8..64 frames apart,
 /// each key 10°..120° from the previous one about a random axis.
 ///
@@ -672,12 +679,22 @@ fn bench_quaternion(
     let doc = quat_workload_document(channels, 9)?;
     status(&format!("compiling {channels} rotations"));
     let all = [Precision::F32, Precision::F64, Precision::Fixed];
-    let bytes = compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
-    let low_degree = compile_with_degree(&doc, Precision::F32, 4)?;
+    let at = ("quaternion", Some(QUAT_TOLERANCE));
+    let bytes = compile_all(&doc, at, &all, &mut report.compile);
+    let low_degree = compile_with_options(
+        &doc,
+        &CompileOptions {
+            precision: Precision::F32,
+            max_degree: 4,
+            tolerance: Some(QUAT_TOLERANCE),
+            ..CompileOptions::default()
+        },
+    )?;
     // The components fitted and played raw (no normalize flag): the bank before the flag.
     let raw_options = CompileOptions {
         precision: Precision::F32,
         normalize: false,
+        tolerance: Some(QUAT_TOLERANCE),
         ..CompileOptions::default()
     };
     let raw = compile_with_options(&doc, &raw_options)?;
@@ -769,7 +786,8 @@ pub fn run_compile_bench(
     for &channels in size.quaternion() {
         status(&format!("compiling {channels} rotations"));
         let doc = quat_workload_document(channels, 9)?;
-        compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
+        let at = ("quaternion", Some(QUAT_TOLERANCE));
+        compile_all(&doc, at, &all, &mut report.compile);
     }
     status("compiling the ozz clip");
     let at = ("ozz", Some(ozz::OZZ_TOLERANCE));

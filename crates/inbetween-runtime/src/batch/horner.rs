@@ -310,12 +310,7 @@ impl HornerGroup {
         let Some(out) = out.get_mut(..n) else {
             return;
         };
-        let lanes = Lanes {
-            degree: self.degree,
-            coef: block.unwrap_or(&self.coef),
-            chunks: self.chunks,
-            start,
-        };
+        let lanes = self.lanes(block, start);
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
@@ -329,6 +324,21 @@ impl HornerGroup {
             return;
         }
         eval_any(&lanes, t, out);
+    }
+
+    /// What [`Self::eval`] reads from slot `start` on: of `block`, or with `None` of the
+    /// group's own arrays (for `normalize::eval_quats`, which evaluates the same lanes).
+    pub(crate) fn lanes<'a>(
+        &'a self,
+        block: Option<&'a [[f32; CHUNK]]>,
+        start: usize,
+    ) -> Lanes<'a> {
+        Lanes {
+            degree: self.degree,
+            coef: block.unwrap_or(&self.coef),
+            chunks: self.chunks,
+            start,
+        }
     }
 
     /// The value of `slot` at `t` frames from the centre (the same arithmetic as [`Self::eval`]).
@@ -352,11 +362,11 @@ pub(crate) type HotScript = super::records::Records<f32>;
 
 /// What one evaluation reads: a group's chunked coefficient arrays (`chunks` chunks of
 /// `degree + 1` orders) from lane `start` on.
-struct Lanes<'a> {
-    degree: usize,
-    coef: &'a [[f32; CHUNK]],
-    chunks: usize,
-    start: usize,
+pub(crate) struct Lanes<'a> {
+    pub(crate) degree: usize,
+    pub(crate) coef: &'a [[f32; CHUNK]],
+    pub(crate) chunks: usize,
+    pub(crate) start: usize,
 }
 
 /// [`eval_n`] for the group's degree (the target's default vectors: SSE2 on x86-64).

@@ -82,6 +82,7 @@ mod horner;
 mod live;
 mod normalize;
 mod orders;
+mod quat_lanes;
 mod records;
 mod straight;
 
@@ -651,6 +652,8 @@ struct UsedGroups {
     fixed: u32,
     horner: u32,
     fixed32: u32,
+    /// Horner groups played and normalized in one pass (`quat_lanes::fused_groups`).
+    fused: u32,
 }
 
 impl<'s> Bank<'s> {
@@ -704,8 +707,9 @@ impl<'s> Bank<'s> {
             fixed: used_groups(&fixed, |g| g.len),
             horner: used_groups(&horner, |g| g.len),
             fixed32: used_groups(&fixed32, |g| g.len),
+            fused: quat_lanes::fused_groups(&tracks),
         };
-        let normalized = normalize::flagged(&tracks);
+        let normalized = normalize::flagged(&tracks, used.fused);
         let mut bank = Self {
             tracks,
             channels,
@@ -982,14 +986,7 @@ impl<'s> Bank<'s> {
         }
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
-            for d in bits(self.used.horner) {
-                let Some(g) = self.horner.get(d) else {
-                    continue;
-                };
-                let block = self.live.and_then(|i| self.script.blocks.group(i, d));
-                let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
-                records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
-            }
+            self.write_horner_f32(t, out);
             for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
                 g.write_f32(t as i32, out);
             }

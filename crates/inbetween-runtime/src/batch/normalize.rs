@@ -32,26 +32,32 @@ use crate::math::normalize4;
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
 
 /// Flagged tracks of four components whose channels follow each other: `count` tracks from
-/// track `first`, channels from `channel`, all with f32 Horner lanes (`lanes`) or all without.
+/// track `first`, channels from `channel`, all with f32 Horner lanes (`lanes`) or all without,
+/// and all in groups whose Horner pass normalizes (`fused`, `quat_lanes`) or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Run {
     first: u32,
     count: u32,
     channel: u32,
     lanes: bool,
+    fused: bool,
 }
 
-/// The runs of tracks whose output is normalized (flagged, four components), in track order.
-pub(super) fn flagged(tracks: &[TrackInfo<'_>]) -> Vec<Run> {
+/// The runs of tracks whose output is normalized (flagged, four components), in track order;
+/// `fused` has a bit per Horner group degree that `quat_lanes` normalizes in its pass.
+pub(super) fn flagged(tracks: &[TrackInfo<'_>], fused: u32) -> Vec<Run> {
     let mut runs: Vec<Run> = Vec::new();
     for (t, info) in tracks.iter().enumerate() {
         if info.components != 4 || !info.track.normalizes() {
             continue;
         }
         let lanes = info.fast && !info.fixed;
+        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let fused = lanes && fused & (1 << degree) != 0;
         match runs.last_mut() {
             Some(run)
                 if run.lanes == lanes
+                    && run.fused == fused
                     && run.first + run.count == t as u32
                     && run.channel + 4 * run.count == info.first_channel =>
             {
@@ -62,6 +68,7 @@ pub(super) fn flagged(tracks: &[TrackInfo<'_>]) -> Vec<Run> {
                 count: 1,
                 channel: info.first_channel,
                 lanes,
+                fused,
             }),
         }
     }
@@ -123,8 +130,39 @@ fn normalize_scalar(values: &mut [f32]) {
 /// operations in its order, no fused multiply-add, so the same bits.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod x86 {
+pub(super) mod x86 {
     use core::arch::x86_64::*;
+
+    /// [`normalize_quat_f32`](super::normalize_quat_f32) of the quaternion in `v` (x y z w),
+    /// its operations in its order.
+    ///
+    /// # Safety
+    /// None beyond x86-64 (SSE2 is part of it); `unsafe` only because the intrinsics are.
+    #[inline(always)]
+    pub(in super::super) unsafe fn scale128(v: __m128) -> __m128 {
+        let sq = _mm_mul_ps(v, v);
+        let pairs = _mm_add_ps(sq, _mm_shuffle_ps::<0b10_11_00_01>(sq, sq));
+        let n = _mm_add_ps(pairs, _mm_shuffle_ps::<0b01_00_11_10>(pairs, pairs));
+        let d = _mm_sub_ps(_mm_set1_ps(1.0), n);
+        let t = _mm_add_ps(_mm_set1_ps(0.5), _mm_mul_ps(_mm_set1_ps(0.375), d));
+        let s = _mm_add_ps(_mm_set1_ps(1.0), _mm_mul_ps(d, t));
+        _mm_mul_ps(v, s)
+    }
+
+    /// [`scale128`] of the two quaternions in `v`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX (call it from a function compiled with AVX enabled).
+    #[inline(always)]
+    pub(in super::super) unsafe fn scale256(v: __m256) -> __m256 {
+        let sq = _mm256_mul_ps(v, v);
+        let pairs = _mm256_add_ps(sq, _mm256_permute_ps::<0b10_11_00_01>(sq));
+        let n = _mm256_add_ps(pairs, _mm256_permute_ps::<0b01_00_11_10>(pairs));
+        let d = _mm256_sub_ps(_mm256_set1_ps(1.0), n);
+        let t = _mm256_add_ps(_mm256_set1_ps(0.5), _mm256_mul_ps(_mm256_set1_ps(0.375), d));
+        let s = _mm256_add_ps(_mm256_set1_ps(1.0), _mm256_mul_ps(d, t));
+        _mm256_mul_ps(v, s)
+    }
 
     /// One quaternion per 128-bit register (SSE2, part of x86-64).
     pub(super) fn normalize_sse2(values: &mut [f32]) {
@@ -134,14 +172,7 @@ mod x86 {
             // SAFETY: `q` is a chunk of exactly 4 f32s, so the unaligned 16-byte load and
             // store stay inside it; SSE2 is enabled on every x86-64 target.
             unsafe {
-                let v = _mm_loadu_ps(p);
-                let sq = _mm_mul_ps(v, v);
-                let pairs = _mm_add_ps(sq, _mm_shuffle_ps::<0b10_11_00_01>(sq, sq));
-                let n = _mm_add_ps(pairs, _mm_shuffle_ps::<0b01_00_11_10>(pairs, pairs));
-                let d = _mm_sub_ps(_mm_set1_ps(1.0), n);
-                let t = _mm_add_ps(_mm_set1_ps(0.5), _mm_mul_ps(_mm_set1_ps(0.375), d));
-                let s = _mm_add_ps(_mm_set1_ps(1.0), _mm_mul_ps(d, t));
-                _mm_storeu_ps(p, _mm_mul_ps(v, s));
+                _mm_storeu_ps(p, scale128(_mm_loadu_ps(p)));
             }
         }
     }
@@ -159,14 +190,7 @@ mod x86 {
             // SAFETY: `q` is a chunk of exactly 8 f32s, so the unaligned 32-byte load and
             // store stay inside it; the caller guarantees AVX.
             unsafe {
-                let v = _mm256_loadu_ps(p);
-                let sq = _mm256_mul_ps(v, v);
-                let pairs = _mm256_add_ps(sq, _mm256_permute_ps::<0b10_11_00_01>(sq));
-                let n = _mm256_add_ps(pairs, _mm256_permute_ps::<0b01_00_11_10>(pairs));
-                let d = _mm256_sub_ps(_mm256_set1_ps(1.0), n);
-                let t = _mm256_add_ps(_mm256_set1_ps(0.5), _mm256_mul_ps(_mm256_set1_ps(0.375), d));
-                let s = _mm256_add_ps(_mm256_set1_ps(1.0), _mm256_mul_ps(d, t));
-                _mm256_storeu_ps(p, _mm256_mul_ps(v, s));
+                _mm256_storeu_ps(p, scale256(_mm256_loadu_ps(p)));
             }
         }
         normalize_sse2(chunks.into_remainder());
@@ -255,13 +279,16 @@ impl Bank<'_> {
     }
 
     /// `write_f32`'s last step: flagged tracks on f32 Horner lanes normalized in f32 (a run of
-    /// them at once when none is on the side list: [`normalize_f32`]); the others from their
-    /// exact state in f64, rounded to f32.
+    /// them at once when none is on the side list: [`normalize_f32`]; nothing left to do for
+    /// those the Horner pass normalized, `quat_lanes`); the others from their exact state in
+    /// f64, rounded to f32.
     pub(super) fn normalize_f32(&self, out: &mut [f32]) {
         for run in &self.normalized {
             let (from, to) = (run.channel as usize, (run.channel + 4 * run.count) as usize);
             if run.lanes && self.scripted && self.side.is_empty() {
-                normalize_f32(out.get_mut(from..to).unwrap_or(&mut []));
+                if !run.fused {
+                    normalize_f32(out.get_mut(from..to).unwrap_or(&mut []));
+                }
                 continue;
             }
             for k in 0..run.count {
@@ -270,7 +297,9 @@ impl Bank<'_> {
                     continue;
                 };
                 if run.lanes && self.on_f32_lanes(t) {
-                    normalize_f32(q);
+                    if !run.fused {
+                        normalize_f32(q);
+                    }
                 } else {
                     let n = normalize4(core::array::from_fn(|c| self.exact_value(t, c)));
                     for (o, v) in q.iter_mut().zip(n) {
