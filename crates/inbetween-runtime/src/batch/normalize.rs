@@ -29,7 +29,7 @@ use alloc::vec::Vec;
 use super::horner::{self, Verdict};
 use super::{Bank, TrackInfo, NONE};
 use crate::math::normalize4;
-use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
+use crate::stream::layout::MAX_DEGREE;
 
 /// Flagged tracks of four components whose channels follow each other: `count` tracks from
 /// track `first`, channels from `channel`, all with f32 Horner lanes (`lanes`) or all without,
@@ -197,14 +197,16 @@ pub(super) mod x86 {
     }
 }
 
-/// One piece of a flagged float track, its four components together (`horner::verify_piece`
-/// with normalized values; called by `batch::verify_chain`): `floats` holds the four
-/// components' `terms` differences, `TrackPlayer`'s state at integer frame `origin`, played for
-/// `run` frames. Anything but four components fails.
+/// One piece of a flagged float track, its four components together (called by
+/// `batch::verify_chain`): `floats` holds the four components' `terms` differences,
+/// `TrackPlayer`'s state at integer frame `origin`, played for `run` frames;
+/// `horner::verify_components` with the f32 values normalized by [`normalize_quat_f32`] (what
+/// both the two-pass output and `quat_lanes`' one pass play) and the f64 ones by `normalize4`.
+/// Anything but four components fails.
 pub(super) fn verify_piece(
     floats: &[f64],
     terms: usize,
-    (origin, run): (i64, i64),
+    at: (i64, i64),
     group_degree: usize,
     budget: f64,
 ) -> Verdict {
@@ -217,53 +219,13 @@ pub(super) fn verify_piece(
     }
     let differences: [&[f64]; 4] =
         core::array::from_fn(|c| floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]));
-    let n = differences[0].len().saturating_sub(1).min(MAX_DEGREE);
-    let group_degree = group_degree.clamp(n, MAX_DEGREE);
-    let terms = group_degree + 1;
-    let a = differences.map(horner::power_from_differences);
-    let mut state = [[0.0f64; MAX_TERMS]; 4];
-    for (s, d) in state.iter_mut().zip(differences) {
-        for (x, y) in s.iter_mut().zip(d) {
-            *x = *y;
-        }
-    }
-    let mut verdict = Verdict {
-        strict: true,
-        f32_output: true,
-        f64_output: true,
-    };
-    let mut frame = origin;
-    let end = origin.saturating_add(run);
-    while frame < end && (verdict.f32_output || verdict.f64_output) {
-        let c = horner::centre(frame);
-        let coef = a
-            .each_ref()
-            .map(|a| horner::centred(a, group_degree, (c - origin) as f64));
-        let epoch_end = (c + horner::EPOCH / 2).min(end);
-        while frame < epoch_end {
-            let reference = normalize4(state.map(|s| s[0]));
-            let t = (frame - c) as f32;
-            let raw: [f32; 4] = core::array::from_fn(|k| horner::horner(&coef[k][..terms], t));
-            let played = normalize_quat_f32(raw);
-            let widened = normalize4(raw.map(f64::from));
-            let wide = normalize4(core::array::from_fn(|k| {
-                horner::horner_f64(&a[k][..terms], (frame - origin) as f64)
-            }));
-            for k in 0..4 {
-                let error = (f64::from(played[k]) - reference[k]).abs();
-                verdict.f32_output &= error <= budget + horner::half_ulp(played[k]);
-                verdict.strict &= (widened[k] - reference[k]).abs() <= budget;
-                verdict.f64_output &= (wide[k] - reference[k]).abs() <= budget;
-            }
-            for s in &mut state {
-                for i in 0..n {
-                    s[i] += s[i + 1];
-                }
-            }
-            frame += 1;
-        }
-    }
-    verdict
+    horner::verify_components(
+        differences,
+        at,
+        group_degree,
+        budget,
+        (normalize_quat_f32, normalize4),
+    )
 }
 
 impl Bank<'_> {
