@@ -166,31 +166,36 @@ pub(crate) fn verify_piece(
     group_degree: usize,
     budget: f64,
 ) -> Verdict {
+    let played = |c: [&[f32]; 1], t| [horner(c[0], t)];
     verify_components(
         [differences],
         (origin, run),
         group_degree,
         budget,
-        (|v| v, |v| v),
+        (played, |v| v),
     )
 }
 
 /// The check of one piece of `C` components played together (the epoch walk of every check):
 /// `differences[c]` is component `c`'s state at integer frame `origin` (all of one length),
-/// played for `run` frames. At each frame, with `raw` the f32 [`horner`] values of the
-/// [`centred`] coefficients (padded to `group_degree`), `shape(raw)` is what the f32 output
-/// plays and `wide` what the f64 output applies: the reference is `wide` of `TrackPlayer`'s f64
-/// additions; `f32_output` holds when `shape(raw)` is within `budget` plus its half ulp,
-/// `strict` when `wide(raw)` (widened) is within `budget`, `f64_output` when `wide` of the
-/// [`horner_f64`] values is. Scalar channels apply nothing; normalized quaternions
-/// (`normalize::verify_piece`) apply `normalize_quat_f32` and `normalize4`.
+/// played for `run` frames. At each frame, of the [`centred`] f32 coefficients (padded to
+/// `group_degree`) and `t`, `played` is what the f32 output plays, `raw` their [`horner`]
+/// values (what `write_f64` widens), and `wide` what the f64 output applies: the reference is
+/// `wide` of `TrackPlayer`'s f64 additions; `f32_output` holds when `played` is within `budget`
+/// plus its half ulp, `strict` when `wide(raw)` (widened) is within `budget`, `f64_output` when
+/// `wide` of the [`horner_f64`] values is. Scalar channels play [`horner`] and apply nothing;
+/// normalized quaternions (`normalize::verify_piece`) play it normalized (`normalize_quat_f32`,
+/// or `quat_lanes`' fused multiply-add arithmetic) and apply `normalize4`.
 #[must_use]
 pub(crate) fn verify_components<const C: usize>(
     differences: [&[f64]; C],
     (origin, run): (i64, i64),
     group_degree: usize,
     budget: f64,
-    (shape, wide): (impl Fn([f32; C]) -> [f32; C], impl Fn([f64; C]) -> [f64; C]),
+    (played, wide): (
+        impl Fn([&[f32]; C], f32) -> [f32; C],
+        impl Fn([f64; C]) -> [f64; C],
+    ),
 ) -> Verdict {
     let n = differences
         .first()
@@ -221,9 +226,9 @@ pub(crate) fn verify_components<const C: usize>(
         while frame < epoch_end {
             let reference = wide(state.map(|s| s[0]));
             let t = (frame - c) as f32;
-            let raw: [f32; C] =
-                core::array::from_fn(|k| horner(coef[k].get(..terms).unwrap_or(&[]), t));
-            let played = shape(raw);
+            let orders = coef.each_ref().map(|c| c.get(..terms).unwrap_or(&[]));
+            let raw = orders.map(|c| horner(c, t));
+            let played = played(orders, t);
             let widened = wide(raw.map(f64::from));
             let far = wide(core::array::from_fn(|k| {
                 horner_f64(a[k].get(..terms).unwrap_or(&[]), (frame - origin) as f64)

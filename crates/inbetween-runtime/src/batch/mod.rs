@@ -635,6 +635,8 @@ pub struct Bank<'s> {
     on_script: Vec<bool>,
     /// Runs of tracks whose output is normalized (`normalize::flagged`).
     normalized: Vec<normalize::Run>,
+    /// Horner groups played and normalized in one pass, and how (`quat_lanes`).
+    fused: quat_lanes::Fused,
     /// Every track with script entries is on its script (set by each reload; a track only
     /// leaves it at its chain's last entry, after which it has no records): records need no
     /// per-track test.
@@ -652,8 +654,6 @@ struct UsedGroups {
     fixed: u32,
     horner: u32,
     fixed32: u32,
-    /// Horner groups played and normalized in one pass (`quat_lanes::fused_groups`).
-    fused: u32,
 }
 
 impl<'s> Bank<'s> {
@@ -677,7 +677,8 @@ impl<'s> Bank<'s> {
 
     fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
         let mut tracks = list_tracks(streams)?;
-        let (pending, has_track) = forward_chains(&mut tracks, lanes);
+        let fused = quat_lanes::Fused::new(&tracks);
+        let (pending, has_track) = forward_chains(&mut tracks, lanes, fused);
         let LaneGroups {
             floats,
             fixed,
@@ -707,9 +708,8 @@ impl<'s> Bank<'s> {
             fixed: used_groups(&fixed, |g| g.len),
             horner: used_groups(&horner, |g| g.len),
             fixed32: used_groups(&fixed32, |g| g.len),
-            fused: quat_lanes::fused_groups(&tracks),
         };
-        let normalized = normalize::flagged(&tracks, used.fused);
+        let normalized = normalize::flagged(&tracks, fused.groups);
         let mut bank = Self {
             tracks,
             channels,
@@ -731,6 +731,7 @@ impl<'s> Bank<'s> {
             cursor: 0,
             on_script: alloc::vec![false; track_count],
             normalized,
+            fused,
             all_on_script: false,
             used,
             straight: straight::Straight::default(),
@@ -1528,7 +1529,11 @@ fn scatter<T>(
 /// Every track's forward chain (`track_chain`, in track order) and whether it has one; with
 /// `lanes`, each track's chain checked for Horner (f32) or i32 lanes, marking `fast` / `strict`
 /// and turning a fast chain's states into power coefficients.
-fn forward_chains(tracks: &mut [TrackInfo<'_>], lanes: bool) -> (Vec<Pending>, Vec<bool>) {
+fn forward_chains(
+    tracks: &mut [TrackInfo<'_>],
+    lanes: bool,
+    fused: quat_lanes::Fused,
+) -> (Vec<Pending>, Vec<bool>) {
     let mut pending = Vec::new();
     let mut has_track = Vec::with_capacity(tracks.len());
     for (t, info) in tracks.iter_mut().enumerate() {
@@ -1538,7 +1543,7 @@ fn forward_chains(tracks: &mut [TrackInfo<'_>], lanes: bool) -> (Vec<Pending>, V
         let verdict = match (lanes, info.fixed, info.track.normalizes()) {
             // Flagged fixed tracks play on the exact lanes (`normalize`).
             (false, _, _) | (true, true, true) => None,
-            (true, false, _) => verify_chain(info, chain),
+            (true, false, _) => verify_chain(info, chain, fused.fma_for(info)),
             (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
                 info.exponent = e;
                 true
@@ -1755,7 +1760,7 @@ fn checked_pieces(chain: &[Pending]) -> Option<Vec<ChainPiece<'_>>> {
 /// values themselves; otherwise `horner_f64`). The budget is `tolerance − max_error`: the
 /// compiler measured `max_error` for `TrackPlayer`'s values against exact evaluation, so a value
 /// within the budget of `TrackPlayer`'s is within the tolerance of the exact one.
-fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
+fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bool> {
     let budget = info.track.tolerance() - info.track.max_error();
     if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
         return None;
@@ -1773,7 +1778,8 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
         if info.track.normalizes() {
             // The four components together, normalized (`normalize::verify_piece`).
             let at = (origin, run);
-            let v = normalize::verify_piece(&entry.floats, terms, at, group_degree, budget);
+            let group = (group_degree, fma);
+            let v = normalize::verify_piece(&entry.floats, terms, at, group, budget);
             if !(v.f32_output && (v.strict || v.f64_output)) {
                 return None;
             }

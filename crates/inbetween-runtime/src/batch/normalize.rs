@@ -201,13 +201,14 @@ pub(super) mod x86 {
 /// `batch::verify_chain`): `floats` holds the four components' `terms` differences,
 /// `TrackPlayer`'s state at integer frame `origin`, played for `run` frames;
 /// `horner::verify_components` with the f32 values normalized by [`normalize_quat_f32`] (what
-/// both the two-pass output and `quat_lanes`' one pass play) and the f64 ones by `normalize4`.
-/// Anything but four components fails.
+/// the two-pass output and `quat_lanes`' plain pass play) or, with `fma`, `quat_lanes`' fused
+/// multiply-add arithmetic, and the f64 ones by `normalize4`. Anything but four components
+/// fails.
 pub(super) fn verify_piece(
     floats: &[f64],
     terms: usize,
     at: (i64, i64),
-    group_degree: usize,
+    (group_degree, fma): (usize, bool),
     budget: f64,
 ) -> Verdict {
     if floats.len() != 4 * terms {
@@ -219,13 +220,21 @@ pub(super) fn verify_piece(
     }
     let differences: [&[f64]; 4] =
         core::array::from_fn(|c| floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]));
-    horner::verify_components(
-        differences,
-        at,
-        group_degree,
-        budget,
-        (normalize_quat_f32, normalize4),
-    )
+    #[cfg(feature = "std")]
+    if fma {
+        let played = |c: [&[f32]; 4], t| super::quat_lanes::played_fma(c, t);
+        return horner::verify_components(
+            differences,
+            at,
+            group_degree,
+            budget,
+            (played, normalize4),
+        );
+    }
+    // Without `std` no bank plays with FMA (`quat_lanes::Fused::new`).
+    let _ = fma;
+    let played = |c: [&[f32]; 4], t| normalize_quat_f32(c.map(|c| horner::horner(c, t)));
+    horner::verify_components(differences, at, group_degree, budget, (played, normalize4))
 }
 
 impl Bank<'_> {

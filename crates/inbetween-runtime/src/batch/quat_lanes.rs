@@ -33,15 +33,68 @@ impl Bank<'_> {
             };
             let block = self.live.and_then(|i| self.script.blocks.group(i, d));
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
-            if self.used.fused & (1 << d) != 0 {
+            if self.fused.groups & (1 << d) != 0 {
+                let fma = self.fused.fma;
                 write_lanes(lanes, out, |slot, dst| {
-                    eval_quats(&g.lanes(block, slot), t, dst);
+                    eval_quats(&g.lanes(block, slot), t, fma, dst);
                 });
             } else {
                 write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
             }
         }
     }
+}
+
+/// The Horner groups a bank plays in one pass, and in which arithmetic (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Fused {
+    /// Bit `d`: the Horner group of degree `d` ([`fused_groups`]).
+    pub(super) groups: u32,
+    /// Those groups play with fused multiply-adds ([`played_fma`]): the CPU has AVX and FMA
+    /// (detected when the bank is built; never without `std`).
+    pub(super) fma: bool,
+}
+
+impl Fused {
+    /// The fused groups of `tracks` and whether this CPU plays them with FMA.
+    pub(super) fn new(tracks: &[TrackInfo<'_>]) -> Self {
+        let groups = fused_groups(tracks);
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        let fma = groups != 0
+            && std::is_x86_feature_detected!("avx")
+            && std::is_x86_feature_detected!("fma");
+        #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+        let fma = false;
+        Self { groups, fma }
+    }
+
+    /// Whether `info`'s Horner lanes, if it has them, play with FMA (the arithmetic its check
+    /// must verify).
+    pub(super) fn fma_for(&self, info: &TrackInfo<'_>) -> bool {
+        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        self.fma && !info.fixed && self.groups & (1 << degree) != 0
+    }
+}
+
+/// The four components' f32 output in the FMA arithmetic at `t` from their coefficients `c`
+/// (one order per entry, lowest first): per component `v = c_D; v = fma(v, t, c_k)` for k =
+/// D−1 … 0, then with `n = (x² + y²) + (z² + w²)` (multiplies and adds, as
+/// `normalize_quat_f32`) and `d = 1 − n`, each component times `s = fma(d, fma(⅜, d, ½), 1)`
+/// — `normalize_quat_f32`'s series with two of its roundings fused away. `f32::mul_add` rounds
+/// once, as the vector FMA does, so this is the AVX+FMA kernel's value bit for bit.
+#[cfg(feature = "std")]
+#[must_use]
+pub(super) fn played_fma(c: [&[f32]; 4], t: f32) -> [f32; 4] {
+    let q = c.map(|c| {
+        let Some((&top, rest)) = c.split_last() else {
+            return 0.0;
+        };
+        rest.iter().rev().fold(top, |v, &x| v.mul_add(t, x))
+    });
+    let n = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
+    let d = 1.0 - n;
+    let s = d.mul_add(0.375f32.mul_add(d, 0.5), 1.0);
+    q.map(|x| x * s)
 }
 
 /// The Horner groups (bit `d` for degree `d`) whose float tracks are all flagged quaternions:
@@ -64,8 +117,20 @@ pub(super) fn fused_groups(tracks: &[TrackInfo<'_>]) -> u32 {
 /// The normalized values of lanes `lanes.start .. lanes.start + out.len()` at `t` frames from
 /// the centre into `out`, chunk by chunk (a chunk partly outside evaluated whole on the stack
 /// and copied): what `HornerGroup::eval` writes, each quaternion then normalized by
-/// `normalize_quat_f32`, bit for bit. Nothing is written if `lanes` is not a group's layout.
-pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+/// `normalize_quat_f32`, bit for bit; with `fma` (only when [`Fused::new`] detected AVX and FMA)
+/// [`played_fma`]'s arithmetic instead. Nothing is written if `lanes` is not a group's layout.
+pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, fma: bool, out: &mut [f32]) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if fma {
+        // SAFETY: `fma` is `Fused::fma`, true only when AVX and FMA were detected at run time
+        // on this machine when the bank was built.
+        #[allow(unsafe_code)]
+        unsafe {
+            eval_fma(lanes, t, out);
+        }
+        return;
+    }
+    let _ = fma;
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if std::is_x86_feature_detected!("avx") {
         // SAFETY: `eval_avx` only requires the CPU to support AVX, just detected at run time.
@@ -75,8 +140,14 @@ pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
         }
         return;
     }
-    by_degree::<false>(lanes, t, out);
+    by_degree::<SSE2>(lanes, t, out);
 }
+
+/// The kernels of [`chunk_quats`]: 128-bit registers (SSE2), 256-bit (AVX), 256-bit with fused
+/// multiply-adds (AVX and FMA).
+const SSE2: u8 = 0;
+const AVX: u8 = 1;
+const FMA: u8 = 2;
 
 /// [`by_degree`] compiled with AVX enabled, its chunks two quaternions a register.
 ///
@@ -86,22 +157,34 @@ pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
 #[target_feature(enable = "avx")]
 #[allow(unsafe_code)]
 unsafe fn eval_avx(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    by_degree::<true>(lanes, t, out);
+    by_degree::<AVX>(lanes, t, out);
 }
 
-/// [`walk`] for the group's degree; `AVX`: 256-bit chunks (only from [`eval_avx`]).
+/// [`by_degree`] compiled with AVX and FMA enabled, its chunks in [`played_fma`]'s arithmetic.
+///
+/// # Safety
+/// The CPU must support AVX and FMA.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx,fma")]
+#[allow(unsafe_code)]
+unsafe fn eval_fma(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    by_degree::<FMA>(lanes, t, out);
+}
+
+/// [`walk`] for the group's degree with kernel `K` (`AVX` only from [`eval_avx`], `FMA` only
+/// from [`eval_fma`]).
 #[inline(always)]
-fn by_degree<const AVX: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+fn by_degree<const K: u8>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     match lanes.degree {
-        0 => walk::<1, AVX>(lanes, t, out),
-        1 => walk::<2, AVX>(lanes, t, out),
-        2 => walk::<3, AVX>(lanes, t, out),
-        3 => walk::<4, AVX>(lanes, t, out),
-        4 => walk::<5, AVX>(lanes, t, out),
-        5 => walk::<6, AVX>(lanes, t, out),
-        6 => walk::<7, AVX>(lanes, t, out),
-        7 => walk::<8, AVX>(lanes, t, out),
-        _ => walk::<9, AVX>(lanes, t, out),
+        0 => walk::<1, K>(lanes, t, out),
+        1 => walk::<2, K>(lanes, t, out),
+        2 => walk::<3, K>(lanes, t, out),
+        3 => walk::<4, K>(lanes, t, out),
+        4 => walk::<5, K>(lanes, t, out),
+        5 => walk::<6, K>(lanes, t, out),
+        6 => walk::<7, K>(lanes, t, out),
+        7 => walk::<8, K>(lanes, t, out),
+        _ => walk::<9, K>(lanes, t, out),
     }
 }
 
@@ -109,7 +192,7 @@ fn by_degree<const AVX: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
 /// when `start` is inside one, the last when the run ends inside one) into a stack chunk, its
 /// part copied; the whole chunks between straight into `out`, one pointer walk.
 #[inline(always)]
-fn walk<const N: usize, const AVX: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+fn walk<const N: usize, const K: u8>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     let fits = N <= MAX_TERMS
         && lanes.start + out.len() <= lanes.chunks * CHUNK
         && lanes.coef.len() == lanes.chunks * N;
@@ -127,7 +210,7 @@ fn walk<const N: usize, const AVX: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f
     if lo != 0 {
         let n = (CHUNK - lo).min(out.len());
         let (head, rest) = out.split_at_mut(n);
-        part::<N, AVX>(orders(chunk), t, lo, head);
+        part::<N, K>(orders(chunk), t, lo, head);
         (out, chunk) = (rest, chunk + 1);
     }
     let whole = out.len() / CHUNK;
@@ -143,17 +226,17 @@ fn walk<const N: usize, const AVX: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f
             break;
         };
         if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
-            chunk_quats::<N, AVX>(c, t, d);
+            chunk_quats::<N, K>(c, t, d);
         }
     }
     if !tail.is_empty() {
-        part::<N, AVX>(orders(chunk + whole), t, 0, tail);
+        part::<N, K>(orders(chunk + whole), t, 0, tail);
     }
 }
 
 /// Lanes `lo .. lo + out.len()` of one chunk (its orders `c`), evaluated whole on the stack.
 #[inline(always)]
-fn part<const N: usize, const AVX: bool>(
+fn part<const N: usize, const K: u8>(
     c: Option<&[[f32; CHUNK]; N]>,
     t: f32,
     lo: usize,
@@ -163,7 +246,7 @@ fn part<const N: usize, const AVX: bool>(
         return;
     };
     let mut values = [0.0f32; CHUNK];
-    chunk_quats::<N, AVX>(c, t, &mut values);
+    chunk_quats::<N, K>(c, t, &mut values);
     if let Some(v) = values.get(lo..lo + out.len()) {
         out.copy_from_slice(v);
     }
@@ -171,22 +254,16 @@ fn part<const N: usize, const AVX: bool>(
 
 /// One chunk's 32 lanes (`N` orders `c`), evaluated and normalized, into `out`.
 #[inline(always)]
-fn chunk_quats<const N: usize, const AVX: bool>(
-    c: &[[f32; CHUNK]; N],
-    t: f32,
-    out: &mut [f32; CHUNK],
-) {
+fn chunk_quats<const N: usize, const K: u8>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f32; CHUNK]) {
     #[cfg(target_arch = "x86_64")]
-    {
-        if AVX {
-            // SAFETY: `AVX` is true only under `eval_avx`, which runs on CPUs with AVX.
-            #[allow(unsafe_code)]
-            unsafe {
-                x86::chunk_avx(c, t, out);
-            }
-        } else {
-            x86::chunk_sse2(c, t, out);
-        }
+    match K {
+        // SAFETY: `K` is `AVX` only under `eval_avx`, run on CPUs with AVX, and `FMA` only
+        // under `eval_fma`, run on CPUs with AVX and FMA.
+        #[allow(unsafe_code)]
+        AVX => unsafe { x86::chunk_avx(c, t, out) },
+        #[allow(unsafe_code)]
+        FMA => unsafe { x86::chunk_fma(c, t, out) },
+        _ => x86::chunk_sse2(c, t, out),
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -260,6 +337,38 @@ mod x86 {
             }
         }
     }
+
+    /// One chunk in `played_fma`'s arithmetic, two quaternions a 256-bit register: Horner
+    /// steps `fma(v, t, c_k)`, the squares and pair sums as [`scale256`], then
+    /// `s = fma(d, fma(⅜, d, ½), 1)`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX and FMA (called only from `eval_fma`, compiled with both).
+    #[inline(always)]
+    pub(super) unsafe fn chunk_fma<const N: usize>(
+        c: &[[f32; CHUNK]; N],
+        t: f32,
+        out: &mut [f32; CHUNK],
+    ) {
+        // SAFETY: as `chunk_avx`; AVX and FMA are the caller's guarantee.
+        unsafe {
+            let tv = _mm256_set1_ps(t);
+            let one = _mm256_set1_ps(1.0);
+            for j in (0..CHUNK).step_by(8) {
+                let mut v = _mm256_loadu_ps(c[N - 1].as_ptr().add(j));
+                for k in (0..N - 1).rev() {
+                    v = _mm256_fmadd_ps(v, tv, _mm256_loadu_ps(c[k].as_ptr().add(j)));
+                }
+                let sq = _mm256_mul_ps(v, v);
+                let pairs = _mm256_add_ps(sq, _mm256_permute_ps::<0b10_11_00_01>(sq));
+                let n = _mm256_add_ps(pairs, _mm256_permute_ps::<0b01_00_11_10>(pairs));
+                let d = _mm256_sub_ps(one, n);
+                let h = _mm256_fmadd_ps(_mm256_set1_ps(0.375), d, _mm256_set1_ps(0.5));
+                let s = _mm256_fmadd_ps(d, h, one);
+                _mm256_storeu_ps(out.as_mut_ptr().add(j), _mm256_mul_ps(v, s));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -307,7 +416,7 @@ mod tests {
             for split in [[0, 76, 76], [0, 32, 76], [0, 20, 76], [0, 36, 64]] {
                 let mut out = [f32::NAN; 76];
                 for (from, to) in [(split[0], split[1]), (split[1], split[2])] {
-                    eval_quats(&g.lanes(None, from), t, &mut out[from..to]);
+                    eval_quats(&g.lanes(None, from), t, false, &mut out[from..to]);
                 }
                 for (i, v) in out.iter().enumerate().take(split[2]) {
                     assert_eq!(
@@ -319,11 +428,54 @@ mod tests {
             }
             // The 128-bit path too (the AVX one is taken above where the CPU has it).
             let mut sse = [f32::NAN; 76];
-            by_degree::<false>(&g.lanes(None, 0), t, &mut sse);
+            by_degree::<SSE2>(&g.lanes(None, 0), t, &mut sse);
             assert!(sse
                 .iter()
                 .zip(&expected)
                 .all(|(a, e)| a.to_bits() == e.to_bits()));
         }
+    }
+
+    /// The AVX+FMA kernel against `played_fma` (what the check verifies in that arithmetic),
+    /// where the CPU has them; and `played_fma` against the plain arithmetic within a few f32
+    /// roundings (fusing changes only the last bits).
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn fused_multiply_add_kernel_equals_its_scalar_check_bit_for_bit() {
+        let g = group(19);
+        let lanes = g.lanes(None, 0);
+        // The six orders of `slot`, lowest first, from the chunked layout.
+        let coef = |slot: usize| -> [f32; 6] {
+            core::array::from_fn(|k| lanes.coef[(slot / CHUNK) * 6 + k][slot % CHUNK])
+        };
+        let fma_cpu = std::is_x86_feature_detected!("avx") && std::is_x86_feature_detected!("fma");
+        let mut differ = 0;
+        for t in -8..8 {
+            let t = t as f32;
+            let expected: Vec<f32> = (0..19)
+                .flat_map(|r| {
+                    let c: [[f32; 6]; 4] = core::array::from_fn(|k| coef(4 * r + k));
+                    played_fma(c.each_ref().map(|c| &c[..]), t)
+                })
+                .collect();
+            for (r, q) in expected.chunks_exact(4).enumerate() {
+                let plain = normalize_quat_f32(core::array::from_fn(|k| g.value(4 * r + k, t)));
+                for (a, b) in q.iter().zip(plain) {
+                    assert!((a - b).abs() <= 4.0 * f32::EPSILON, "{a} vs {b}");
+                    differ += usize::from(a.to_bits() != b.to_bits());
+                }
+            }
+            if fma_cpu {
+                for (from, to) in [(0, 76), (20, 76), (0, 36)] {
+                    let mut out = [f32::NAN; 76];
+                    eval_quats(&g.lanes(None, from), t, true, &mut out[from..to]);
+                    for i in from..to {
+                        assert_eq!(out[i].to_bits(), expected[i].to_bits(), "lane {i} t {t}");
+                    }
+                }
+            }
+        }
+        // The two arithmetics do differ here, so the bit comparison tells them apart.
+        assert!(differ > 0);
     }
 }
