@@ -13,7 +13,11 @@
 //!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
 //!   lanes holding their `D + 1` orders one after the other (`horner::chunked_index`: the frame
 //!   loop walks one array, four AVX2 vectors a step), so a linear lane reads 8 bytes and a
-//!   one-stream bank's output is contiguous.
+//!   one-stream bank's output is contiguous. A group whose float tracks are all quaternions
+//!   with the normalize flag is evaluated and normalized in one pass (`quat_lanes`: two
+//!   quaternions a 256-bit register, written once; with fused multiply-adds where the CPU has
+//!   AVX and FMA, and then checked in that arithmetic); other flagged tracks are normalized in
+//!   a second pass over the row (`normalize`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer

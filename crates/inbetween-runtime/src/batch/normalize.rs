@@ -7,8 +7,11 @@
 //!   is `TrackPlayer::value` bit for bit.
 //! - `write_f32`: a flagged track playing on f32 Horner lanes is normalized in f32
 //!   ([`normalize_quat_f32`]: a series in multiplies and adds, two quaternions a vector step
-//!   with AVX); any other flagged track is normalized in f64 from its exact f64 (or fixed)
-//!   state, then rounded to f32: `TrackPlayer::value` rounded, bit for bit.
+//!   with AVX) — in the Horner pass itself when every float track of its group is a flagged
+//!   quaternion (`quat_lanes`: one pass, with fused multiply-adds where the CPU has AVX and FMA),
+//!   else in a second pass over the row here; any other flagged track is normalized in f64
+//!   from its exact f64 (or fixed) state, then rounded to f32: `TrackPlayer::value` rounded,
+//!   bit for bit.
 //!
 //! Fixed tracks with the flag play on the exact i64 lanes (never i32 lanes), so their output is
 //! `TrackPlayer`'s bit for bit.
@@ -17,8 +20,10 @@
 //!
 //! `batch::verify_chain` checks each piece of a flagged float track with [`verify_piece`]: at
 //! every integer frame of every piece of the forward chain, all four components together, the f32
-//! Horner values normalized in f32 against `TrackPlayer`'s values (its f64 additions) normalized
-//! in f64, within the budget `tolerance − max_error` plus half an ulp of the f32 value; and,
+//! Horner values normalized in f32 (in the arithmetic that plays them: plain, or
+//! `quat_lanes::played_fma` for a group played with FMA) against `TrackPlayer`'s values (its
+//! f64 additions) normalized in f64, within the budget `tolerance − max_error` plus half an
+//! ulp of the f32 value; and,
 //! for `write_f64`, the same f32 values widened and normalized in f64 (strict) or the f64
 //! Horner values normalized in f64 within the budget. The compiler measured `max_error` after
 //! normalization, so a value within the budget of `TrackPlayer`'s is within the tolerance of
