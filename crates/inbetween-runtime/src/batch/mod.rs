@@ -713,7 +713,7 @@ impl<'s> Bank<'s> {
             horner: used_groups(&horner, |g| g.len),
             fixed32: used_groups(&fixed32, |g| g.len),
         };
-        let normalized = normalize::flagged(&tracks, fused.groups);
+        let normalized = normalize::flagged(&tracks, fused.groups());
         let mut bank = Self {
             tracks,
             channels,

@@ -11,12 +11,18 @@
 //!
 //! # Same bits as the check
 //!
-//! Per lane the arithmetic is `horner::horner` of the lane's f32 coefficients at `t`, then per
+//! Where the CPU has AVX and FMA (detected once, when the bank is built: [`Fused::new`]) the
+//! pass uses fused multiply-adds: Horner steps `fma(v, t, c_k)` and the series
+//! `s = fma(d, fma(⅜, d, ½), 1)` ([`played_fma`]), and `Bank::new` checks those groups' tracks in
+//! that arithmetic (`normalize::verify_piece` with `fma`; `f32::mul_add` rounds once, as the
+//! vector instruction does: `fused_multiply_add_kernel_equals_its_scalar_check_bit_for_bit`).
+//! Elsewhere the arithmetic is `horner::horner` of the lane's f32 coefficients at `t`, then per
 //! quaternion `normalize_quat_f32`: the same IEEE f32 multiplies and adds in the same order (no
-//! fused multiply-add), on AVX (chosen at run time), SSE2 and the scalar fallback alike. That is
-//! what `normalize::verify_piece` computes at every integer frame of every piece in `Bank::new`,
-//! so the check covers this pass bit for bit (`fused_evaluation_equals_horner_then_normalize_bit_for_bit`).
-//! Padding lanes past a group's last track play 0, and 0 normalizes to 0 (`s = 1.875`).
+//! fused multiply-add), on AVX (chosen at run time), SSE2 and the scalar fallback alike, which is
+//! what the plain check computes at every integer frame of every piece
+//! (`fused_evaluation_equals_horner_then_normalize_bit_for_bit`). Either way the check covers
+//! every value this pass plays, bit for bit. Padding lanes past a group's last track play 0, and
+//! 0 normalizes to 0 (`s = 1.875`).
 
 use super::horner::{Lanes, CHUNK};
 use super::records::write_lanes;
@@ -34,9 +40,9 @@ impl Bank<'_> {
             let block = self.live.and_then(|i| self.script.blocks.group(i, d));
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             if self.fused.groups & (1 << d) != 0 {
-                let fma = self.fused.fma;
+                let fused = &self.fused;
                 write_lanes(lanes, out, |slot, dst| {
-                    eval_quats(&g.lanes(block, slot), t, fma, dst);
+                    eval_quats(&g.lanes(block, slot), t, fused, dst);
                 });
             } else {
                 write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
@@ -46,13 +52,15 @@ impl Bank<'_> {
 }
 
 /// The Horner groups a bank plays in one pass, and in which arithmetic (see the module docs).
+/// Only [`Fused::new`] makes one with `fma` (the fields are private to this module), so `fma`
+/// proves the detection [`eval_quats`] relies on.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Fused {
     /// Bit `d`: the Horner group of degree `d` ([`fused_groups`]).
-    pub(super) groups: u32,
+    groups: u32,
     /// Those groups play with fused multiply-adds ([`played_fma`]): the CPU has AVX and FMA
     /// (detected when the bank is built; never without `std`).
-    pub(super) fma: bool,
+    fma: bool,
 }
 
 impl Fused {
@@ -66,6 +74,11 @@ impl Fused {
         #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
         let fma = false;
         Self { groups, fma }
+    }
+
+    /// Bit `d`: the Horner group of degree `d` plays in one pass.
+    pub(super) fn groups(&self) -> u32 {
+        self.groups
     }
 
     /// Whether `info`'s Horner lanes, if it has them, play with FMA (the arithmetic its check
@@ -117,20 +130,20 @@ pub(super) fn fused_groups(tracks: &[TrackInfo<'_>]) -> u32 {
 /// The normalized values of lanes `lanes.start .. lanes.start + out.len()` at `t` frames from
 /// the centre into `out`, chunk by chunk (a chunk partly outside evaluated whole on the stack
 /// and copied): what `HornerGroup::eval` writes, each quaternion then normalized by
-/// `normalize_quat_f32`, bit for bit; with `fma` (only when [`Fused::new`] detected AVX and FMA)
-/// [`played_fma`]'s arithmetic instead. Nothing is written if `lanes` is not a group's layout.
-pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, fma: bool, out: &mut [f32]) {
+/// `normalize_quat_f32`, bit for bit; when `fused` plays with FMA, [`played_fma`]'s arithmetic
+/// instead. Nothing is written if `lanes` is not a group's layout.
+pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, fused: &Fused, out: &mut [f32]) {
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
-    if fma {
-        // SAFETY: `fma` is `Fused::fma`, true only when AVX and FMA were detected at run time
-        // on this machine when the bank was built.
+    if fused.fma {
+        // SAFETY: `Fused::fma` is set only by `Fused::new`, after detecting AVX and FMA at run
+        // time on this machine (the field is private to this module).
         #[allow(unsafe_code)]
         unsafe {
             eval_fma(lanes, t, out);
         }
         return;
     }
-    let _ = fma;
+    let _ = fused;
     #[cfg(all(feature = "std", target_arch = "x86_64"))]
     if std::is_x86_feature_detected!("avx") {
         // SAFETY: `eval_avx` only requires the CPU to support AVX, just detected at run time.
@@ -416,7 +429,12 @@ mod tests {
             for split in [[0, 76, 76], [0, 32, 76], [0, 20, 76], [0, 36, 64]] {
                 let mut out = [f32::NAN; 76];
                 for (from, to) in [(split[0], split[1]), (split[1], split[2])] {
-                    eval_quats(&g.lanes(None, from), t, false, &mut out[from..to]);
+                    eval_quats(
+                        &g.lanes(None, from),
+                        t,
+                        &Fused::default(),
+                        &mut out[from..to],
+                    );
                 }
                 for (i, v) in out.iter().enumerate().take(split[2]) {
                     assert_eq!(
@@ -468,7 +486,12 @@ mod tests {
             if fma_cpu {
                 for (from, to) in [(0, 76), (20, 76), (0, 36)] {
                     let mut out = [f32::NAN; 76];
-                    eval_quats(&g.lanes(None, from), t, true, &mut out[from..to]);
+                    // Made with `fma` only here, where AVX and FMA were just detected.
+                    let fused = Fused {
+                        groups: 1 << 5,
+                        fma: true,
+                    };
+                    eval_quats(&g.lanes(None, from), t, &fused, &mut out[from..to]);
                     for i in from..to {
                         assert_eq!(out[i].to_bits(), expected[i].to_bits(), "lane {i} t {t}");
                     }
