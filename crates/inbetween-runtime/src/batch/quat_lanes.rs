@@ -386,9 +386,12 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
+    use alloc::vec::Vec;
+
     use super::*;
     use crate::batch::horner::{centred, HornerGroup};
     use crate::batch::normalize::normalize_quat_f32;
+    use crate::math::{cos, sin};
 
     /// A group of `quats` rotations of degree 5 near unit length (each lane's coefficients a
     /// slow curve about a unit quaternion), as `Bank::new` would load them.
@@ -396,12 +399,12 @@ mod tests {
         let mut g = HornerGroup::new(5, 4 * quats);
         for r in 0..quats {
             let a = r as f64 * 0.37;
-            let q = [a.sin() * 0.6, a.cos() * 0.6, 0.48, 0.64];
+            let q = [sin(a) * 0.6, cos(a) * 0.6, 0.48, 0.64];
             for (k, &x) in q.iter().enumerate() {
                 let s = (r * 4 + k) as f64;
                 let p = [
                     x,
-                    1e-3 * (s * 0.3).sin(),
+                    1e-3 * sin(s * 0.3),
                     -2e-5,
                     3e-7,
                     -1e-9 * s,
