@@ -1532,7 +1532,10 @@ fn scatter<T>(
 /// `lanes`, each track's chain checked for Horner (f32) or i32 lanes, marking `fast` / `strict`
 /// and turning a fast chain's states into power coefficients.
 fn forward_chains(tracks: &mut [TrackInfo<'_>], lanes: bool) -> (Vec<Pending>, Vec<bool>) {
-    let mut pending = Vec::new();
+    // About one entry a piece and one a track: reserved at once, so that a million tracks do
+    // not pass through the doubling copies of a growing vector (gigabytes of peak memory).
+    let entries = tracks.iter().map(|i| i.track.piece_count() + 1).sum();
+    let mut pending = Vec::with_capacity(entries);
     let mut has_track = Vec::with_capacity(tracks.len());
     for (t, info) in tracks.iter_mut().enumerate() {
         let from = pending.len();
