@@ -567,8 +567,14 @@ fn check_and_time(
     Ok(())
 }
 
-/// Our methods over compiled `bytes`: a bank per precision and, for f32, one player per track.
-fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> Vec<Box<dyn Method + '_>> {
+/// Channel count from which the scalar workload builds only one bank per precision: no
+/// per-track player and no second (parallel) bank. Each would hold as much again as the bank
+/// (about 7 GB at 10^6 channels, beside the document's 9 GB), which a 24 GB machine cannot.
+pub const LARGE_CHANNELS: usize = 1_000_000;
+
+/// Our methods over compiled `bytes`: a bank per precision and, for f32 with `extras`, one
+/// player per track and the parallel bank.
+fn stream_methods(bytes: &[(Precision, Vec<u8>)], extras: bool) -> Vec<Box<dyn Method + '_>> {
     let mut methods: Vec<Box<dyn Method + '_>> = Vec::new();
     for (precision, b) in bytes {
         let Ok(stream) = Stream::from_bytes(b) else {
@@ -577,7 +583,7 @@ fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> Vec<Box<dyn Method + '_>> {
         if let Ok(m) = BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream) {
             methods.push(Box::new(m));
         }
-        if *precision == Precision::F32 {
+        if *precision == Precision::F32 && extras {
             methods.push(Box::new(PlayerMethod::new(stream)));
             #[cfg(feature = "rayon")]
             if let Ok(m) = BatchMethod::parallel("inbetween-batch-f32-parallel", stream) {
@@ -648,17 +654,16 @@ fn bench_scalar(
 ) -> Result<(), String> {
     let doc = workload_document(&workload_keys(channels, 5), None)?;
     status(&format!("compiling {channels} scalar channels"));
-    let precisions: &[Precision] = if channels >= 1_000_000 {
+    let precisions: &[Precision] = if channels >= LARGE_CHANNELS {
         &[Precision::F32]
     } else {
         &[Precision::F32, Precision::F64, Precision::Fixed]
     };
     let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
-    let mut methods = stream_methods(&bytes);
-    if channels >= 1_000_000 {
-        // The per-track player and exact evaluation would take most of the run's time here.
-        methods.retain(|m| m.name() != "inbetween-player-f32");
-    } else {
+    let large = channels >= LARGE_CHANNELS;
+    let mut methods = stream_methods(&bytes, !large);
+    if !large {
+        // Exact evaluation would take most of the run's time at a million channels.
         methods.push(Box::new(ExactMethod::new(&doc)));
     }
     methods.push(Box::new(HermiteSoaScript::new(&doc)));
@@ -698,7 +703,7 @@ fn bench_quaternion(
         ..CompileOptions::default()
     };
     let raw = compile_with_options(&doc, &raw_options)?;
-    let mut methods = stream_methods(&bytes);
+    let mut methods = stream_methods(&bytes, true);
     let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
     methods.push(Box::new(BatchMethod::new(
         "inbetween-batch-f32-degree4",
@@ -776,7 +781,7 @@ pub fn run_compile_bench(
     for &channels in size.scalar() {
         status(&format!("compiling {channels} scalar channels"));
         let doc = workload_document(&workload_keys(channels, 5), None)?;
-        let precisions = if channels >= 1_000_000 {
+        let precisions = if channels >= LARGE_CHANNELS {
             &all[..1]
         } else {
             &all[..]

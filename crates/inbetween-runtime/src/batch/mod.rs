@@ -1538,7 +1538,10 @@ fn forward_chains(
     lanes: bool,
     fused: quat_lanes::Fused,
 ) -> (Vec<Pending>, Vec<bool>) {
-    let mut pending = Vec::new();
+    // About one entry a piece and one a track: reserved at once, so that a million tracks do
+    // not pass through the doubling copies of a growing vector (gigabytes of peak memory).
+    let entries = tracks.iter().map(|i| i.track.piece_count() + 1).sum();
+    let mut pending = Vec::with_capacity(entries);
     let mut has_track = Vec::with_capacity(tracks.len());
     for (t, info) in tracks.iter_mut().enumerate() {
         let from = pending.len();
