@@ -7,7 +7,7 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
-use super::convert::{power_to_differences, LobattoTable};
+use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
 use super::source::{horner_rows, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
@@ -888,10 +888,11 @@ impl TrackCompiler<'_> {
         b: f64,
         origin: f64,
     ) -> Result<Candidate, CompileError> {
-        let mut nodes = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        let lobatto = self.lobatto();
+        let mut nodes = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         let mut value = [0.0; MAX_COMPONENTS];
         for j in 0..=d {
-            let v = self.lobatto().node(j, d);
+            let v = lobatto.node(j, d);
             let frame = if j == 0 {
                 a
             } else if j == d {
@@ -911,14 +912,12 @@ impl TrackCompiler<'_> {
                         key: span.key,
                     });
                 }
-                nodes[c][j] = value[c];
+                nodes[j][c] = value[c];
             }
         }
-        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        for c in 0..self.components {
-            let power = self.lobatto().interpolant(&nodes[c][..=d], d);
-            power_to_differences(&power[..=d], b - a, origin - a, &mut differences[c][..=d]);
-        }
+        // Every component side by side (unused ones are zeros and stay zeros).
+        let power = lobatto.interpolant_components(&nodes, d);
+        let differences = power_to_differences_components(&power, d + 1, b - a, origin - a);
         Ok(Candidate {
             start: a,
             end: b,
