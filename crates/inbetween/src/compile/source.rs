@@ -45,6 +45,34 @@ pub trait CurveSource: MaybeSync {
         frame: f64,
         out: &mut [f64],
     ) -> Result<(), NonFiniteValue>;
+    /// [`CurveSource::eval_in_span`] at the frame of every entry of `out` (`out[i].0`), written
+    /// to `out[i].1`, in order, stopping at the first error (with its index). The default calls
+    /// `eval_in_span` once a frame; a source may look up what the frames share once, giving the
+    /// same bits.
+    ///
+    /// # Errors
+    /// The first error of `eval_in_span`, and the index of its frame.
+    fn eval_in_span_each(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        each_in_span(self, span, out)
+    }
+    /// [`CurveSource::eval`] at the frame of every entry of `out`, written as
+    /// [`CurveSource::eval_in_span_each`] writes: the frames are increasing and inside
+    /// `[span.start, span.end)`. The default calls `eval` once a frame.
+    ///
+    /// # Errors
+    /// The first error of `eval`, and the index of its frame.
+    fn eval_each_in_span(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        let _ = span;
+        each(self, out)
+    }
     /// What a stream plays outside `[first_frame, last_frame]` when that is not the track's
     /// wrap on both sides (the stream's outside record, format version 2); `None` (the
     /// default) plays the wrap.
@@ -76,6 +104,39 @@ pub trait CurveSource: MaybeSync {
         }
         scale
     }
+}
+
+/// [`CurveSource::eval_in_span`] once a frame of `out` (the default of
+/// [`CurveSource::eval_in_span_each`]).
+///
+/// # Errors
+/// The first error, and the index of its frame.
+pub(crate) fn each_in_span<S: CurveSource + ?Sized>(
+    source: &S,
+    span: &SourceSpan,
+    out: &mut [(f64, [f64; MAX_COMPONENTS])],
+) -> Result<(), (usize, NonFiniteValue)> {
+    for (i, (frame, value)) in out.iter_mut().enumerate() {
+        source
+            .eval_in_span(span, *frame, value)
+            .map_err(|e| (i, e))?;
+    }
+    Ok(())
+}
+
+/// [`CurveSource::eval`] once a frame of `out` (the default of
+/// [`CurveSource::eval_each_in_span`]).
+///
+/// # Errors
+/// The first error, and the index of its frame.
+pub(crate) fn each<S: CurveSource + ?Sized>(
+    source: &S,
+    out: &mut [(f64, [f64; MAX_COMPONENTS])],
+) -> Result<(), (usize, NonFiniteValue)> {
+    for (i, (frame, value)) in out.iter_mut().enumerate() {
+        source.eval(*frame, value).map_err(|e| (i, e))?;
+    }
+    Ok(())
 }
 
 /// An exact value that is not finite (an expression such as `ln(u)` at u = 0).

@@ -658,33 +658,51 @@ impl TrackCompiler<'_> {
         if let SpanShape::Polynomial { coeffs } = &span.shape {
             return self.polynomial_values(span, coeffs, (a, b, origin), exact, halves);
         }
-        let mut value = [0.0; MAX_COMPONENTS];
-        for m in 0..integer_frames(a, b) {
-            let frame = origin + m as f64;
-            if !span.polynomial_value(frame, self.components, &mut value) {
-                self.input
-                    .source
-                    .eval(frame, &mut value)
-                    .map_err(|e| non_finite(self.input.name, e))?;
-            }
-            self.check_finite(span, frame, &value)?;
-            exact.push(value);
-        }
-        for m in 0..exact.len() {
-            let frame = origin + m as f64 + 0.5;
-            if origin + m as f64 + 1.0 > b {
-                break;
-            }
-            if !span.polynomial_value(frame, self.components, &mut value) {
-                self.input
-                    .source
-                    .eval_in_span(span, frame, &mut value)
-                    .map_err(|e| non_finite(self.input.name, e))?;
-            }
-            self.check_finite(span, frame, &value)?;
-            halves.push(value);
-        }
+        // Integer frames (the document's value there, `eval`), then the half frames before
+        // `b` (`eval_in_span`), each list evaluated in one call.
+        let mut frames: Vec<(f64, [f64; MAX_COMPONENTS])> = (0..integer_frames(a, b))
+            .map(|m| (origin + m as f64, [0.0; MAX_COMPONENTS]))
+            .collect();
+        self.eval_frames(span, &mut frames, true)?;
+        exact.extend(frames.iter().map(|(_, v)| *v));
+        let whole = (0..exact.len())
+            .take_while(|m| origin + *m as f64 + 1.0 <= b)
+            .count();
+        frames.clear();
+        frames.extend((0..whole).map(|m| (origin + m as f64 + 0.5, [0.0; MAX_COMPONENTS])));
+        self.eval_frames(span, &mut frames, false)?;
+        halves.extend(frames.iter().map(|(_, v)| *v));
         Ok(())
+    }
+
+    /// The exact values of the (non-polynomial) `span` at the frames of `out`: `eval` there
+    /// (`document`, the frames increasing inside the span) or `eval_in_span`, in one call
+    /// (`CurveSource::eval_each_in_span`, `eval_in_span_each`); the first frame in order
+    /// whose value is not finite, or that the source refuses, gives the error (as frame by
+    /// frame).
+    fn eval_frames(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+        document: bool,
+    ) -> Result<(), CompileError> {
+        let source = self.input.source;
+        let result = if document {
+            source.eval_each_in_span(span, out)
+        } else {
+            source.eval_in_span_each(span, out)
+        };
+        let evaluated = match result {
+            Ok(()) => out.len(),
+            Err((i, _)) => i,
+        };
+        let components = self.components.min(MAX_COMPONENTS);
+        let finite =
+            |(_, v): &(f64, [f64; MAX_COMPONENTS])| v[..components].iter().all(|x| x.is_finite());
+        if let Some((frame, value)) = out[..evaluated].iter().find(|p| !finite(p)) {
+            self.check_finite(span, *frame, value)?;
+        }
+        result.map_err(|(_, e)| non_finite(self.input.name, e))
     }
 
     /// [`Self::exact_values`] on a polynomial span: the same frames and the same arithmetic
@@ -838,13 +856,11 @@ impl TrackCompiler<'_> {
         span: &SourceSpan,
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), CompileError> {
+        if !matches!(span.shape, SpanShape::Polynomial { .. }) {
+            return self.eval_frames(span, out, false);
+        }
         for (frame, value) in out.iter_mut() {
-            if !span.polynomial_value(*frame, self.components, value) {
-                self.input
-                    .source
-                    .eval_in_span(span, *frame, value)
-                    .map_err(|e| non_finite(self.input.name, e))?;
-            }
+            span.polynomial_value(*frame, self.components, value);
             self.check_finite(span, *frame, value)?;
         }
         Ok(())
@@ -889,31 +905,20 @@ impl TrackCompiler<'_> {
         origin: f64,
     ) -> Result<Candidate, CompileError> {
         let lobatto = self.lobatto();
-        let mut nodes = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
-        let mut value = [0.0; MAX_COMPONENTS];
-        for j in 0..=d {
-            let v = lobatto.node(j, d);
-            let frame = if j == 0 {
+        let mut frames = [(0.0, [0.0; MAX_COMPONENTS]); MAX_TERMS];
+        for (j, (frame, _)) in frames.iter_mut().enumerate().take(d + 1) {
+            *frame = if j == 0 {
                 a
             } else if j == d {
                 b
             } else {
-                a + v * (b - a)
+                a + lobatto.node(j, d) * (b - a)
             };
-            self.input
-                .source
-                .eval_in_span(span, frame, &mut value)
-                .map_err(|e| non_finite(self.input.name, e))?;
-            for c in 0..self.components {
-                if !value[c].is_finite() {
-                    return Err(CompileError::NonFinite {
-                        track: self.input.name.to_string(),
-                        frame,
-                        key: span.key,
-                    });
-                }
-                nodes[j][c] = value[c];
-            }
+        }
+        self.eval_frames(span, &mut frames[..=d], false)?;
+        let mut nodes = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
+        for (node, (_, value)) in nodes.iter_mut().zip(&frames).take(d + 1) {
+            node[..self.components].copy_from_slice(&value[..self.components]);
         }
         // Every component side by side (unused ones are zeros and stay zeros).
         let power = lobatto.interpolant_components(&nodes, d);
