@@ -156,10 +156,14 @@ fn replay(
         if checked.max_error > stop_above {
             return;
         }
+        // Only the state that is played moves (the other is never read).
         for c in 0..4 {
             for i in 0..degree {
-                floats[c][i] += floats[c][i + 1];
-                ints[c][i] = ints[c][i].wrapping_add(ints[c][i + 1]);
+                if fixed {
+                    ints[c][i] = ints[c][i].wrapping_add(ints[c][i + 1]);
+                } else {
+                    floats[c][i] += floats[c][i + 1];
+                }
             }
         }
     }

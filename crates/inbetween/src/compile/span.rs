@@ -317,6 +317,17 @@ fn fallback_rank(checked: &Checked, limit: f64) -> (bool, f64) {
     (checked.start_error > limit, checked.between_error)
 }
 
+/// How many of the integer frames `origin + m` (m < `count`) have a whole frame after them
+/// before `b` (`origin + m + 1 ≤ b`; true up to some m, then false): counted down from the
+/// last, which usually has.
+fn with_whole_frame_after(origin: f64, count: usize, b: f64) -> usize {
+    let mut whole = count;
+    while whole > 0 && origin + (whole - 1) as f64 + 1.0 > b {
+        whole -= 1;
+    }
+    whole
+}
+
 /// A split point of `[a, b]`: the integer nearest the middle if strictly inside, else the middle.
 fn split_point(a: f64, b: f64) -> f64 {
     let middle = a + (b - a) / 2.0;
@@ -665,9 +676,7 @@ impl TrackCompiler<'_> {
             .collect();
         self.eval_frames(span, &mut frames, true)?;
         exact.extend(frames.iter().map(|(_, v)| *v));
-        let whole = (0..exact.len())
-            .take_while(|m| origin + *m as f64 + 1.0 <= b)
-            .count();
+        let whole = with_whole_frame_after(origin, exact.len(), b);
         frames.clear();
         frames.extend((0..whole).map(|m| (origin + m as f64 + 0.5, [0.0; MAX_COMPONENTS])));
         self.eval_frames(span, &mut frames, false)?;
@@ -696,12 +705,7 @@ impl TrackCompiler<'_> {
             Ok(()) => out.len(),
             Err((i, _)) => i,
         };
-        let components = self.components.min(MAX_COMPONENTS);
-        let finite =
-            |(_, v): &(f64, [f64; MAX_COMPONENTS])| v[..components].iter().all(|x| x.is_finite());
-        if let Some((frame, value)) = out[..evaluated].iter().find(|p| !finite(p)) {
-            self.check_finite(span, *frame, value)?;
-        }
+        self.first_non_finite(span, &out[..evaluated])?;
         result.map_err(|(_, e)| non_finite(self.input.name, e))
     }
 
@@ -722,9 +726,7 @@ impl TrackCompiler<'_> {
         let value = |frame: f64| horner_rows(coeffs, (frame - span.start) / length, components);
         exact.extend((0..count).map(|m| value(origin + m as f64)));
         // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
-        let whole = (0..count)
-            .take_while(|m| origin + *m as f64 + 1.0 <= b)
-            .count();
+        let whole = with_whole_frame_after(origin, count, b);
         halves.extend((0..whole).map(|m| value(origin + m as f64 + 0.5)));
         let finite = |v: &[f64; MAX_COMPONENTS]| v[..components].iter().all(|x| x.is_finite());
         let bad = match exact.iter().position(|v| !finite(v)) {
@@ -861,9 +863,24 @@ impl TrackCompiler<'_> {
         }
         for (frame, value) in out.iter_mut() {
             span.polynomial_value(*frame, self.components, value);
-            self.check_finite(span, *frame, value)?;
         }
-        Ok(())
+        self.first_non_finite(span, out)
+    }
+
+    /// `check_finite` at the first of the frames of `out` whose value is not finite (the
+    /// error frame by frame gives), if any.
+    fn first_non_finite(
+        &self,
+        span: &SourceSpan,
+        out: &[(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), CompileError> {
+        let components = self.components.min(MAX_COMPONENTS);
+        let finite =
+            |(_, v): &&(f64, [f64; MAX_COMPONENTS])| v[..components].iter().all(|x| x.is_finite());
+        match out.iter().find(|p| !finite(p)) {
+            Some((frame, value)) => self.check_finite(span, *frame, value),
+            None => Ok(()),
+        }
     }
 
     /// The exact differences of a polynomial span on the sub-interval `[a, b)` at `origin`.
