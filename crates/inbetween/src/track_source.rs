@@ -1018,6 +1018,8 @@ struct SegmentFrames<'t> {
     index: usize,
     key: &'t crate::track::Key,
     length: f64,
+    /// A slerp segment's two quaternions (`Track::slerp_keys`).
+    slerp: Option<([f64; 4], [f64; 4])>,
 }
 
 impl<'t> SegmentFrames<'t> {
@@ -1037,6 +1039,7 @@ impl<'t> SegmentFrames<'t> {
             index: span.key,
             key,
             length: next.frame - key.frame,
+            slerp: track.slerp_keys(span.key),
         })
     }
 
@@ -1068,6 +1071,9 @@ impl<'t> SegmentFrames<'t> {
         &self,
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), (usize, NonFiniteValue)> {
+        if let Some(ends) = self.slerp {
+            return self.eval_each_slerp(ends, out);
+        }
         for (i, (frame, slot)) in out.iter_mut().enumerate() {
             let u = self
                 .key
@@ -1078,6 +1084,36 @@ impl<'t> SegmentFrames<'t> {
                 *o = *v;
             }
             if !value.is_finite() {
+                let error = NonFiniteValue {
+                    frame: *frame,
+                    key: self.index,
+                };
+                return Err((i, error));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
+    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), written
+    /// straight to the four components.
+    fn eval_each_slerp(
+        &self,
+        (first, second): ([f64; 4], [f64; 4]),
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        for (i, (frame, slot)) in out.iter_mut().enumerate() {
+            let u = self
+                .key
+                .ease
+                .at_offset(*frame - self.key.frame, self.length);
+            let q = if u == 0.0 {
+                first
+            } else {
+                crate::quat::slerp(first, second, u)
+            };
+            *slot = q;
+            if !q.iter().all(|x| x.is_finite()) {
                 let error = NonFiniteValue {
                     frame: *frame,
                     key: self.index,
