@@ -875,12 +875,15 @@ impl TrackCompiler<'_> {
         out: &[(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), CompileError> {
         let components = self.components.min(MAX_COMPONENTS);
-        let finite =
-            |(_, v): &&(f64, [f64; MAX_COMPONENTS])| v[..components].iter().all(|x| x.is_finite());
-        match out.iter().find(|p| !finite(p)) {
-            Some((frame, value)) => self.check_finite(span, *frame, value),
-            None => Ok(()),
+        for (frame, value) in out {
+            // x − x is 0 for a finite x and NaN otherwise: the sum is 0 exactly when every
+            // component is finite.
+            let sum: f64 = value[..components].iter().map(|x| x - x).sum();
+            if sum != 0.0 {
+                self.check_finite(span, *frame, value)?;
+            }
         }
+        Ok(())
     }
 
     /// The exact differences of a polynomial span on the sub-interval `[a, b)` at `origin`.
