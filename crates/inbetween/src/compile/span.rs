@@ -9,7 +9,7 @@ use core::cell::OnceCell;
 
 use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
-use super::source::{horner_rows, SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::source::{horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
@@ -723,12 +723,21 @@ impl TrackCompiler<'_> {
         let count = integer_frames(a, b) as usize;
         let length = span.end - span.start;
         let components = self.components;
-        let value = |frame: f64| horner_rows(coeffs, (frame - span.start) / length, components);
-        exact.extend((0..count).map(|m| value(origin + m as f64)));
+        let at = (span.start, length);
+        let frames = (0..count).map(|m| origin + m as f64);
+        horner_rows_each(coeffs, at, components, frames, exact);
         // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
         let whole = with_whole_frame_after(origin, count, b);
-        halves.extend((0..whole).map(|m| value(origin + m as f64 + 0.5)));
-        let finite = |v: &[f64; MAX_COMPONENTS]| v[..components].iter().all(|x| x.is_finite());
+        let frames = (0..whole).map(|m| origin + m as f64 + 0.5);
+        horner_rows_each(coeffs, at, components, frames, halves);
+        // x − x is 0 for a finite x and NaN otherwise.
+        let finite = |v: &[f64; MAX_COMPONENTS]| {
+            v[..components.min(MAX_COMPONENTS)]
+                .iter()
+                .map(|x| x - x)
+                .sum::<f64>()
+                == 0.0
+        };
         let bad = match exact.iter().position(|v| !finite(v)) {
             Some(m) => Some(origin + m as f64),
             None => halves
