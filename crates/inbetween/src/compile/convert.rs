@@ -126,7 +126,28 @@ pub(crate) fn power_to_differences_components(
     length: f64,
     t0: f64,
 ) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
-    let n = terms.min(MAX_TERMS);
+    // Each length its own copy of the loops, unrolled.
+    match terms.min(MAX_TERMS) {
+        0 => [[0.0; MAX_TERMS]; MAX_COMPONENTS],
+        1 => differences_of_terms::<1>(a, length, t0),
+        2 => differences_of_terms::<2>(a, length, t0),
+        3 => differences_of_terms::<3>(a, length, t0),
+        4 => differences_of_terms::<4>(a, length, t0),
+        5 => differences_of_terms::<5>(a, length, t0),
+        6 => differences_of_terms::<6>(a, length, t0),
+        7 => differences_of_terms::<7>(a, length, t0),
+        8 => differences_of_terms::<8>(a, length, t0),
+        _ => differences_of_terms::<MAX_TERMS>(a, length, t0),
+    }
+}
+
+/// [`power_to_differences_components`] of `N` coefficients.
+fn differences_of_terms<const N: usize>(
+    a: &[[f64; MAX_COMPONENTS]; MAX_TERMS],
+    length: f64,
+    t0: f64,
+) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
+    let n = N;
     let mut b = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
     let mut scale = 1.0;
     for k in 0..n {
@@ -251,12 +272,31 @@ impl LobattoTable {
         values: &[[f64; MAX_COMPONENTS]; MAX_TERMS],
         degree: usize,
     ) -> [[f64; MAX_COMPONENTS]; MAX_TERMS] {
-        let d = degree.min(MAX_DEGREE);
-        let mut out = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
-        if d == 0 {
-            out[0] = values[0];
-            return out;
+        // Each degree its own copy of the loops, unrolled.
+        match degree.min(MAX_DEGREE) {
+            1 => self.interpolant_of_degree::<1>(values),
+            2 => self.interpolant_of_degree::<2>(values),
+            3 => self.interpolant_of_degree::<3>(values),
+            4 => self.interpolant_of_degree::<4>(values),
+            5 => self.interpolant_of_degree::<5>(values),
+            6 => self.interpolant_of_degree::<6>(values),
+            7 => self.interpolant_of_degree::<7>(values),
+            8 => self.interpolant_of_degree::<8>(values),
+            _ => {
+                let mut out = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
+                out[0] = values[0];
+                out
+            }
         }
+    }
+
+    /// [`LobattoTable::interpolant_components`] at degree `D` (1..=8).
+    fn interpolant_of_degree<const D: usize>(
+        &self,
+        values: &[[f64; MAX_COMPONENTS]; MAX_TERMS],
+    ) -> [[f64; MAX_COMPONENTS]; MAX_TERMS] {
+        let d = D;
+        let mut out = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         let cosines = &self.cosines[d];
         let mut cheb = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         for k in 0..=d {
