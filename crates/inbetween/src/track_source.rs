@@ -783,6 +783,122 @@ pub(crate) fn step_spans(f0: f64, f1: f64, n: u32) -> Vec<(f64, f64)> {
     spans
 }
 
+/// A keyed segment of a track (no F-curve, no arc-length timing) evaluated at many frames,
+/// with what `Track::eval_segment` looks up at every call looked up once: each frame costs
+/// the same `Ease::at_offset` and `Track::eval_segment_at` calls, so the same bits as
+/// `eval_in_span` (and, under [`SegmentFrames::evals_as_eval`], as `eval`).
+struct SegmentFrames<'t> {
+    track: &'t Track,
+    index: usize,
+    key: &'t crate::track::Key,
+    length: f64,
+    /// A slerp segment's two quaternions (`Track::slerp_keys`).
+    slerp: Option<([f64; 4], [f64; 4])>,
+}
+
+impl<'t> SegmentFrames<'t> {
+    /// The segment of a `Smooth` span of `track`, when `eval_in_span` there is
+    /// `eval_segment(span.key, ·)`: no F-curve, no arc-length table, both keys present.
+    fn of(track: &'t Track, span: &SourceSpan) -> Option<Self> {
+        if !matches!(span.shape, SpanShape::Smooth)
+            || track.fcurve().is_some()
+            || track.arclength_table().is_some()
+        {
+            return None;
+        }
+        let keys = track.keys();
+        let (key, next) = (keys.get(span.key)?, keys.get(span.key + 1)?);
+        Some(SegmentFrames {
+            track,
+            index: span.key,
+            key,
+            length: next.frame - key.frame,
+            slerp: track.slerp_keys(span.key),
+        })
+    }
+
+    /// Whether `eval` at every frame of `out` is this segment's `eval_segment`: the frames
+    /// increase, lie in the keys (the clamp and the wrap leave them as they are) and in this
+    /// segment (`segment_index`, checked at the first and last: it does not decrease).
+    fn evals_as_eval(&self, out: &[(f64, [f64; MAX_COMPONENTS])]) -> bool {
+        let (Some(low), Some(high)) = (out.first(), out.last()) else {
+            return true;
+        };
+        let (first, last) = (
+            Track::first_frame(self.track),
+            Track::last_frame(self.track),
+        );
+        // `Wrap::apply` leaves a frame where it is up to `first + (last − first)`.
+        let unwrapped = first + (last - first);
+        let increasing = out.windows(2).all(|w| w[0].0 < w[1].0);
+        increasing
+            && low.0 >= first
+            && high.0 <= last
+            && high.0 <= unwrapped
+            && self.track.segment_index(low.0) == Some(self.index)
+            && self.track.segment_index(high.0) == Some(self.index)
+    }
+
+    /// `eval_segment(index, frame)` at every frame of `out`, written and checked as
+    /// `eval_in_span` writes and checks it.
+    fn eval_each(
+        &self,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        if let Some(ends) = self.slerp {
+            return self.eval_each_slerp(ends, out);
+        }
+        for (i, (frame, slot)) in out.iter_mut().enumerate() {
+            let u = self
+                .key
+                .ease
+                .at_offset(*frame - self.key.frame, self.length);
+            let value = self.track.eval_segment_at(self.index, u);
+            for (o, v) in slot.iter_mut().zip(value.iter()) {
+                *o = *v;
+            }
+            if !value.is_finite() {
+                let error = NonFiniteValue {
+                    frame: *frame,
+                    key: self.index,
+                };
+                return Err((i, error));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
+    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), written
+    /// straight to the four components.
+    fn eval_each_slerp(
+        &self,
+        (first, second): ([f64; 4], [f64; 4]),
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        for (i, (frame, slot)) in out.iter_mut().enumerate() {
+            let u = self
+                .key
+                .ease
+                .at_offset(*frame - self.key.frame, self.length);
+            let q = if u == 0.0 {
+                first
+            } else {
+                crate::quat::slerp(first, second, u)
+            };
+            *slot = q;
+            if !q.iter().all(|x| x.is_finite()) {
+                let error = NonFiniteValue {
+                    frame: *frame,
+                    key: self.index,
+                };
+                return Err((i, error));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1006,121 +1122,5 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(CurveSource::spans(&q)[0].shape, SpanShape::Smooth);
-    }
-}
-
-/// A keyed segment of a track (no F-curve, no arc-length timing) evaluated at many frames,
-/// with what `Track::eval_segment` looks up at every call looked up once: each frame costs
-/// the same `Ease::at_offset` and `Track::eval_segment_at` calls, so the same bits as
-/// `eval_in_span` (and, under [`SegmentFrames::evals_as_eval`], as `eval`).
-struct SegmentFrames<'t> {
-    track: &'t Track,
-    index: usize,
-    key: &'t crate::track::Key,
-    length: f64,
-    /// A slerp segment's two quaternions (`Track::slerp_keys`).
-    slerp: Option<([f64; 4], [f64; 4])>,
-}
-
-impl<'t> SegmentFrames<'t> {
-    /// The segment of a `Smooth` span of `track`, when `eval_in_span` there is
-    /// `eval_segment(span.key, ·)`: no F-curve, no arc-length table, both keys present.
-    fn of(track: &'t Track, span: &SourceSpan) -> Option<Self> {
-        if !matches!(span.shape, SpanShape::Smooth)
-            || track.fcurve().is_some()
-            || track.arclength_table().is_some()
-        {
-            return None;
-        }
-        let keys = track.keys();
-        let (key, next) = (keys.get(span.key)?, keys.get(span.key + 1)?);
-        Some(SegmentFrames {
-            track,
-            index: span.key,
-            key,
-            length: next.frame - key.frame,
-            slerp: track.slerp_keys(span.key),
-        })
-    }
-
-    /// Whether `eval` at every frame of `out` is this segment's `eval_segment`: the frames
-    /// increase, lie in the keys (the clamp and the wrap leave them as they are) and in this
-    /// segment (`segment_index`, checked at the first and last: it does not decrease).
-    fn evals_as_eval(&self, out: &[(f64, [f64; MAX_COMPONENTS])]) -> bool {
-        let (Some(low), Some(high)) = (out.first(), out.last()) else {
-            return true;
-        };
-        let (first, last) = (
-            Track::first_frame(self.track),
-            Track::last_frame(self.track),
-        );
-        // `Wrap::apply` leaves a frame where it is up to `first + (last − first)`.
-        let unwrapped = first + (last - first);
-        let increasing = out.windows(2).all(|w| w[0].0 < w[1].0);
-        increasing
-            && low.0 >= first
-            && high.0 <= last
-            && high.0 <= unwrapped
-            && self.track.segment_index(low.0) == Some(self.index)
-            && self.track.segment_index(high.0) == Some(self.index)
-    }
-
-    /// `eval_segment(index, frame)` at every frame of `out`, written and checked as
-    /// `eval_in_span` writes and checks it.
-    fn eval_each(
-        &self,
-        out: &mut [(f64, [f64; MAX_COMPONENTS])],
-    ) -> Result<(), (usize, NonFiniteValue)> {
-        if let Some(ends) = self.slerp {
-            return self.eval_each_slerp(ends, out);
-        }
-        for (i, (frame, slot)) in out.iter_mut().enumerate() {
-            let u = self
-                .key
-                .ease
-                .at_offset(*frame - self.key.frame, self.length);
-            let value = self.track.eval_segment_at(self.index, u);
-            for (o, v) in slot.iter_mut().zip(value.iter()) {
-                *o = *v;
-            }
-            if !value.is_finite() {
-                let error = NonFiniteValue {
-                    frame: *frame,
-                    key: self.index,
-                };
-                return Err((i, error));
-            }
-        }
-        Ok(())
-    }
-
-    /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
-    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), written
-    /// straight to the four components.
-    fn eval_each_slerp(
-        &self,
-        (first, second): ([f64; 4], [f64; 4]),
-        out: &mut [(f64, [f64; MAX_COMPONENTS])],
-    ) -> Result<(), (usize, NonFiniteValue)> {
-        for (i, (frame, slot)) in out.iter_mut().enumerate() {
-            let u = self
-                .key
-                .ease
-                .at_offset(*frame - self.key.frame, self.length);
-            let q = if u == 0.0 {
-                first
-            } else {
-                crate::quat::slerp(first, second, u)
-            };
-            *slot = q;
-            if !q.iter().all(|x| x.is_finite()) {
-                let error = NonFiniteValue {
-                    frame: *frame,
-                    key: self.index,
-                };
-                return Err((i, error));
-            }
-        }
-        Ok(())
     }
 }

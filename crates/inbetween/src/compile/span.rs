@@ -328,6 +328,13 @@ fn with_whole_frame_after(origin: f64, count: usize, b: f64) -> usize {
     whole
 }
 
+/// Whether every number of `values` is finite, by one sum: x · 0 is ±0 for a finite x and
+/// NaN otherwise, so the sum is 0 exactly when all are finite (no branch a number).
+#[inline]
+fn all_finite(values: &[f64]) -> bool {
+    values.iter().map(|x| x * 0.0).sum::<f64>() == 0.0
+}
+
 /// A split point of `[a, b]`: the integer nearest the middle if strictly inside, else the middle.
 fn split_point(a: f64, b: f64) -> f64 {
     let middle = a + (b - a) / 2.0;
@@ -730,14 +737,7 @@ impl TrackCompiler<'_> {
         let whole = with_whole_frame_after(origin, count, b);
         let frames = (0..whole).map(|m| origin + m as f64 + 0.5);
         horner_rows_each(coeffs, at, components, frames, halves);
-        // x − x is 0 for a finite x and NaN otherwise.
-        let finite = |v: &[f64; MAX_COMPONENTS]| {
-            v[..components.min(MAX_COMPONENTS)]
-                .iter()
-                .map(|x| x - x)
-                .sum::<f64>()
-                == 0.0
-        };
+        let finite = |v: &[f64; MAX_COMPONENTS]| all_finite(&v[..components.min(MAX_COMPONENTS)]);
         let bad = match exact.iter().position(|v| !finite(v)) {
             Some(m) => Some(origin + m as f64),
             None => halves
@@ -885,10 +885,7 @@ impl TrackCompiler<'_> {
     ) -> Result<(), CompileError> {
         let components = self.components.min(MAX_COMPONENTS);
         for (frame, value) in out {
-            // x − x is 0 for a finite x and NaN otherwise: the sum is 0 exactly when every
-            // component is finite.
-            let sum: f64 = value[..components].iter().map(|x| x - x).sum();
-            if sum != 0.0 {
+            if !all_finite(&value[..components]) {
                 self.check_finite(span, *frame, value)?;
             }
         }
