@@ -203,11 +203,17 @@ pub(crate) fn verify_piece(
     verdict
 }
 
-/// Lanes per chunk of the coefficient arrays: four AVX2 vectors (eight SSE2 ones). A group
-/// holds its lanes in whole chunks (the last one padded with lanes that play 0 and are never
-/// output), each chunk its `D + 1` orders one after the other, so the main pass walks one
-/// array of `[f32; CHUNK]` front to back: one pointer, no bounds check, four vectors a step.
-pub(crate) const CHUNK: usize = 32;
+/// Lanes per chunk of the coefficient arrays: one AVX2 vector (two SSE2 ones). A group holds
+/// its lanes in whole chunks (the last one padded with lanes that play 0 and are never
+/// output), each chunk its `D + 1` orders one after the other, so a lane's coefficients lie
+/// within `32 (D + 1)` bytes (a cubic lane's 16 B within 128 B: the two or three cache lines a
+/// piece-change record dirties, against four at 32 lanes a chunk) and the main pass walks one
+/// array of `[f32; CHUNK]` front to back, `STEP` chunks (four AVX2 vectors) a step.
+pub(crate) const CHUNK: usize = 8;
+
+/// Chunks per step of the main pass (`eval_n`): four AVX2 vectors, as many independent Horner
+/// chains as keep the multiplier busy.
+const STEP: usize = 4;
 
 /// Where order `k` of lane `slot` lives in a group of `terms` orders, flattened: chunk
 /// `slot / CHUNK` holds `terms` arrays of `CHUNK` lanes, order after order.
@@ -415,26 +421,49 @@ fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     let first = lanes.start / CHUNK;
     let whole = out.len() / CHUNK;
     let (head, tail) = out.split_at_mut(whole * CHUNK);
-    let body = lanes.coef.get(first * N..).unwrap_or(&[]);
-    // Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42
-    // instructions a pass under callgrind).
-    let mut dst = head.chunks_exact_mut(CHUNK);
-    for c in body.chunks_exact(N) {
-        let Some(d) = dst.next() else {
-            break;
-        };
-        if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
-            eval_chunk(c, t, d);
-        }
-    }
+    let body = lanes
+        .coef
+        .get(first * N..(first + whole) * N)
+        .unwrap_or(&[]);
+    let steps = whole / STEP * STEP;
+    let (body_steps, body_rest) = body.split_at(steps * N);
+    let (head_steps, head_rest) = head.split_at_mut(steps * CHUNK);
+    eval_chunks::<N, STEP>(body_steps, t, head_steps);
+    eval_chunks::<N, 1>(body_rest, t, head_rest);
     let from = (first + whole) * N;
     let last = lanes.coef.get(from..from + N).unwrap_or(&[]);
     if let (false, Ok(c)) = (tail.is_empty(), <&[[f32; CHUNK]; N]>::try_from(last)) {
         // The last partial chunk, evaluated whole (its padding lanes exist) and copied.
         let mut values = [0.0f32; CHUNK];
         eval_chunk(c, t, &mut values);
-        if let Some(v) = values.get(..tail.len()) {
-            tail.copy_from_slice(v);
+        for (o, v) in tail.iter_mut().zip(values) {
+            *o = v;
+        }
+    }
+}
+
+/// [`eval_chunk`] over whole chunks, `S` chunks a step: `coef` holds `N` orders per chunk,
+/// `out` `CHUNK` values per chunk (both cut to whole steps by the caller; a remainder is left
+/// alone).
+#[inline(always)]
+fn eval_chunks<const N: usize, const S: usize>(coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
+    // Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42
+    // instructions a pass under callgrind).
+    let mut dst = out.chunks_exact_mut(S * CHUNK);
+    for c in coef.chunks_exact(S * N) {
+        let Some(d) = dst.next() else {
+            break;
+        };
+        for s in 0..S {
+            let (Some(c), Some(d)) = (
+                c.get(s * N..(s + 1) * N),
+                d.get_mut(s * CHUNK..(s + 1) * CHUNK),
+            ) else {
+                continue;
+            };
+            if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
+                eval_chunk(c, t, d);
+            }
         }
     }
 }
@@ -516,9 +545,9 @@ mod tests {
 
     #[test]
     fn group_evaluation_equals_scalar_horner_bit_for_bit() {
-        // 75 lanes: two whole chunks, a whole vector and 3 lanes of a third chunk; evaluated
-        // from chunk boundaries (whole chunks, the tail's vector and lanes) and from lane 20
-        // (lane by lane).
+        // 75 lanes: nine whole chunks (two steps of four and one more) and 3 lanes of a tenth;
+        // evaluated from chunk boundaries (steps, single chunks, the partial tail) and from
+        // lane 20 (inside a chunk: `eval_unaligned`).
         let mut g = HornerGroup::new(3, 75);
         let a = |slot: usize| {
             let s = slot as f64;

@@ -21,7 +21,8 @@
 //! what the other writes), only the tests are hoisted. Small exact groups (up to `BLOCK`
 //! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
 
-use super::{bits, Bank, Group, Lane, MAX_TERMS};
+use super::horner::CHUNK;
+use super::{bits, Bank, EpochBlocks, Group, Lane, Script, BLOCK, MAX_TERMS};
 
 /// What the straight frames do until the next state change (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -37,6 +38,12 @@ pub(super) struct Straight {
     /// The exact groups that play (a bit per group: tracks without Horner or i32 lanes).
     floats: u32,
     fixed: u32,
+    /// The due script frames' records are f32 records only, of tracks all on their script,
+    /// with no channel on the side list: [`Bank::lean_records`] plays them.
+    lean: bool,
+    /// Each f32 group's part of the live epoch block: its first chunk in
+    /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
+    block: [(usize, usize); MAX_TERMS],
 }
 
 impl Bank<'_> {
@@ -59,6 +66,15 @@ impl Bank<'_> {
         let heap = self.heap.peek().map_or(u64::MAX, |r| (r.0).0);
         let first = (1u32 << MAX_TERMS) - 1;
         let due_other = steps_to(epoch).min(heap);
+        let mut block = [(0, 0); MAX_TERMS];
+        if let Some(live) = self.live {
+            let blocks = &self.script.blocks;
+            for d in bits(self.used.horner) {
+                if let Some(b) = block.get_mut(d) {
+                    *b = blocks.group_at(live, d).unwrap_or((0, 0));
+                }
+            }
+        }
         self.straight = Straight {
             on: true,
             origin,
@@ -66,7 +82,38 @@ impl Bank<'_> {
             due_other,
             floats: self.used.floats & first,
             fixed: self.used.fixed & first,
+            lean: self.used.fixed32 == 0
+                && self.side.is_empty()
+                && self.all_on_script
+                && self.live.is_some(),
+            block,
         };
+    }
+
+    /// The f32 records of script frame `i` into the live block, when the plan found them
+    /// `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
+    #[inline]
+    fn lean_records(&mut self, i: usize) {
+        let Self {
+            script:
+                Script {
+                    hot,
+                    hot_used,
+                    blocks,
+                    ..
+                },
+            straight,
+            ..
+        } = self;
+        let used = hot_used.get(i).copied().unwrap_or(0) & ((1 << MAX_TERMS) - 1);
+        for d in bits(used) {
+            let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
+                continue;
+            };
+            if let Some(chunks) = blocks.values.get_mut(at..at + n) {
+                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+            }
+        }
     }
 
     /// A straight `advance`: the exact groups' additions, and the general rest of the frame
@@ -77,12 +124,12 @@ impl Bank<'_> {
         let Straight { floats, fixed, .. } = self.straight;
         for g in bits(floats) {
             if let Some(group) = self.floats.get_mut(g) {
-                Group::advance(group);
+                advance_group(group);
             }
         }
         for g in bits(fixed) {
             if let Some(group) = self.fixed.get_mut(g) {
-                Group::advance(group);
+                advance_group(group);
             }
         }
         self.advance_side();
@@ -108,7 +155,11 @@ impl Bank<'_> {
             return;
         }
         self.cursor += 1;
-        self.play_hot(i, u32::MAX);
+        if self.straight.lean {
+            self.lean_records(i);
+        } else {
+            self.play_hot(i, u32::MAX);
+        }
         let next = self.script.frames.get(self.cursor).map(|&f| f as i64);
         let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
         self.straight.due = self.straight.due_other.min(steps);
@@ -123,7 +174,15 @@ impl Bank<'_> {
             let Some(g) = self.horner.get(d) else {
                 continue;
             };
-            let block = self.live.and_then(|i| self.script.blocks.group(i, d));
+            let (at, n) = self.straight.block.get(d).copied().unwrap_or((0, 0));
+            let block = self.script.blocks.values.get(at..at + n).filter(|_| n > 0);
+            if let [(0, first, n)] = *g.runs.as_slice() {
+                // One run (every lane's channel follows the previous one): one pass.
+                if let Some(dst) = out.get_mut(first..first + n) {
+                    g.eval(block, t, 0, dst);
+                }
+                continue;
+            }
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             super::records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
         }
@@ -137,6 +196,27 @@ impl Bank<'_> {
         if !self.normalized.is_empty() {
             self.normalize_f32(out);
         }
+    }
+}
+
+impl EpochBlocks {
+    /// Where f32 group `degree`'s part of block `i` lies in `values`: its first chunk and its
+    /// chunk count (`None` past the blocks; the range `EpochBlocks::group` reads).
+    fn group_at(&self, i: usize, degree: usize) -> Option<(usize, usize)> {
+        let from = i.checked_mul(self.len / CHUNK)? + *self.starts.get(degree)?;
+        let n = *self.sizes.get(degree)?;
+        (from + n <= self.values.len()).then_some((from, n))
+    }
+}
+
+/// One frame of an exact group: [`advance_small`] inline for a group of at most `BLOCK` lanes
+/// (the few tracks whose Horner check failed), [`Group::advance`] otherwise — the same additions.
+#[inline(always)]
+fn advance_group<T: Lane>(group: &mut Group<T>) {
+    if group.len <= BLOCK {
+        advance_small(&mut group.state, group.len, group.degree);
+    } else {
+        Group::advance(group);
     }
 }
 
