@@ -215,6 +215,65 @@ pub(crate) const CHUNK: usize = 8;
 /// chains as keep the multiplier busy.
 const STEP: usize = 4;
 
+/// Chunks a cache line holds (64 bytes).
+const LINE: usize = 64 / (4 * CHUNK);
+
+/// One cache line of chunks, aligned to it.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line([[f32; CHUNK]; LINE]);
+
+const _: () = assert!(core::mem::size_of::<Line>() == LINE * CHUNK * 4);
+
+/// `len` chunks of lanes whose storage starts on a 64-byte line (the epoch blocks): with the
+/// allocator's 16-byte alignment every other AVX2 load of the pass straddled two lines, and a
+/// cubic lane's 128 bytes three lines instead of two. Used as a slice of chunks
+/// (`Deref`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Chunks {
+    lines: Vec<Line>,
+    len: usize,
+}
+
+impl Chunks {
+    /// `len` chunks of zeros.
+    pub(crate) fn zeroed(len: usize) -> Self {
+        Self {
+            lines: alloc::vec![Line::default(); len.div_ceil(LINE)],
+            len,
+        }
+    }
+}
+
+impl core::ops::Deref for Chunks {
+    type Target = [[f32; CHUNK]];
+
+    fn deref(&self) -> &[[f32; CHUNK]] {
+        let len = self.len.min(self.lines.len() * LINE);
+        // SAFETY: `Line` is `repr(C)` and holds exactly `LINE` arrays `[f32; CHUNK]` with no
+        // padding (its size is `LINE · CHUNK · 4`, asserted at compile time), so `lines` is
+        // `LINE · lines.len()` contiguous, initialized `[f32; CHUNK]`, aligned (64 is a
+        // multiple of their alignment, 4); `len` is at most that many; the slice borrows
+        // `self`, so the vector is neither freed nor written while it lives.
+        // `aligned_chunks_read_and_write_as_a_slice` checks it.
+        #[allow(unsafe_code)]
+        unsafe {
+            core::slice::from_raw_parts(self.lines.as_ptr().cast::<[f32; CHUNK]>(), len)
+        }
+    }
+}
+
+impl core::ops::DerefMut for Chunks {
+    fn deref_mut(&mut self) -> &mut [[f32; CHUNK]] {
+        let len = self.len.min(self.lines.len() * LINE);
+        // SAFETY: as in `deref`; the slice borrows `self` mutably, so it is the only access.
+        #[allow(unsafe_code)]
+        unsafe {
+            core::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<[f32; CHUNK]>(), len)
+        }
+    }
+}
+
 /// Where order `k` of lane `slot` lives in a group of `terms` orders, flattened: chunk
 /// `slot / CHUNK` holds `terms` arrays of `CHUNK` lanes, order after order.
 #[inline]
@@ -570,6 +629,24 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn aligned_chunks_read_and_write_as_a_slice() {
+        for len in [0, 1, 2, 3, 5, 64] {
+            let mut c = Chunks::zeroed(len);
+            assert_eq!(c.len(), len);
+            assert_eq!(c.as_ptr() as usize % 64, 0, "{len} chunks");
+            assert!(c.iter().flatten().all(|&x| x == 0.0));
+            for (i, x) in c.as_flattened_mut().iter_mut().enumerate() {
+                *x = i as f32;
+            }
+            let flat = c.as_flattened();
+            assert_eq!(flat.len(), len * CHUNK);
+            assert!(flat.iter().enumerate().all(|(i, &x)| x == i as f32));
+            let copy = c.clone();
+            assert_eq!(copy.as_flattened(), flat);
         }
     }
 

@@ -380,7 +380,7 @@ struct EpochBlocks {
     count: usize,
     /// Floats per block: every Horner group's coefficient chunks, group after group.
     len: usize,
-    values: Vec<[f32; horner::CHUNK]>,
+    values: horner::Chunks,
     /// Where each Horner group's chunks start in a block, and how many it has.
     starts: [usize; MAX_TERMS],
     sizes: [usize; MAX_TERMS],
@@ -404,7 +404,7 @@ impl EpochBlocks {
             first,
             count,
             len,
-            values: alloc::vec![[0.0f32; horner::CHUNK]; (len / horner::CHUNK).saturating_mul(count)],
+            values: horner::Chunks::zeroed((len / horner::CHUNK).saturating_mul(count)),
             starts: [0; MAX_TERMS],
             sizes: [0; MAX_TERMS],
             int_len,
