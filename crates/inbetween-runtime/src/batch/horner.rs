@@ -216,7 +216,7 @@ pub(crate) const CHUNK: usize = 8;
 const STEP: usize = 4;
 
 /// Chunks a cache line holds (64 bytes).
-const LINE: usize = 64 / (4 * CHUNK);
+pub(crate) const LINE: usize = 64 / (4 * CHUNK);
 
 /// One cache line of chunks, aligned to it.
 #[derive(Debug, Clone, Copy, Default)]

@@ -11,8 +11,13 @@
 //!   tracks off their lanes: before their first key, past their last), and one comparison
 //!   with `due`. The frame that reaches it plays the script frame's Horner records inline
 //!   when that is all it holds (the next `due` is then the next script frame, no new plan);
-//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan.
-//! - A straight `write_f32` is the Horner pass per group straight into the caller's row, the
+//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
+//!   the plan found the records `lean` (every track on its script, the side list empty, no
+//!   i32 lanes) they are stored by [`Bank::lean_records`]: per group one tight loop into the
+//!   live block's part the plan located (`Records::store_chunked`, ~16 instructions a
+//!   record), instead of `play_hot`'s lookups and per-record callback.
+//! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
+//!   call for a group whose lanes are one run of channels), the
 //!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
 //!   has them.
 //!
