@@ -250,11 +250,76 @@ pub(crate) fn verify_components<const C: usize>(
     verdict
 }
 
-/// Lanes per chunk of the coefficient arrays: four AVX2 vectors (eight SSE2 ones). A group
-/// holds its lanes in whole chunks (the last one padded with lanes that play 0 and are never
-/// output), each chunk its `D + 1` orders one after the other, so the main pass walks one
-/// array of `[f32; CHUNK]` front to back: one pointer, no bounds check, four vectors a step.
-pub(crate) const CHUNK: usize = 32;
+/// Lanes per chunk of the coefficient arrays: one AVX2 vector (two SSE2 ones). A group holds
+/// its lanes in whole chunks (the last one padded with lanes that play 0 and are never
+/// output), each chunk its `D + 1` orders one after the other, so a lane's coefficients lie
+/// within `32 (D + 1)` bytes (a cubic lane's 16 B within 128 B: the two or three cache lines a
+/// piece-change record dirties, against four at 32 lanes a chunk) and the main pass walks one
+/// array of `[f32; CHUNK]` front to back, `STEP` chunks (four AVX2 vectors) a step.
+pub(crate) const CHUNK: usize = 8;
+
+/// Chunks per step of the main pass (`eval_n`): four AVX2 vectors, as many independent Horner
+/// chains as keep the multiplier busy.
+const STEP: usize = 4;
+
+/// Chunks a cache line holds (64 bytes).
+pub(crate) const LINE: usize = 64 / (4 * CHUNK);
+
+/// One cache line of chunks, aligned to it.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line([[f32; CHUNK]; LINE]);
+
+const _: () = assert!(core::mem::size_of::<Line>() == LINE * CHUNK * 4);
+
+/// `len` chunks of lanes whose storage starts on a 64-byte line (the epoch blocks): with the
+/// allocator's 16-byte alignment every other AVX2 load of the pass straddled two lines, and a
+/// cubic lane's 128 bytes three lines instead of two. Used as a slice of chunks
+/// (`Deref`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Chunks {
+    lines: Vec<Line>,
+    len: usize,
+}
+
+impl Chunks {
+    /// `len` chunks of zeros.
+    pub(crate) fn zeroed(len: usize) -> Self {
+        Self {
+            lines: alloc::vec![Line::default(); len.div_ceil(LINE)],
+            len,
+        }
+    }
+}
+
+impl core::ops::Deref for Chunks {
+    type Target = [[f32; CHUNK]];
+
+    fn deref(&self) -> &[[f32; CHUNK]] {
+        let len = self.len.min(self.lines.len() * LINE);
+        // SAFETY: `Line` is `repr(C)` and holds exactly `LINE` arrays `[f32; CHUNK]` with no
+        // padding (its size is `LINE · CHUNK · 4`, asserted at compile time), so `lines` is
+        // `LINE · lines.len()` contiguous, initialized `[f32; CHUNK]`, aligned (64 is a
+        // multiple of their alignment, 4); `len` is at most that many; the slice borrows
+        // `self`, so the vector is neither freed nor written while it lives.
+        // `aligned_chunks_read_and_write_as_a_slice` checks it.
+        #[allow(unsafe_code)]
+        unsafe {
+            core::slice::from_raw_parts(self.lines.as_ptr().cast::<[f32; CHUNK]>(), len)
+        }
+    }
+}
+
+impl core::ops::DerefMut for Chunks {
+    fn deref_mut(&mut self) -> &mut [[f32; CHUNK]] {
+        let len = self.len.min(self.lines.len() * LINE);
+        // SAFETY: as in `deref`; the slice borrows `self` mutably, so it is the only access.
+        #[allow(unsafe_code)]
+        unsafe {
+            core::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<[f32; CHUNK]>(), len)
+        }
+    }
+}
 
 /// Where order `k` of lane `slot` lives in a group of `terms` orders, flattened: chunk
 /// `slot / CHUNK` holds `terms` arrays of `CHUNK` lanes, order after order.
@@ -472,26 +537,49 @@ fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     let first = lanes.start / CHUNK;
     let whole = out.len() / CHUNK;
     let (head, tail) = out.split_at_mut(whole * CHUNK);
-    let body = lanes.coef.get(first * N..).unwrap_or(&[]);
-    // Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42
-    // instructions a pass under callgrind).
-    let mut dst = head.chunks_exact_mut(CHUNK);
-    for c in body.chunks_exact(N) {
-        let Some(d) = dst.next() else {
-            break;
-        };
-        if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
-            eval_chunk(c, t, d);
-        }
-    }
+    let body = lanes
+        .coef
+        .get(first * N..(first + whole) * N)
+        .unwrap_or(&[]);
+    let steps = whole / STEP * STEP;
+    let (body_steps, body_rest) = body.split_at(steps * N);
+    let (head_steps, head_rest) = head.split_at_mut(steps * CHUNK);
+    eval_chunks::<N, STEP>(body_steps, t, head_steps);
+    eval_chunks::<N, 1>(body_rest, t, head_rest);
     let from = (first + whole) * N;
     let last = lanes.coef.get(from..from + N).unwrap_or(&[]);
     if let (false, Ok(c)) = (tail.is_empty(), <&[[f32; CHUNK]; N]>::try_from(last)) {
         // The last partial chunk, evaluated whole (its padding lanes exist) and copied.
         let mut values = [0.0f32; CHUNK];
         eval_chunk(c, t, &mut values);
-        if let Some(v) = values.get(..tail.len()) {
-            tail.copy_from_slice(v);
+        for (o, v) in tail.iter_mut().zip(values) {
+            *o = v;
+        }
+    }
+}
+
+/// [`eval_chunk`] over whole chunks, `S` chunks a step: `coef` holds `N` orders per chunk,
+/// `out` `CHUNK` values per chunk (both cut to whole steps by the caller; a remainder is left
+/// alone).
+#[inline(always)]
+fn eval_chunks<const N: usize, const S: usize>(coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
+    // Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42
+    // instructions a pass under callgrind).
+    let mut dst = out.chunks_exact_mut(S * CHUNK);
+    for c in coef.chunks_exact(S * N) {
+        let Some(d) = dst.next() else {
+            break;
+        };
+        for s in 0..S {
+            let (Some(c), Some(d)) = (
+                c.get(s * N..(s + 1) * N),
+                d.get_mut(s * CHUNK..(s + 1) * CHUNK),
+            ) else {
+                continue;
+            };
+            if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
+                eval_chunk(c, t, d);
+            }
         }
     }
 }
@@ -573,9 +661,9 @@ mod tests {
 
     #[test]
     fn group_evaluation_equals_scalar_horner_bit_for_bit() {
-        // 75 lanes: two whole chunks, a whole vector and 3 lanes of a third chunk; evaluated
-        // from chunk boundaries (whole chunks, the tail's vector and lanes) and from lane 20
-        // (lane by lane).
+        // 75 lanes: nine whole chunks (two steps of four and one more) and 3 lanes of a tenth;
+        // evaluated from chunk boundaries (steps, single chunks, the partial tail) and from
+        // lane 20 (inside a chunk: `eval_unaligned`).
         let mut g = HornerGroup::new(3, 75);
         let a = |slot: usize| {
             let s = slot as f64;
@@ -598,6 +686,24 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn aligned_chunks_read_and_write_as_a_slice() {
+        for len in [0, 1, 2, 3, 5, 64] {
+            let mut c = Chunks::zeroed(len);
+            assert_eq!(c.len(), len);
+            assert_eq!(c.as_ptr() as usize % 64, 0, "{len} chunks");
+            assert!(c.iter().flatten().all(|&x| x == 0.0));
+            for (i, x) in c.as_flattened_mut().iter_mut().enumerate() {
+                *x = i as f32;
+            }
+            let flat = c.as_flattened();
+            assert_eq!(flat.len(), len * CHUNK);
+            assert!(flat.iter().enumerate().all(|(i, &x)| x == i as f32));
+            let copy = c.clone();
+            assert_eq!(copy.as_flattened(), flat);
         }
     }
 

@@ -10,14 +10,16 @@
 //!   straight into the caller's row in `write_f32`; `advance` only plays the script. The
 //!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
 //!   epoch is a new block index, no copy; the script's records patch the block being played and
-//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
-//!   lanes holding their `D + 1` orders one after the other (`horner::chunked_index`: the frame
-//!   loop walks one array, four AVX2 vectors a step), so a linear lane reads 8 bytes and a
-//!   one-stream bank's output is contiguous. A group whose float tracks are all quaternions
-//!   with the normalize flag is evaluated and normalized in one pass (`quat_lanes`: two
-//!   quaternions a 256-bit register, written once; with fused multiply-adds where the CPU has
-//!   AVX and FMA, and then checked in that arithmetic); other flagged tracks are normalized in
-//!   a second pass over the row (`normalize`).
+//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 8
+//!   lanes (one AVX2 vector) holding their `D + 1` orders one after the other
+//!   (`horner::chunked_index`: the frame loop walks one array, four chunks a step; a lane's
+//!   numbers lie within `32 (D + 1)` bytes, so a piece change dirties two cache lines of a
+//!   cubic's block, the blocks being stored on 64-byte lines), so a linear lane reads 8 bytes
+//!   and a one-stream bank's output is contiguous. A group whose float tracks are all
+//!   quaternions with the normalize flag is evaluated and normalized in one pass (`quat_lanes`:
+//!   two quaternions a 256-bit register, written once; with fused multiply-adds where the CPU
+//!   has AVX and FMA, and then checked in that arithmetic); other flagged tracks are
+//!   normalized in a second pass over the row (`normalize`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
@@ -71,7 +73,9 @@
 //! is decided when the state changes (a seek, a step change, a frame with script entries other
 //! than Horner records, an epoch switch, a heap reload), not tested per frame. A frame is then
 //! the exact groups' and side list's additions, the script frame's records when one is due
-//! (inline), and in `write_f32` the Horner pass per group into the caller's row; the values
+//! (inline; while every track is on its script, no channel is on the side list and there are
+//! no i32 lanes, by one tight loop per group into the live block, whose place the plan
+//! computed), and in `write_f32` the Horner pass per group into the caller's row; the values
 //! are the general path's bit for bit.
 //!
 //! # Allocation
@@ -385,7 +389,7 @@ struct EpochBlocks {
     count: usize,
     /// Floats per block: every Horner group's coefficient chunks, group after group.
     len: usize,
-    values: Vec<[f32; horner::CHUNK]>,
+    values: horner::Chunks,
     /// Where each Horner group's chunks start in a block, and how many it has.
     starts: [usize; MAX_TERMS],
     sizes: [usize; MAX_TERMS],
@@ -401,6 +405,8 @@ impl EpochBlocks {
         (groups, int_groups): (&[HornerGroup], &[IntLanes]),
     ) -> Self {
         let len: usize = groups.iter().map(|g| g.hot_bytes() / 4).sum();
+        // Whole cache lines a block, so that every block starts on one (`horner::Chunks`).
+        let len = len.next_multiple_of(horner::LINE * horner::CHUNK);
         let int_len: usize = int_groups.iter().map(IntLanes::block_len).sum();
         let Some((first, count)) = Self::span(tracks, script, len + int_len) else {
             return Self::default();
@@ -409,7 +415,7 @@ impl EpochBlocks {
             first,
             count,
             len,
-            values: alloc::vec![[0.0f32; horner::CHUNK]; (len / horner::CHUNK).saturating_mul(count)],
+            values: horner::Chunks::zeroed((len / horner::CHUNK).saturating_mul(count)),
             starts: [0; MAX_TERMS],
             sizes: [0; MAX_TERMS],
             int_len,
@@ -991,7 +997,7 @@ impl<'s> Bank<'s> {
         }
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
-            self.write_horner_f32(t, out);
+            self.write_horner_f32(t, out, false);
             for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
                 g.write_f32(t as i32, out);
             }

@@ -5,7 +5,7 @@
 //! [`fused_groups`] marks the Horner groups (a bit per degree) in which every float track is a
 //! flagged (normalize-on-output) track of four components. A track's lanes start at a multiple
 //! of 4 there (every track before it in the group has four), and a chunk of lanes
-//! (`horner::CHUNK`, 32) holds whole quaternions, so a 256-bit register holds two and a 128-bit
+//! (`horner::CHUNK`, 8) holds whole quaternions, so a 256-bit register holds two and a 128-bit
 //! register one. A group with any other track keeps the two passes (`horner` then
 //! `normalize::normalize_f32`).
 //!
@@ -31,19 +31,31 @@ use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
 
 impl Bank<'_> {
     /// Forward play's Horner lanes into `out`, group by group: the groups of [`fused_groups`]
-    /// evaluated and normalized by [`eval_quats`], the others by `HornerGroup::eval`.
-    pub(super) fn write_horner_f32(&self, t: f32, out: &mut [f32]) {
+    /// evaluated and normalized by [`eval_quats`], the others by `HornerGroup::eval`. With
+    /// `located` (a straight frame) each group's part of the live block is the one the plan
+    /// found (`Straight::block`), else it is looked up.
+    pub(super) fn write_horner_f32(&self, t: f32, out: &mut [f32], located: bool) {
         for d in bits(self.used.horner) {
             let Some(g) = self.horner.get(d) else {
                 continue;
             };
-            let block = self.live.and_then(|i| self.script.blocks.group(i, d));
+            let block = if located {
+                // A straight frame: the plan located each group's part of the live block.
+                self.located_block(d)
+            } else {
+                self.live.and_then(|i| self.script.blocks.group(i, d))
+            };
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             if self.fused.groups & (1 << d) != 0 {
                 let fused = &self.fused;
                 write_lanes(lanes, out, |slot, dst| {
                     eval_quats(&g.lanes(block, slot), t, fused, dst);
                 });
+            } else if let [(0, first, n)] = *g.runs.as_slice() {
+                // One run (every lane's channel follows the previous one): one pass.
+                if let Some(dst) = out.get_mut(first..first + n) {
+                    g.eval(block, t, 0, dst);
+                }
             } else {
                 write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
             }

@@ -104,6 +104,32 @@ impl<T: Copy> Records<T> {
         }
     }
 
+    /// The records of script frame `i` into a chunked group's coefficients `values` (`terms`
+    /// orders; positions from [`Records::index_chunks`]): what [`Records::play_into`] stores
+    /// there for a chunked group with every track on its script, in one tight loop (no
+    /// per-record track test or channel callback). A position past `values` is skipped.
+    #[inline]
+    pub(crate) fn store_chunked(&self, i: usize, terms: usize, values: &mut [T]) {
+        let (from, to) = self.range(i);
+        let (Some(slots), Some(coef)) = (
+            self.slot.get(from..to),
+            self.coef.get(from * terms..to * terms),
+        ) else {
+            return;
+        };
+        match terms {
+            1 => store_chunked::<T, 1>(slots, coef, values),
+            2 => store_chunked::<T, 2>(slots, coef, values),
+            3 => store_chunked::<T, 3>(slots, coef, values),
+            4 => store_chunked::<T, 4>(slots, coef, values),
+            5 => store_chunked::<T, 5>(slots, coef, values),
+            6 => store_chunked::<T, 6>(slots, coef, values),
+            7 => store_chunked::<T, 7>(slots, coef, values),
+            8 => store_chunked::<T, 8>(slots, coef, values),
+            _ => store_chunked::<T, 9>(slots, coef, values),
+        }
+    }
+
     /// The records `from..to` of `terms` numbers each, with the tracks on their script.
     #[inline]
     fn lanes<'a>(
@@ -244,6 +270,22 @@ impl<T: Copy> Lanes<'_, T> {
     }
 }
 
+/// [`Records::store_chunked`] for `N` orders: record `r`'s numbers `coef[r N .. (r + 1) N]`
+/// stored at `slots[r] + k · CHUNK` for `k < N`.
+#[inline(never)]
+fn store_chunked<T: Copy, const N: usize>(slots: &[u32], coef: &[T], values: &mut [T]) {
+    use super::horner::CHUNK;
+    let span = (N - 1) * CHUNK + 1;
+    for (c, &at) in coef.chunks_exact(N).zip(slots) {
+        let at = at as usize;
+        if let (Some(dst), Ok(c)) = (values.get_mut(at..at + span), <&[T; N]>::try_from(c)) {
+            for (k, &x) in c.iter().enumerate() {
+                dst[k * CHUNK] = x;
+            }
+        }
+    }
+}
+
 /// Slots `first slot .. + len` playing channels `first channel .. + len`: `(first slot, first
 /// channel, len)`.
 pub(crate) type Run = (usize, usize, usize);
@@ -345,8 +387,8 @@ mod tests {
     #[test]
     fn chunked_records_store_each_order_a_chunk_apart() {
         use crate::batch::horner::{chunked_index, CHUNK};
-        // 40 lanes of degree 2: two chunks of 3 orders. Lane 33 (chunk 1, lane 1 in it) gets
-        // 1, 2, 3; lane 0 gets 4, 5, 6.
+        // 40 lanes of degree 2: whole chunks of 3 orders. Lane 33 (lane 1 of its chunk)
+        // gets 1, 2, 3; lane 0 gets 4, 5, 6.
         let mut r = Records {
             start: vec![0, 2],
             slot: vec![33, 0],
@@ -355,9 +397,10 @@ mod tests {
             undo: Vec::new(),
         };
         assert!(r.index_chunks(3));
-        assert_eq!(r.slot, [(3 * CHUNK + 1) as u32, 0]);
+        let chunk = 33 / CHUNK;
+        assert_eq!(r.slot, [(chunk * 3 * CHUNK + 33 % CHUNK) as u32, 0]);
         let channels: Vec<u32> = (100..140).collect();
-        let mut coef = vec![0.0f32; 2 * 3 * CHUNK];
+        let mut coef = vec![0.0f32; 40usize.div_ceil(CHUNK) * 3 * CHUNK];
         let mut entered = Vec::new();
         r.play_into(
             (&mut coef, &channels, 40, 3),

@@ -11,8 +11,13 @@
 //!   tracks off their lanes: before their first key, past their last), and one comparison
 //!   with `due`. The frame that reaches it plays the script frame's Horner records inline
 //!   when that is all it holds (the next `due` is then the next script frame, no new plan);
-//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan.
-//! - A straight `write_f32` is the Horner pass per group straight into the caller's row, the
+//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
+//!   the plan found the records `lean` (every track on its script, the side list empty, no
+//!   i32 lanes) they are stored by [`Bank::lean_records`]: per group one tight loop into the
+//!   live block's part the plan located (`Records::store_chunked`, ~16 instructions a
+//!   record), instead of `play_hot`'s lookups and per-record callback.
+//! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
+//!   call for a group whose lanes are one run of channels), the
 //!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
 //!   has them.
 //!
@@ -21,7 +26,8 @@
 //! what the other writes), only the tests are hoisted. Small exact groups (up to `BLOCK`
 //! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
 
-use super::{bits, Bank, Group, Lane, MAX_TERMS};
+use super::horner::CHUNK;
+use super::{bits, Bank, EpochBlocks, Group, Lane, Script, BLOCK, MAX_TERMS};
 
 /// What the straight frames do until the next state change (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -37,6 +43,12 @@ pub(super) struct Straight {
     /// The exact groups that play (a bit per group: tracks without Horner or i32 lanes).
     floats: u32,
     fixed: u32,
+    /// The due script frames' records are f32 records only, of tracks all on their script,
+    /// with no channel on the side list: [`Bank::lean_records`] plays them.
+    lean: bool,
+    /// Each f32 group's part of the live epoch block: its first chunk in
+    /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
+    block: [(usize, usize); MAX_TERMS],
 }
 
 impl Bank<'_> {
@@ -59,6 +71,15 @@ impl Bank<'_> {
         let heap = self.heap.peek().map_or(u64::MAX, |r| (r.0).0);
         let first = (1u32 << MAX_TERMS) - 1;
         let due_other = steps_to(epoch).min(heap);
+        let mut block = [(0, 0); MAX_TERMS];
+        if let Some(live) = self.live {
+            let blocks = &self.script.blocks;
+            for d in bits(self.used.horner) {
+                if let Some(b) = block.get_mut(d) {
+                    *b = blocks.group_at(live, d).unwrap_or((0, 0));
+                }
+            }
+        }
         self.straight = Straight {
             on: true,
             origin,
@@ -66,7 +87,45 @@ impl Bank<'_> {
             due_other,
             floats: self.used.floats & first,
             fixed: self.used.fixed & first,
+            lean: self.used.fixed32 == 0
+                && self.side.is_empty()
+                && self.all_on_script
+                && self.live.is_some(),
+            block,
         };
+    }
+
+    /// Group `d`'s part of the live epoch block, as the plan located it (`None`: no live block,
+    /// the group plays its own arrays).
+    pub(super) fn located_block(&self, d: usize) -> Option<&[[f32; CHUNK]]> {
+        let (at, n) = self.straight.block.get(d).copied().unwrap_or((0, 0));
+        self.script.blocks.values.get(at..at + n).filter(|_| n > 0)
+    }
+
+    /// The f32 records of script frame `i` into the live block, when the plan found them
+    /// `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
+    #[inline]
+    fn lean_records(&mut self, i: usize) {
+        let Self {
+            script:
+                Script {
+                    hot,
+                    hot_used,
+                    blocks,
+                    ..
+                },
+            straight,
+            ..
+        } = self;
+        let used = hot_used.get(i).copied().unwrap_or(0) & ((1 << MAX_TERMS) - 1);
+        for d in bits(used) {
+            let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
+                continue;
+            };
+            if let Some(chunks) = blocks.values.get_mut(at..at + n) {
+                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+            }
+        }
     }
 
     /// A straight `advance`: the exact groups' additions, and the general rest of the frame
@@ -77,12 +136,12 @@ impl Bank<'_> {
         let Straight { floats, fixed, .. } = self.straight;
         for g in bits(floats) {
             if let Some(group) = self.floats.get_mut(g) {
-                Group::advance(group);
+                advance_group(group);
             }
         }
         for g in bits(fixed) {
             if let Some(group) = self.fixed.get_mut(g) {
-                Group::advance(group);
+                advance_group(group);
             }
         }
         self.advance_side();
@@ -108,7 +167,11 @@ impl Bank<'_> {
             return;
         }
         self.cursor += 1;
-        self.play_hot(i, u32::MAX);
+        if self.straight.lean {
+            self.lean_records(i);
+        } else {
+            self.play_hot(i, u32::MAX);
+        }
         let next = self.script.frames.get(self.cursor).map(|&f| f as i64);
         let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
         self.straight.due = self.straight.due_other.min(steps);
@@ -119,7 +182,7 @@ impl Bank<'_> {
     pub(super) fn write_straight(&self, out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let t = (frame - self.centre) as f32;
-        self.write_horner_f32(t, out);
+        self.write_horner_f32(t, out, true);
         for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
             g.write_f32(t as i32, out);
         }
@@ -130,6 +193,27 @@ impl Bank<'_> {
         if !self.normalized.is_empty() {
             self.normalize_f32(out);
         }
+    }
+}
+
+impl EpochBlocks {
+    /// Where f32 group `degree`'s part of block `i` lies in `values`: its first chunk and its
+    /// chunk count (`None` past the blocks; the range `EpochBlocks::group` reads).
+    fn group_at(&self, i: usize, degree: usize) -> Option<(usize, usize)> {
+        let from = i.checked_mul(self.len / CHUNK)? + *self.starts.get(degree)?;
+        let n = *self.sizes.get(degree)?;
+        (from + n <= self.values.len()).then_some((from, n))
+    }
+}
+
+/// One frame of an exact group: [`advance_small`] inline for a group of at most `BLOCK` lanes
+/// (the few tracks whose Horner check failed), [`Group::advance`] otherwise — the same additions.
+#[inline(always)]
+fn advance_group<T: Lane>(group: &mut Group<T>) {
+    if group.len <= BLOCK {
+        advance_small(&mut group.state, group.len, group.degree);
+    } else {
+        Group::advance(group);
     }
 }
 
