@@ -127,9 +127,7 @@ impl Bank<'_> {
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             super::records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
         }
-        for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
-            g.write_f32(t as i32, out);
-        }
+        self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
         if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
             // `out` fits: checked by `write_f32`.
             let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
