@@ -482,89 +482,47 @@ unsafe fn eval_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 }
 
 /// [`horner_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
-/// orders. From a chunk boundary: whole chunks in one pass ([`eval_chunk`] each: one pointer
-/// into the coefficients, one into the scales, four AVX2 vectors a step), then the last
-/// partial chunk evaluated whole (its padding lanes exist) into a stack chunk and copied.
-/// From elsewhere (a group's later runs of channels): chunk by chunk, each chunk's part of the
-/// run. The same operations per lane either way, so the same bits.
+/// orders (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    // Invariants of `IntLanes` (`N · chunks` coefficient chunks, `chunks` scale chunks, the
-    // lanes inside them); a violation writes nothing.
-    let fits = g.start + out.len() <= g.chunks * CHUNK
-        && g.coef.len() == g.chunks * N
-        && g.scale.len() == g.chunks;
-    debug_assert!(
-        fits,
-        "lanes {}+{} of {} chunks",
-        g.start,
-        out.len(),
-        g.chunks
-    );
-    if !fits {
-        return;
-    }
-    if g.start % CHUNK != 0 {
-        eval_unaligned::<N>(g, u, out);
-        return;
-    }
-    let first = g.start / CHUNK;
-    let whole = out.len() / CHUNK;
-    let (head, tail) = out.split_at_mut(whole * CHUNK);
-    let mut coef = g.coef.get(first * N..).unwrap_or(&[]).chunks_exact(N);
-    let mut scale = g.scale.get(first..).unwrap_or(&[]).iter();
-    // Iterators stepped by hand (`Iterator::zip` of them is left as a call).
-    for d in head.chunks_exact_mut(CHUNK) {
-        let (Some(c), Some(s)) = (coef.next(), scale.next()) else {
-            break;
-        };
-        if let (Ok(c), Ok(d)) = (<&[[i32; CHUNK]; N]>::try_from(c), d.try_into()) {
-            eval_chunk(c, s, u, d);
-        }
-    }
-    let (Some(c), Some(s)) = (coef.next(), scale.next()) else {
-        return;
-    };
-    if let (false, Ok(c)) = (tail.is_empty(), <&[[i32; CHUNK]; N]>::try_from(c)) {
-        let mut values = [0.0f32; CHUNK];
-        eval_chunk(c, s, u, &mut values);
-        if let Some(v) = values.get(..tail.len()) {
-            tail.copy_from_slice(v);
-        }
+    // Invariant of `IntLanes`: a scale chunk per chunk of lanes (a violation writes nothing).
+    if g.scale.len() == g.chunks {
+        let kernel = AtU { u, scale: g.scale };
+        super::pass::walk::<i32, AtU<'_>, N>((g.coef, g.chunks, g.start), out, &kernel);
     }
 }
 
-/// [`eval_n`] from a lane inside a chunk: chunk by chunk, the run's lanes of each.
-#[inline(always)]
-fn eval_unaligned<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    let mut done = 0;
-    while done < out.len() {
-        let slot = g.start + done;
-        let (chunk, lo) = (slot / CHUNK, slot % CHUNK);
-        let n = (CHUNK - lo).min(out.len() - done);
-        let orders = g.coef.get(chunk * N..chunk * N + N);
-        let (Some(c), Some(s), Some(dst)) =
-            (orders, g.scale.get(chunk), out.get_mut(done..done + n))
-        else {
-            return;
-        };
-        for (m, o) in dst.iter_mut().enumerate() {
-            *o = lane::<N>(|k| c[k][lo + m], u) as f32 * s[lo + m];
-        }
-        done += n;
-    }
-}
-
-/// One chunk of lanes (its `N` orders `c`, its scales `s`) into `out`.
-#[inline(always)]
-fn eval_chunk<const N: usize>(
-    c: &[[i32; CHUNK]; N],
-    s: &[f32; CHUNK],
+/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the lane's scale.
+struct AtU<'a> {
     u: i32,
-    out: &mut [f32; CHUNK],
-) {
-    for (m, o) in out.iter_mut().enumerate() {
-        *o = lane::<N>(|k| c[k][m], u) as f32 * s[m];
+    scale: &'a [[f32; CHUNK]],
+}
+
+impl<'a, const N: usize> super::pass::Kernel<i32, N> for AtU<'a> {
+    type Aux = core::slice::Iter<'a, [f32; CHUNK]>;
+    const SPLIT: bool = true;
+
+    #[inline(always)]
+    fn aux(&self, first: usize) -> Self::Aux {
+        self.scale.get(first..).unwrap_or(&[]).iter()
+    }
+
+    #[inline(always)]
+    fn chunk(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        for (m, o) in out.iter_mut().enumerate() {
+            *o = lane::<N>(|k| c[k][m], self.u) as f32 * s[m];
+        }
+    }
+
+    #[inline(always)]
+    fn part(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
+        // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
+        let n = out.len();
+        let slices: [&[i32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
+        let s = &s[from..from + n];
+        for (m, o) in out.iter_mut().enumerate() {
+            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s[m];
+        }
     }
 }
 

@@ -387,93 +387,48 @@ unsafe fn eval_avx2(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     eval_any(lanes, t, out);
 }
 
-/// [`horner`] over lanes `start .. start + out.len()` of a group of `N` orders into `out`.
-/// From a chunk boundary: whole chunks in one pass ([`eval_chunk`] each), then the last
-/// partial chunk evaluated whole (its padding lanes exist) into a stack chunk and copied. From
-/// elsewhere (a group's later runs of channels): lane by lane. The same operations per lane
-/// either way, so the same bits.
+/// [`horner`] over lanes `start .. start + out.len()` of a group of `N` orders into `out`
+/// (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    // Invariant of `HornerGroup` (`N · chunks` chunks, `start + out.len() ≤ len`); a violation
-    // writes nothing rather than reading another order's lanes.
-    let fits =
-        lanes.start + out.len() <= lanes.chunks * CHUNK && lanes.coef.len() == lanes.chunks * N;
-    debug_assert!(
-        fits,
-        "lanes {}+{} of {} chunks",
-        lanes.start,
-        out.len(),
-        lanes.chunks
-    );
-    if !fits {
-        return;
-    }
-    if lanes.start % CHUNK != 0 {
-        eval_unaligned::<N>(lanes, t, out);
-        return;
-    }
-    let first = lanes.start / CHUNK;
-    let whole = out.len() / CHUNK;
-    let (head, tail) = out.split_at_mut(whole * CHUNK);
-    let body = lanes.coef.get(first * N..).unwrap_or(&[]);
-    // Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42
-    // instructions a pass under callgrind).
-    let mut dst = head.chunks_exact_mut(CHUNK);
-    for c in body.chunks_exact(N) {
-        let Some(d) = dst.next() else {
-            break;
-        };
-        if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
-            eval_chunk(c, t, d);
-        }
-    }
-    let from = (first + whole) * N;
-    let last = lanes.coef.get(from..from + N).unwrap_or(&[]);
-    if let (false, Ok(c)) = (tail.is_empty(), <&[[f32; CHUNK]; N]>::try_from(last)) {
-        // The last partial chunk, evaluated whole (its padding lanes exist) and copied.
-        let mut values = [0.0f32; CHUNK];
-        eval_chunk(c, t, &mut values);
-        if let Some(v) = values.get(..tail.len()) {
-            tail.copy_from_slice(v);
-        }
-    }
+    super::pass::walk::<f32, AtT, N>((lanes.coef, lanes.chunks, lanes.start), out, &AtT(t));
 }
 
-/// [`eval_n`] from a lane inside a chunk (a group's later runs of channels, e.g. the
-/// components of mixed-degree rotations): chunk by chunk, each chunk's part of the run as one
-/// slice per order, so the loop vectorizes like [`eval_chunk`]'s — the same operations per lane.
-#[inline(always)]
-fn eval_unaligned<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    let mut done = 0;
-    while done < out.len() {
-        let slot = lanes.start + done;
-        let (chunk, lo) = (slot / CHUNK, slot % CHUNK);
-        let n = (CHUNK - lo).min(out.len() - done);
-        let orders = lanes.coef.get(chunk * N..chunk * N + N);
-        let (Some(orders), Some(dst)) = (orders, out.get_mut(done..done + n)) else {
-            return;
-        };
-        let slices: [&[f32]; N] = core::array::from_fn(|k| &orders[k][lo..lo + n]);
-        for (m, o) in dst.iter_mut().enumerate() {
-            let mut v = slices[N - 1][m];
+/// The f32 lanes' arithmetic: [`horner`] at `t`, lane by lane.
+struct AtT(f32);
+
+impl<const N: usize> super::pass::Kernel<f32, N> for AtT {
+    type Aux = core::iter::Repeat<()>;
+    const SPLIT: bool = false;
+
+    #[inline(always)]
+    fn aux(&self, _: usize) -> Self::Aux {
+        core::iter::repeat(())
+    }
+
+    #[inline(always)]
+    fn chunk(&self, (): (), c: &[[f32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        for (m, o) in out.iter_mut().enumerate() {
+            let mut v = c[N - 1][m];
             for k in (0..N - 1).rev() {
-                v = v * t + slices[k][m];
+                v = v * self.0 + c[k][m];
             }
             *o = v;
         }
-        done += n;
     }
-}
 
-/// [`horner`] of one chunk of lanes (its `N` orders `c`) into `out`.
-#[inline(always)]
-fn eval_chunk<const N: usize>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f32; CHUNK]) {
-    for (m, o) in out.iter_mut().enumerate() {
-        let mut v = c[N - 1][m];
-        for k in (0..N - 1).rev() {
-            v = v * t + c[k][m];
+    #[inline(always)]
+    fn part(&self, (): (), c: &[[f32; CHUNK]; N], from: usize, out: &mut [f32]) {
+        // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
+        let n = out.len();
+        let slices: [&[f32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
+        for (m, o) in out.iter_mut().enumerate() {
+            let mut v = slices[N - 1][m];
+            for k in (0..N - 1).rev() {
+                v = v * self.0 + slices[k][m];
+            }
+            *o = v;
         }
-        *o = v;
     }
 }
 

@@ -81,6 +81,7 @@ mod fixed32;
 mod horner;
 mod live;
 mod normalize;
+mod pass;
 mod records;
 mod straight;
 
