@@ -636,6 +636,88 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
     }
 }
 
+/// The i32 lanes (fixed tracks) play their epoch blocks in place like the f32 lanes: after
+/// seeks back and forth (to an epoch's first frame, into an epoch, past the tracks' ends),
+/// after a step change and in a fresh bank seeked there, every frame plays the bits of the
+/// first time through, and forward play gives at every frame the bits of a seek to it. The
+/// tracks start at 0..60 and end at 110..310 (some on the side list first, some handed to the
+/// heap at their end); `TrackPlayer` checks the same operations (`check`: within the
+/// promise at every frame).
+#[test]
+fn fixed_replays_after_seeks_and_step_changes_play_the_same_bits() {
+    let tracks: Vec<Json> = (0..120)
+        .map(|t| {
+            let start = (t * 7) % 61;
+            let keys: Vec<Json> = (0..20)
+                .map(|i| {
+                    let frame = start + i * (5 + t % 7) + (t * i) % 3;
+                    let value = f64::from((i * 5 + t) % 17) * 3.5 - 20.0;
+                    let interp = ["catmull_rom", "linear", "tcb"][(i + t) as usize % 3];
+                    json!({"frame": frame, "value": value, "interp": interp})
+                })
+                .collect();
+            json!({"name": format!("f{t}"), "type": "scalar", "wrap": "clamp", "keys": keys})
+        })
+        .collect();
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
+    let (d, bytes) = compile(&doc, Precision::Fixed, 3).unwrap_or_else(|| panic!("refused"));
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    let lanes = horner_lanes(&bank);
+    assert_eq!(bank.int32_channels(), lanes.len());
+    let first = play_bits(&mut bank, 0, 340);
+    let same = |bank: &mut Bank<'_>, from: usize, to: usize, when: &str| {
+        for (i, (f32s, f64s)) in play_bits(bank, from, to).iter().enumerate() {
+            let (a, b) = &first[from + i];
+            for &c in &lanes {
+                let ok = f32s[c] == a[c] && f64s[c] == b[c];
+                assert!(ok, "{when}: channel {c} at frame {} differs", from + i);
+            }
+        }
+    };
+    for (from, to) in [
+        (32, 200),
+        (0, 340),
+        (37, 100),
+        (301, 340),
+        (5, 60),
+        (250, 320),
+    ] {
+        bank.seek(from as f64).unwrap_or_else(|e| panic!("{e}"));
+        same(&mut bank, from, to, &format!("seek {from}"));
+    }
+    bank.set_step(0.5).unwrap_or_else(|e| panic!("{e}"));
+    bank.advance();
+    bank.set_step(1.0).unwrap_or_else(|e| panic!("{e}"));
+    bank.seek(90.0).unwrap_or_else(|e| panic!("{e}"));
+    same(&mut bank, 90, 200, "after a step change");
+    let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    for (frame, (f32s, f64s)) in first.iter().enumerate() {
+        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
+        let (a, b) = &play_bits(&mut seeked, frame, frame + 1)[0];
+        for &c in &lanes {
+            let ok = f32s[c] == a[c] && f64s[c] == b[c];
+            assert!(
+                ok,
+                "channel {c} at frame {frame}: forward play differs from a seek"
+            );
+        }
+    }
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    let ops = [
+        Op::Advance(200),
+        Op::Seek(37.0),
+        Op::Advance(80),
+        Op::Step(0.5),
+        Op::Advance(3),
+        Op::Step(1.0),
+        Op::Seek(16.0),
+        Op::Advance(300),
+    ];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 120 * 580, "compared {compared}");
+}
+
 /// `tracks` as a document at 30 fps compiled in f32 at degree ≤ 3.
 fn f32_stream_of(tracks: Vec<Json>) -> Vec<u8> {
     let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
