@@ -571,27 +571,61 @@ fn replays_after_seeks_play_the_same_bits() {
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let lanes = horner_lanes(&bank);
     let first = play_bits(&mut bank, 0, 380);
-    let same = |bank: &mut Bank<'_>, from: usize, to: usize, when: &str| {
-        for (i, (f32s, f64s)) in play_bits(bank, from, to).iter().enumerate() {
-            let (a, b) = &first[from + i];
-            for &c in &lanes {
-                let ok = f32s[c] == a[c] && f64s[c] == b[c];
-                assert!(ok, "{when}: channel {c} at frame {} differs", from + i);
-            }
+    let seeks = [(32, 200), (0, 380), (37, 100), (301, 380), (5, 60)];
+    replay_after_seeks(&mut bank, (&first, &lanes), &seeks);
+    let mut fresh = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    fresh.seek(77.0).unwrap_or_else(|e| panic!("{e}"));
+    let played = play_bits(&mut fresh, 77, 380);
+    assert_same_bits((&first, &lanes), &played, 77, "fresh bank");
+}
+
+/// Asserts that `played` (frames from `from`) has the bits of `first` (frames from 0) on the
+/// channels `lanes`, naming the first channel and frame that differs.
+fn assert_same_bits(
+    (first, lanes): (&[(Vec<u32>, Vec<u64>)], &[usize]),
+    played: &[(Vec<u32>, Vec<u64>)],
+    from: usize,
+    when: &str,
+) {
+    for (i, (f32s, f64s)) in played.iter().enumerate() {
+        let (a, b) = &first[from + i];
+        for &c in lanes {
+            let ok = f32s[c] == a[c] && f64s[c] == b[c];
+            assert!(ok, "{when}: channel {c} at frame {} differs", from + i);
         }
-    };
-    for (from, to) in [(32, 200), (0, 380), (37, 100), (301, 380), (5, 60)] {
+    }
+}
+
+/// Seeks `bank` to each `(from, to)` of `seeks` and plays to `to`, then changes the step to
+/// 0.5 and back and plays 90..200: every frame must have the bits of `first` on `lanes`.
+fn replay_after_seeks(
+    bank: &mut Bank<'_>,
+    first: (&[(Vec<u32>, Vec<u64>)], &[usize]),
+    seeks: &[(usize, usize)],
+) {
+    for &(from, to) in seeks {
         bank.seek(from as f64).unwrap_or_else(|e| panic!("{e}"));
-        same(&mut bank, from, to, &format!("seek {from}"));
+        let played = play_bits(bank, from, to);
+        assert_same_bits(first, &played, from, &format!("seek {from}"));
     }
     bank.set_step(0.5).unwrap_or_else(|e| panic!("{e}"));
     bank.advance();
     bank.set_step(1.0).unwrap_or_else(|e| panic!("{e}"));
     bank.seek(90.0).unwrap_or_else(|e| panic!("{e}"));
-    same(&mut bank, 90, 200, "after a step change");
-    let mut fresh = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    fresh.seek(77.0).unwrap_or_else(|e| panic!("{e}"));
-    same(&mut fresh, 77, 380, "fresh bank");
+    let played = play_bits(bank, 90, 200);
+    assert_same_bits(first, &played, 90, "after a step change");
+}
+
+/// Asserts that a fresh seek to each frame of `played` (frames from 0) plays its bits on
+/// `lanes`.
+fn assert_seeks_play(streams: &[Stream<'_>], played: &[(Vec<u32>, Vec<u64>)], lanes: &[usize]) {
+    let mut seeked = Bank::new(streams).unwrap_or_else(|e| panic!("{e}"));
+    for frame in 0..played.len() {
+        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
+        let one = play_bits(&mut seeked, frame, frame + 1);
+        let when = "forward play against a seek";
+        assert_same_bits((played, lanes), &one, frame, when);
+    }
 }
 
 /// Forward play's straight frames (the script's due frames played inline, the epoch switches,
@@ -620,20 +654,9 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
     let bytes = f32_stream_of(tracks);
     let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let lanes = horner_lanes(&bank);
     let played = play_bits(&mut bank, 0, 420);
-    for (frame, (f32s, f64s)) in played.iter().enumerate() {
-        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
-        let (a, b) = &play_bits(&mut seeked, frame, frame + 1)[0];
-        for &c in &lanes {
-            let same = f32s[c] == a[c] && f64s[c] == b[c];
-            assert!(
-                same,
-                "channel {c} at frame {frame}: forward play differs from a seek"
-            );
-        }
-    }
+    assert_seeks_play(&streams, &played, &lanes);
 }
 
 /// The i32 lanes (fixed tracks) play their epoch blocks in place like the f32 lanes: after
@@ -666,43 +689,16 @@ fn fixed_replays_after_seeks_and_step_changes_play_the_same_bits() {
     let lanes = horner_lanes(&bank);
     assert_eq!(bank.int32_channels(), lanes.len());
     let first = play_bits(&mut bank, 0, 340);
-    let same = |bank: &mut Bank<'_>, from: usize, to: usize, when: &str| {
-        for (i, (f32s, f64s)) in play_bits(bank, from, to).iter().enumerate() {
-            let (a, b) = &first[from + i];
-            for &c in &lanes {
-                let ok = f32s[c] == a[c] && f64s[c] == b[c];
-                assert!(ok, "{when}: channel {c} at frame {} differs", from + i);
-            }
-        }
-    };
-    for (from, to) in [
+    let seeks = [
         (32, 200),
         (0, 340),
         (37, 100),
         (301, 340),
         (5, 60),
         (250, 320),
-    ] {
-        bank.seek(from as f64).unwrap_or_else(|e| panic!("{e}"));
-        same(&mut bank, from, to, &format!("seek {from}"));
-    }
-    bank.set_step(0.5).unwrap_or_else(|e| panic!("{e}"));
-    bank.advance();
-    bank.set_step(1.0).unwrap_or_else(|e| panic!("{e}"));
-    bank.seek(90.0).unwrap_or_else(|e| panic!("{e}"));
-    same(&mut bank, 90, 200, "after a step change");
-    let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    for (frame, (f32s, f64s)) in first.iter().enumerate() {
-        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
-        let (a, b) = &play_bits(&mut seeked, frame, frame + 1)[0];
-        for &c in &lanes {
-            let ok = f32s[c] == a[c] && f64s[c] == b[c];
-            assert!(
-                ok,
-                "channel {c} at frame {frame}: forward play differs from a seek"
-            );
-        }
-    }
+    ];
+    replay_after_seeks(&mut bank, (&first, &lanes), &seeks);
+    assert_seeks_play(&streams, &first, &lanes);
     let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
     let ops = [
         Op::Advance(200),
