@@ -529,9 +529,12 @@ fn fixed_values_beyond_the_i32_lanes_play_exactly() {
     assert!(compared >= 2 * 110, "compared {compared}");
 }
 
+/// One frame's `write_f32` and `write_f64` rows, as bits.
+type Bits = (Vec<u32>, Vec<u64>);
+
 /// Records `write_f32` and `write_f64` of frames `from..to` (the bank at `from`, advanced
 /// after each), as bits.
-fn play_bits(bank: &mut Bank<'_>, from: usize, to: usize) -> Vec<(Vec<u32>, Vec<u64>)> {
+fn play_bits(bank: &mut Bank<'_>, from: usize, to: usize) -> Vec<Bits> {
     let (mut a, mut b) = (vec![0.0f32; bank.channels()], vec![0.0; bank.channels()]);
     (from..to)
         .map(|_| {
@@ -581,12 +584,7 @@ fn replays_after_seeks_play_the_same_bits() {
 
 /// Asserts that `played` (frames from `from`) has the bits of `first` (frames from 0) on the
 /// channels `lanes`, naming the first channel and frame that differs.
-fn assert_same_bits(
-    (first, lanes): (&[(Vec<u32>, Vec<u64>)], &[usize]),
-    played: &[(Vec<u32>, Vec<u64>)],
-    from: usize,
-    when: &str,
-) {
+fn assert_same_bits((first, lanes): (&[Bits], &[usize]), played: &[Bits], from: usize, when: &str) {
     for (i, (f32s, f64s)) in played.iter().enumerate() {
         let (a, b) = &first[from + i];
         for &c in lanes {
@@ -598,11 +596,7 @@ fn assert_same_bits(
 
 /// Seeks `bank` to each `(from, to)` of `seeks` and plays to `to`, then changes the step to
 /// 0.5 and back and plays 90..200: every frame must have the bits of `first` on `lanes`.
-fn replay_after_seeks(
-    bank: &mut Bank<'_>,
-    first: (&[(Vec<u32>, Vec<u64>)], &[usize]),
-    seeks: &[(usize, usize)],
-) {
+fn replay_after_seeks(bank: &mut Bank<'_>, first: (&[Bits], &[usize]), seeks: &[(usize, usize)]) {
     for &(from, to) in seeks {
         bank.seek(from as f64).unwrap_or_else(|e| panic!("{e}"));
         let played = play_bits(bank, from, to);
@@ -618,7 +612,7 @@ fn replay_after_seeks(
 
 /// Asserts that a fresh seek to each frame of `played` (frames from 0) plays its bits on
 /// `lanes`.
-fn assert_seeks_play(streams: &[Stream<'_>], played: &[(Vec<u32>, Vec<u64>)], lanes: &[usize]) {
+fn assert_seeks_play(streams: &[Stream<'_>], played: &[Bits], lanes: &[usize]) {
     let mut seeked = Bank::new(streams).unwrap_or_else(|e| panic!("{e}"));
     for frame in 0..played.len() {
         seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));

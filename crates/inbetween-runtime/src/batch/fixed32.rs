@@ -544,16 +544,15 @@ fn lane<const N: usize>(c: impl Fn(usize) -> i32, u: i32) -> i32 {
     }
 }
 
+/// `IntLanes::write_f32` / `write_f64`: a group's values (of a block's chunks, or `None`: its
+/// own arrays) at `u` into their channels.
+type WriteLanes<T> = fn(&IntLanes, Option<&[[i32; CHUNK]]>, i32, &mut [T]);
+
 impl super::Bank<'_> {
     /// Forward play: every i32 lane's value at `u` frames from the centre into its channel of
     /// `out`, through `write` (`IntLanes::write_f32` / `write_f64`), each group of the live
     /// epoch's block (`live`).
-    pub(super) fn write_fixed32<T>(
-        &self,
-        u: i32,
-        out: &mut [T],
-        write: fn(&IntLanes, Option<&[[i32; CHUNK]]>, i32, &mut [T]),
-    ) {
+    pub(super) fn write_fixed32<T>(&self, u: i32, out: &mut [T], write: WriteLanes<T>) {
         for d in super::bits(self.used.fixed32) {
             if let Some(g) = self.fixed32.get(d) {
                 let block = self.live.and_then(|i| self.script.blocks.ints.group(i, d));

@@ -17,7 +17,9 @@
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
-//!   arithmetic only, checked the same way.
+//!   arithmetic only, checked the same way. They are chunked like the f32 lanes and read in
+//!   place from the same epoch blocks, patched by their own records (`live`); one chunk walk
+//!   (`pass`) serves both kinds of lanes.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
