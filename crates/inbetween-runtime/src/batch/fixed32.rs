@@ -552,6 +552,7 @@ impl super::Bank<'_> {
     /// Forward play: every i32 lane's value at `u` frames from the centre into its channel of
     /// `out`, through `write` (`IntLanes::write_f32` / `write_f64`), each group of the live
     /// epoch's block (`live`).
+    #[inline(always)]
     pub(super) fn write_fixed32<T>(&self, u: i32, out: &mut [T], write: WriteLanes<T>) {
         for d in super::bits(self.used.fixed32) {
             if let Some(g) = self.fixed32.get(d) {
