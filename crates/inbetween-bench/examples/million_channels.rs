@@ -1,6 +1,6 @@
 //! The batch player at 1 000 000 scalar channels (the playback benchmark's workload): batch f32 against hermite-soa-script and streaming-ceiling, with the bench's own methods and checks; prints ns per channel-frame.
 //!
-//! `cargo run --release -p inbetween-bench --example million_channels [CHANNELS]` — needs ~14 GB of
+//! `cargo run --release -p inbetween-bench --example million_channels [CHANNELS]` — needs ~20 GB of
 //! memory (the validated document of 10^6 tracks) and ~6 minutes of compiling on one core.
 
 use inbetween::stream::{Precision, Stream};

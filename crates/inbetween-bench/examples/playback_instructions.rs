@@ -41,7 +41,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let bytes = match compile_for(method, &doc) {
+    let bytes = match compile_for(method, workload, &doc) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
@@ -85,8 +85,9 @@ fn main() -> ExitCode {
 }
 
 /// The stream `method` plays: the workload compiled in its precision (f32 unless the method
-/// names another), at `max_degree: 4` for `-degree4`, without the normalize flag for `-raw`.
-fn compile_for(method: &str, doc: &inbetween::Document) -> Result<Vec<u8>, String> {
+/// names another), at `max_degree: 4` for `-degree4`, without the normalize flag for `-raw`;
+/// the quaternion workload at `QUAT_TOLERANCE`, as `inbetween bench`.
+fn compile_for(method: &str, workload: &str, doc: &inbetween::Document) -> Result<Vec<u8>, String> {
     let precision = match method {
         "inbetween-batch-f64" => Precision::F64,
         "inbetween-batch-fixed" => Precision::Fixed,
@@ -102,7 +103,8 @@ fn compile_for(method: &str, doc: &inbetween::Document) -> Result<Vec<u8>, Strin
         max_degree,
         // `inbetween-batch-f32-raw`: rotations fitted and played without the normalize flag.
         normalize: method != "inbetween-batch-f32-raw",
-        ..inbetween::compile::CompileOptions::default()
+        // The quaternion workload at the bench's tolerance (`QUAT_TOLERANCE`).
+        tolerance: (workload == "quaternion").then_some(inbetween_bench::QUAT_TOLERANCE),
     };
     compile_with_options(doc, &options).map_err(|e| e.to_string())
 }

@@ -133,6 +133,13 @@ pub fn workload_document(keys: &[Vec<PlainKey>], kind: Option<u8>) -> Result<Doc
     builder.build().map_err(|e| e.to_string())
 }
 
+/// The compile tolerance of the quaternion workload, absolute (quaternion components): the
+/// bank then plays within 2e-7 of exact evaluation plus half an f32 ulp (3e-8 below 1), at or
+/// below `slerp-soa-script`'s own measured error (2.4e-7 at 1 000 rotations; issue 12 asks for
+/// the bank "at equal or better accuracy"). The compiler's default, `1e-6 × scale`, played at
+/// 5.3e-7.
+pub const QUAT_TOLERANCE: f64 = 2e-7;
+
 /// The quaternion workload: `channels` rotation tracks of `KEYS` slerp keys 8..64 frames apart,
 /// each key 10°..120° from the previous one about a random axis.
 ///
@@ -560,8 +567,14 @@ fn check_and_time(
     Ok(())
 }
 
-/// Our methods over compiled `bytes`: a bank per precision and, for f32, one player per track.
-fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> Vec<Box<dyn Method + '_>> {
+/// Channel count from which the scalar workload builds only one bank per precision: no
+/// per-track player and no second (parallel) bank. Each would hold as much again as the bank
+/// (about 7 GB at 10^6 channels, beside the document's 9 GB), which a 24 GB machine cannot.
+pub const LARGE_CHANNELS: usize = 1_000_000;
+
+/// Our methods over compiled `bytes`: a bank per precision and, for f32 with `extras`, one
+/// player per track and the parallel bank.
+fn stream_methods(bytes: &[(Precision, Vec<u8>)], extras: bool) -> Vec<Box<dyn Method + '_>> {
     let mut methods: Vec<Box<dyn Method + '_>> = Vec::new();
     for (precision, b) in bytes {
         let Ok(stream) = Stream::from_bytes(b) else {
@@ -570,7 +583,7 @@ fn stream_methods(bytes: &[(Precision, Vec<u8>)]) -> Vec<Box<dyn Method + '_>> {
         if let Ok(m) = BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream) {
             methods.push(Box::new(m));
         }
-        if *precision == Precision::F32 {
+        if *precision == Precision::F32 && extras {
             methods.push(Box::new(PlayerMethod::new(stream)));
             #[cfg(feature = "rayon")]
             if let Ok(m) = BatchMethod::parallel("inbetween-batch-f32-parallel", stream) {
@@ -641,17 +654,16 @@ fn bench_scalar(
 ) -> Result<(), String> {
     let doc = workload_document(&workload_keys(channels, 5), None)?;
     status(&format!("compiling {channels} scalar channels"));
-    let precisions: &[Precision] = if channels >= 1_000_000 {
+    let precisions: &[Precision] = if channels >= LARGE_CHANNELS {
         &[Precision::F32]
     } else {
         &[Precision::F32, Precision::F64, Precision::Fixed]
     };
     let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
-    let mut methods = stream_methods(&bytes);
-    if channels >= 1_000_000 {
-        // The per-track player and exact evaluation would take most of the run's time here.
-        methods.retain(|m| m.name() != "inbetween-player-f32");
-    } else {
+    let large = channels >= LARGE_CHANNELS;
+    let mut methods = stream_methods(&bytes, !large);
+    if !large {
+        // Exact evaluation would take most of the run's time at a million channels.
         methods.push(Box::new(ExactMethod::new(&doc)));
     }
     methods.push(Box::new(HermiteSoaScript::new(&doc)));
@@ -672,16 +684,26 @@ fn bench_quaternion(
     let doc = quat_workload_document(channels, 9)?;
     status(&format!("compiling {channels} rotations"));
     let all = [Precision::F32, Precision::F64, Precision::Fixed];
-    let bytes = compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
-    let low_degree = compile_with_degree(&doc, Precision::F32, 4)?;
+    let at = ("quaternion", Some(QUAT_TOLERANCE));
+    let bytes = compile_all(&doc, at, &all, &mut report.compile);
+    let low_degree = compile_with_options(
+        &doc,
+        &CompileOptions {
+            precision: Precision::F32,
+            max_degree: 4,
+            tolerance: Some(QUAT_TOLERANCE),
+            ..CompileOptions::default()
+        },
+    )?;
     // The components fitted and played raw (no normalize flag): the bank before the flag.
     let raw_options = CompileOptions {
         precision: Precision::F32,
         normalize: false,
+        tolerance: Some(QUAT_TOLERANCE),
         ..CompileOptions::default()
     };
     let raw = compile_with_options(&doc, &raw_options)?;
-    let mut methods = stream_methods(&bytes);
+    let mut methods = stream_methods(&bytes, true);
     let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
     methods.push(Box::new(BatchMethod::new(
         "inbetween-batch-f32-degree4",
@@ -759,7 +781,7 @@ pub fn run_compile_bench(
     for &channels in size.scalar() {
         status(&format!("compiling {channels} scalar channels"));
         let doc = workload_document(&workload_keys(channels, 5), None)?;
-        let precisions = if channels >= 1_000_000 {
+        let precisions = if channels >= LARGE_CHANNELS {
             &all[..1]
         } else {
             &all[..]
@@ -769,7 +791,8 @@ pub fn run_compile_bench(
     for &channels in size.quaternion() {
         status(&format!("compiling {channels} rotations"));
         let doc = quat_workload_document(channels, 9)?;
-        compile_all(&doc, ("quaternion", None), &all, &mut report.compile);
+        let at = ("quaternion", Some(QUAT_TOLERANCE));
+        compile_all(&doc, at, &all, &mut report.compile);
     }
     status("compiling the ozz clip");
     let at = ("ozz", Some(ozz::OZZ_TOLERANCE));

@@ -618,6 +618,22 @@ impl Track {
         self.eval_segment_at(index, u)
     }
 
+    /// The two keys' quaternions of segment `index` when it is a `slerp` segment between
+    /// four-component values: there [`Track::eval_segment_at`] is the first at u = 0 and
+    /// `quat::slerp(first, second, u)` otherwise (what a caller evaluating many frames of the
+    /// segment needs, looked up once).
+    #[must_use]
+    pub(crate) fn slerp_keys(&self, index: usize) -> Option<([f64; 4], [f64; 4])> {
+        let (segment, k0, k1) = (
+            self.segments.get(index)?,
+            self.keys.get(index)?,
+            self.keys.get(index + 1)?,
+        );
+        let quats = k0.value.len() == 4 && k1.value.len() == 4;
+        (matches!(segment.form, SegmentForm::Slerp) && quats)
+            .then(|| (k0.value.to_array(), k1.value.to_array()))
+    }
+
     /// Segment `index`'s shape at the (already eased) parameter `u`: 0 gives the segment's start,
     /// 1 its end (the limit from inside). No ease, no wrap; out-of-range `index` gives the last
     /// key's value.

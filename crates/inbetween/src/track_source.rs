@@ -675,6 +675,28 @@ impl CurveSource for Track {
         }
     }
 
+    fn eval_in_span_each(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        match SegmentFrames::of(self, span) {
+            Some(segment) => segment.eval_each(out),
+            None => crate::compile::source::each_in_span(self, span, out),
+        }
+    }
+
+    fn eval_each_in_span(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        match SegmentFrames::of(self, span).filter(|s| s.evals_as_eval(out)) {
+            Some(segment) => segment.eval_each(out),
+            None => crate::compile::source::each(self, out),
+        }
+    }
+
     fn eval_in_span(
         &self,
         span: &SourceSpan,
@@ -761,6 +783,122 @@ pub(crate) fn step_spans(f0: f64, f1: f64, n: u32) -> Vec<(f64, f64)> {
     spans
 }
 
+/// A keyed segment of a track (no F-curve, no arc-length timing) evaluated at many frames,
+/// with what `Track::eval_segment` looks up at every call looked up once: each frame costs
+/// the same `Ease::at_offset` and `Track::eval_segment_at` calls, so the same bits as
+/// `eval_in_span` (and, under [`SegmentFrames::evals_as_eval`], as `eval`).
+struct SegmentFrames<'t> {
+    track: &'t Track,
+    index: usize,
+    key: &'t crate::track::Key,
+    length: f64,
+    /// A slerp segment's two quaternions (`Track::slerp_keys`).
+    slerp: Option<([f64; 4], [f64; 4])>,
+}
+
+impl<'t> SegmentFrames<'t> {
+    /// The segment of a `Smooth` span of `track`, when `eval_in_span` there is
+    /// `eval_segment(span.key, ·)`: no F-curve, no arc-length table, both keys present.
+    fn of(track: &'t Track, span: &SourceSpan) -> Option<Self> {
+        if !matches!(span.shape, SpanShape::Smooth)
+            || track.fcurve().is_some()
+            || track.arclength_table().is_some()
+        {
+            return None;
+        }
+        let keys = track.keys();
+        let (key, next) = (keys.get(span.key)?, keys.get(span.key + 1)?);
+        Some(SegmentFrames {
+            track,
+            index: span.key,
+            key,
+            length: next.frame - key.frame,
+            slerp: track.slerp_keys(span.key),
+        })
+    }
+
+    /// Whether `eval` at every frame of `out` is this segment's `eval_segment`: the frames
+    /// increase, lie in the keys (the clamp and the wrap leave them as they are) and in this
+    /// segment (`segment_index`, checked at the first and last: it does not decrease).
+    fn evals_as_eval(&self, out: &[(f64, [f64; MAX_COMPONENTS])]) -> bool {
+        let (Some(low), Some(high)) = (out.first(), out.last()) else {
+            return true;
+        };
+        let (first, last) = (
+            Track::first_frame(self.track),
+            Track::last_frame(self.track),
+        );
+        // `Wrap::apply` leaves a frame where it is up to `first + (last − first)`.
+        let unwrapped = first + (last - first);
+        let increasing = out.windows(2).all(|w| w[0].0 < w[1].0);
+        increasing
+            && low.0 >= first
+            && high.0 <= last
+            && high.0 <= unwrapped
+            && self.track.segment_index(low.0) == Some(self.index)
+            && self.track.segment_index(high.0) == Some(self.index)
+    }
+
+    /// `eval_segment(index, frame)` at every frame of `out`, written and checked as
+    /// `eval_in_span` writes and checks it.
+    fn eval_each(
+        &self,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        if let Some(ends) = self.slerp {
+            return self.eval_each_slerp(ends, out);
+        }
+        for (i, (frame, slot)) in out.iter_mut().enumerate() {
+            let u = self
+                .key
+                .ease
+                .at_offset(*frame - self.key.frame, self.length);
+            let value = self.track.eval_segment_at(self.index, u);
+            for (o, v) in slot.iter_mut().zip(value.iter()) {
+                *o = *v;
+            }
+            if !value.is_finite() {
+                let error = NonFiniteValue {
+                    frame: *frame,
+                    key: self.index,
+                };
+                return Err((i, error));
+            }
+        }
+        Ok(())
+    }
+
+    /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
+    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), written
+    /// straight to the four components.
+    fn eval_each_slerp(
+        &self,
+        (first, second): ([f64; 4], [f64; 4]),
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        for (i, (frame, slot)) in out.iter_mut().enumerate() {
+            let u = self
+                .key
+                .ease
+                .at_offset(*frame - self.key.frame, self.length);
+            let q = if u == 0.0 {
+                first
+            } else {
+                crate::quat::slerp(first, second, u)
+            };
+            *slot = q;
+            if !q.iter().all(|x| x.is_finite()) {
+                let error = NonFiniteValue {
+                    frame: *frame,
+                    key: self.index,
+                };
+                return Err((i, error));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -837,6 +975,84 @@ mod tests {
                 check_spans(&t);
             }
         }
+    }
+
+    /// `eval_in_span_each` and `eval_each_in_span` (a segment looked up once for many frames)
+    /// give the bits, the errors and the error frames of `eval_in_span` and `eval` called once
+    /// a frame, on slerp, eased, expression and Hermite segments, wrapped tracks, frames
+    /// crossing a key (where `eval` is not the span's formula and the lookup is not taken) and
+    /// an expression that is not finite at a frame.
+    #[test]
+    fn segment_lookup_once_gives_the_bits_of_one_call_a_frame() {
+        let q = |x: f64| crate::quat::from_axis_angle([0.6, 0.0, 0.8], x);
+        let tracks = [
+            Track::quat("q")
+                .key(0.0, q(0.0))
+                .interp(Interp::Slerp)
+                .key(13.0, q(1.9))
+                .interp(Interp::Slerp)
+                .ease(Ease::from_name("in_out_sine").unwrap())
+                .key(40.5, q(-0.7))
+                .wrap(Wrap::Loop)
+                .build()
+                .unwrap(),
+            Track::scalar("e")
+                .key(-3.25, 1.0)
+                .expr(["sin(7 * u) + u"])
+                .key(9.0, 2.0)
+                .interp(Interp::hermite([1.0], [0.5]))
+                .ease(Ease::from_name("out_expo").unwrap())
+                .key(30.0, 0.0)
+                .wrap(Wrap::PingPong)
+                .build()
+                .unwrap(),
+            Track::scalar("nan")
+                .key(0.0, 1.0)
+                .expr(["ln(4 - 4 * u)"])
+                .key(8.0, 2.0)
+                .build()
+                .unwrap(),
+        ];
+        let bits = |r: &Result<(), (usize, NonFiniteValue)>,
+                    out: &[(f64, [f64; MAX_COMPONENTS])]| {
+            let values: Vec<[u64; MAX_COMPONENTS]> =
+                out.iter().map(|(_, v)| v.map(f64::to_bits)).collect();
+            (r.map_err(|(i, e)| (i, e.frame.to_bits(), e.key)), values)
+        };
+        let mut looked_up = 0;
+        for track in &tracks {
+            for span in CurveSource::spans(track) {
+                looked_up += usize::from(SegmentFrames::of(track, &span).is_some());
+                let (a, b) = (span.start, span.end);
+                let inside: Vec<f64> = (0..=(b - a).ceil() as i64 + 2)
+                    .map(|m| a.ceil() + m as f64 - 1.0)
+                    .filter(|f| *f >= a && *f < b)
+                    .collect();
+                let between: Vec<f64> = (0..=40)
+                    .map(|k| a + (b - a) * f64::from(k) / 40.0)
+                    .collect();
+                // One frame past the span's end: `eval` there is the next segment's value.
+                let crossing: Vec<f64> = inside.iter().copied().chain([b + 0.5]).collect();
+                let pairs = |f: &[f64]| {
+                    f.iter()
+                        .map(|x| (*x, [0.0; MAX_COMPONENTS]))
+                        .collect::<Vec<_>>()
+                };
+                for frames in [&inside, &between, &crossing] {
+                    let (mut once, mut each_one) = (pairs(frames), pairs(frames));
+                    let r1 = track.eval_in_span_each(&span, &mut once);
+                    let r2 = crate::compile::source::each_in_span(track, &span, &mut each_one);
+                    assert_eq!(bits(&r1, &once), bits(&r2, &each_one), "in span {span:?}");
+                }
+                for frames in [&inside, &crossing] {
+                    let (mut once, mut each_one) = (pairs(frames), pairs(frames));
+                    let r1 = track.eval_each_in_span(&span, &mut once);
+                    let r2 = crate::compile::source::each(track, &mut each_one);
+                    assert_eq!(bits(&r1, &once), bits(&r2, &each_one), "eval {span:?}");
+                }
+            }
+        }
+        assert!(looked_up >= 4, "the lookup was taken on {looked_up} spans");
     }
 
     /// The linear ease's shortcut gives the bits of the general composition with the ease's

@@ -372,24 +372,44 @@ fn rotations() -> Document {
 /// at step 1: fractional seeks, rate 60/144, backward) `TrackPlayer::value` bit for bit in
 /// `write_f64` and rounded in `write_f32`; on its Horner lanes (forward from integer seeks)
 /// within `tolerance − max_error` of `TrackPlayer` (plus half an ulp in f32) and of exact
-/// evaluation, every track on them and |q| = 1 within f32 rounding.
+/// evaluation, every track on them and |q| = 1 within f32 rounding. Three banks: the default
+/// tolerance (one pass per group: `quat_lanes`), the benchmark's 2e-7 (groups of three degrees,
+/// runs starting inside a chunk, tracks on the exact lanes) and the rotations beside a raw
+/// (unflagged) copy of themselves, so that groups they share play in two passes.
 #[test]
 fn bank_plays_flagged_rotations_as_the_player() {
     let doc = rotations();
-    for precision in PRECISIONS {
+    for (precision, (tolerance, mixed)) in PRECISIONS
+        .into_iter()
+        .flat_map(|p| [(None, false), (Some(2e-7), false), (None, true)].map(|c| (p, c)))
+    {
         let options = CompileOptions {
             precision,
+            tolerance,
             ..CompileOptions::default()
         };
         let bytes = doc.compile(&options).unwrap().bytes;
         let stream = Stream::from_bytes(&bytes).unwrap();
+        let raw_options = CompileOptions {
+            normalize: false,
+            ..options
+        };
+        let raw = doc.compile(&raw_options).unwrap().bytes;
+        let raw = Stream::from_bytes(&raw).unwrap();
+        let streams: &[Stream<'_>] = if mixed { &[stream, raw] } else { &[stream] };
+        if mixed {
+            // Some flagged track shares its degree (its Horner group) with an unflagged one.
+            let degrees = |s: &Stream<'_>| s.tracks().map(|t| t.max_degree()).collect::<Vec<_>>();
+            let raw_degrees = degrees(&raw);
+            assert!(degrees(&stream).iter().any(|d| raw_degrees.contains(d)));
+        }
         for exact_bank in [false, true] {
             let mut bank = if exact_bank {
-                Bank::exact(&[stream]).unwrap()
+                Bank::exact(streams).unwrap()
             } else {
-                Bank::new(&[stream]).unwrap()
+                Bank::new(streams).unwrap()
             };
-            if !exact_bank && precision != Precision::Fixed {
+            if !exact_bank && precision != Precision::Fixed && tolerance.is_none() {
                 assert_eq!(bank.horner_channels(), bank.channels(), "{precision}");
             }
             let mut players: Vec<TrackPlayer<'_>> = stream.tracks().map(TrackPlayer::new).collect();
@@ -407,7 +427,10 @@ fn bank_plays_flagged_rotations_as_the_player() {
                     p.set_step(step).unwrap();
                 }
                 for _ in 0..count {
-                    let at = format!("{precision} exact {exact_bank} frame {}", bank.frame());
+                    let at = format!(
+                        "{precision} {tolerance:?} mixed {mixed} exact {exact_bank} frame {}",
+                        bank.frame()
+                    );
                     compare_bank(&bank, &players, &doc, !exact_bank && step == 1.0, &at);
                     bank.advance();
                     players.iter_mut().for_each(TrackPlayer::advance);

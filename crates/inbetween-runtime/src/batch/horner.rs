@@ -157,7 +157,7 @@ pub(crate) struct Verdict {
 /// played forward for `run` frames (frames `origin .. origin + run`). The reference at each frame
 /// is `TrackPlayer`'s own arithmetic (f64 additions of the differences); the played values are
 /// [`horner`] of [`centred`] coefficients padded to `group_degree` (f32) and [`horner_f64`] of
-/// the power coefficients (f64).
+/// the power coefficients (f64). [`verify_components`] with one component, nothing applied.
 #[must_use]
 pub(crate) fn verify_piece(
     differences: &[f64],
@@ -166,14 +166,49 @@ pub(crate) fn verify_piece(
     group_degree: usize,
     budget: f64,
 ) -> Verdict {
-    let n = differences.len().saturating_sub(1).min(MAX_TERMS - 1);
+    let played = |c: [&[f32]; 1], t| [horner(c[0], t)];
+    verify_components(
+        [differences],
+        (origin, run),
+        group_degree,
+        budget,
+        (played, |v| v),
+    )
+}
+
+/// The check of one piece of `C` components played together (the epoch walk of every check):
+/// `differences[c]` is component `c`'s state at integer frame `origin` (all of one length),
+/// played for `run` frames. At each frame, of the [`centred`] f32 coefficients (padded to
+/// `group_degree`) and `t`, `played` is what the f32 output plays, `raw` their [`horner`]
+/// values (what `write_f64` widens), and `wide` what the f64 output applies: the reference is
+/// `wide` of `TrackPlayer`'s f64 additions; `f32_output` holds when `played` is within `budget`
+/// plus its half ulp, `strict` when `wide(raw)` (widened) is within `budget`, `f64_output` when
+/// `wide` of the [`horner_f64`] values is. Scalar channels play [`horner`] and apply nothing;
+/// normalized quaternions (`normalize::verify_piece`) play it normalized (`normalize_quat_f32`,
+/// or `quat_lanes`' fused multiply-add arithmetic) and apply `normalize4`.
+#[must_use]
+pub(crate) fn verify_components<const C: usize>(
+    differences: [&[f64]; C],
+    (origin, run): (i64, i64),
+    group_degree: usize,
+    budget: f64,
+    (played, wide): (
+        impl Fn([&[f32]; C], f32) -> [f32; C],
+        impl Fn([f64; C]) -> [f64; C],
+    ),
+) -> Verdict {
+    let n = differences
+        .first()
+        .map_or(0, |d| d.len().saturating_sub(1))
+        .min(MAX_TERMS - 1);
     let group_degree = group_degree.clamp(n, MAX_TERMS - 1);
     let terms = group_degree + 1;
-    let a = power_from_differences(differences);
-    let wide = a.get(..terms).unwrap_or(&[]);
-    let mut state = [0.0f64; MAX_TERMS];
+    let a = differences.map(power_from_differences);
+    let mut state = [[0.0f64; MAX_TERMS]; C];
     for (s, d) in state.iter_mut().zip(differences) {
-        *s = *d;
+        for (x, y) in s.iter_mut().zip(d) {
+            *x = *y;
+        }
     }
     let mut verdict = Verdict {
         strict: true,
@@ -184,18 +219,30 @@ pub(crate) fn verify_piece(
     let end = origin.saturating_add(run);
     while frame < end && (verdict.f32_output || verdict.f64_output) {
         let c = centre(frame);
-        let coef = centred(&a, group_degree, (c - origin) as f64);
-        let coef = coef.get(..terms).unwrap_or(&[]);
+        let coef = a
+            .each_ref()
+            .map(|a| centred(a, group_degree, (c - origin) as f64));
         let epoch_end = (c + EPOCH / 2).min(end);
         while frame < epoch_end {
-            let played = horner(coef, (frame - c) as f32);
-            let error = (f64::from(played) - state[0]).abs();
-            verdict.strict &= error <= budget;
-            verdict.f32_output &= error <= budget + half_ulp(played);
-            let wide_error = (horner_f64(wide, (frame - origin) as f64) - state[0]).abs();
-            verdict.f64_output &= wide_error <= budget;
-            for i in 0..n {
-                state[i] += state[i + 1];
+            let reference = wide(state.map(|s| s[0]));
+            let t = (frame - c) as f32;
+            let orders = coef.each_ref().map(|c| c.get(..terms).unwrap_or(&[]));
+            let raw = orders.map(|c| horner(c, t));
+            let played = played(orders, t);
+            let widened = wide(raw.map(f64::from));
+            let far = wide(core::array::from_fn(|k| {
+                horner_f64(a[k].get(..terms).unwrap_or(&[]), (frame - origin) as f64)
+            }));
+            for k in 0..C {
+                let error = (f64::from(played[k]) - reference[k]).abs();
+                verdict.f32_output &= error <= budget + half_ulp(played[k]);
+                verdict.strict &= (widened[k] - reference[k]).abs() <= budget;
+                verdict.f64_output &= (far[k] - reference[k]).abs() <= budget;
+            }
+            for s in &mut state {
+                for i in 0..n {
+                    s[i] += s[i + 1];
+                }
             }
             frame += 1;
         }
@@ -310,12 +357,7 @@ impl HornerGroup {
         let Some(out) = out.get_mut(..n) else {
             return;
         };
-        let lanes = Lanes {
-            degree: self.degree,
-            coef: block.unwrap_or(&self.coef),
-            chunks: self.chunks,
-            start,
-        };
+        let lanes = self.lanes(block, start);
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
@@ -329,6 +371,21 @@ impl HornerGroup {
             return;
         }
         eval_any(&lanes, t, out);
+    }
+
+    /// What [`Self::eval`] reads from slot `start` on: of `block`, or with `None` of the
+    /// group's own arrays (for `normalize::eval_quats`, which evaluates the same lanes).
+    pub(crate) fn lanes<'a>(
+        &'a self,
+        block: Option<&'a [[f32; CHUNK]]>,
+        start: usize,
+    ) -> Lanes<'a> {
+        Lanes {
+            degree: self.degree,
+            coef: block.unwrap_or(&self.coef),
+            chunks: self.chunks,
+            start,
+        }
     }
 
     /// The value of `slot` at `t` frames from the centre (the same arithmetic as [`Self::eval`]).
@@ -352,11 +409,11 @@ pub(crate) type HotScript = super::records::Records<f32>;
 
 /// What one evaluation reads: a group's chunked coefficient arrays (`chunks` chunks of
 /// `degree + 1` orders) from lane `start` on.
-struct Lanes<'a> {
-    degree: usize,
-    coef: &'a [[f32; CHUNK]],
-    chunks: usize,
-    start: usize,
+pub(crate) struct Lanes<'a> {
+    pub(crate) degree: usize,
+    pub(crate) coef: &'a [[f32; CHUNK]],
+    pub(crate) chunks: usize,
+    pub(crate) start: usize,
 }
 
 /// [`eval_n`] for the group's degree (the target's default vectors: SSE2 on x86-64).

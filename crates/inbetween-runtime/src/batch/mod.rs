@@ -13,7 +13,11 @@
 //!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
 //!   lanes holding their `D + 1` orders one after the other (`horner::chunked_index`: the frame
 //!   loop walks one array, four AVX2 vectors a step), so a linear lane reads 8 bytes and a
-//!   one-stream bank's output is contiguous.
+//!   one-stream bank's output is contiguous. A group whose float tracks are all quaternions
+//!   with the normalize flag is evaluated and normalized in one pass (`quat_lanes`: two
+//!   quaternions a 256-bit register, written once; with fused multiply-adds where the CPU has
+//!   AVX and FMA, and then checked in that arithmetic); other flagged tracks are normalized in
+//!   a second pass over the row (`normalize`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
@@ -84,6 +88,7 @@ mod horner;
 mod live;
 mod normalize;
 mod pass;
+mod quat_lanes;
 mod records;
 mod straight;
 
@@ -588,6 +593,8 @@ pub struct Bank<'s> {
     on_script: Vec<bool>,
     /// Runs of tracks whose output is normalized (`normalize::flagged`).
     normalized: Vec<normalize::Run>,
+    /// Horner groups played and normalized in one pass, and how (`quat_lanes`).
+    fused: quat_lanes::Fused,
     /// Every track with script entries is on its script (set by each reload; a track only
     /// leaves it at its chain's last entry, after which it has no records): records need no
     /// per-track test.
@@ -628,7 +635,8 @@ impl<'s> Bank<'s> {
 
     fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
         let mut tracks = list_tracks(streams)?;
-        let (pending, has_track) = forward_chains(&mut tracks, lanes);
+        let fused = quat_lanes::Fused::new(&tracks);
+        let (pending, has_track) = forward_chains(&mut tracks, lanes, fused);
         let LaneGroups {
             floats,
             fixed,
@@ -660,7 +668,7 @@ impl<'s> Bank<'s> {
             horner: used_groups(&horner, |g| g.len),
             fixed32: used_groups(&fixed32, |g| g.len),
         };
-        let normalized = normalize::flagged(&tracks);
+        let normalized = normalize::flagged(&tracks, fused.groups());
         let mut bank = Self {
             tracks,
             channels,
@@ -682,6 +690,7 @@ impl<'s> Bank<'s> {
             cursor: 0,
             on_script: alloc::vec![false; track_count],
             normalized,
+            fused,
             all_on_script: false,
             used,
             straight: straight::Straight::default(),
@@ -924,14 +933,7 @@ impl<'s> Bank<'s> {
         }
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
-            for d in bits(self.used.horner) {
-                let Some(g) = self.horner.get(d) else {
-                    continue;
-                };
-                let block = self.live.and_then(|i| self.script.blocks.group(i, d));
-                let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
-                records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
-            }
+            self.write_horner_f32(t, out);
             self.write_fixed32(t as i32, out, fixed32::IntLanes::write_f32);
         }
         self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)?;
@@ -1426,8 +1428,15 @@ fn scatter<T>(
 /// Every track's forward chain (`track_chain`, in track order) and whether it has one; with
 /// `lanes`, each track's chain checked for Horner (f32) or i32 lanes, marking `fast` / `strict`
 /// and turning a fast chain's states into power coefficients.
-fn forward_chains(tracks: &mut [TrackInfo<'_>], lanes: bool) -> (Vec<Pending>, Vec<bool>) {
-    let mut pending = Vec::new();
+fn forward_chains(
+    tracks: &mut [TrackInfo<'_>],
+    lanes: bool,
+    fused: quat_lanes::Fused,
+) -> (Vec<Pending>, Vec<bool>) {
+    // About one entry a piece and one a track: reserved at once, so that a million tracks do
+    // not pass through the doubling copies of a growing vector (gigabytes of peak memory).
+    let entries = tracks.iter().map(|i| i.track.piece_count() + 1).sum();
+    let mut pending = Vec::with_capacity(entries);
     let mut has_track = Vec::with_capacity(tracks.len());
     for (t, info) in tracks.iter_mut().enumerate() {
         let from = pending.len();
@@ -1436,7 +1445,7 @@ fn forward_chains(tracks: &mut [TrackInfo<'_>], lanes: bool) -> (Vec<Pending>, V
         let verdict = match (lanes, info.fixed, info.track.normalizes()) {
             // Flagged fixed tracks play on the exact lanes (`normalize`).
             (false, _, _) | (true, true, true) => None,
-            (true, false, _) => verify_chain(info, chain),
+            (true, false, _) => verify_chain(info, chain, fused.fma_for(info)),
             (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
                 info.exponent = e;
                 true
@@ -1653,7 +1662,7 @@ fn checked_pieces(chain: &[Pending]) -> Option<Vec<ChainPiece<'_>>> {
 /// values themselves; otherwise `horner_f64`). The budget is `tolerance − max_error`: the
 /// compiler measured `max_error` for `TrackPlayer`'s values against exact evaluation, so a value
 /// within the budget of `TrackPlayer`'s is within the tolerance of the exact one.
-fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
+fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bool> {
     let budget = info.track.tolerance() - info.track.max_error();
     if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
         return None;
@@ -1671,7 +1680,8 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<bool> {
         if info.track.normalizes() {
             // The four components together, normalized (`normalize::verify_piece`).
             let at = (origin, run);
-            let v = normalize::verify_piece(&entry.floats, terms, at, group_degree, budget);
+            let group = (group_degree, fma);
+            let v = normalize::verify_piece(&entry.floats, terms, at, group, budget);
             if !(v.f32_output && (v.strict || v.f64_output)) {
                 return None;
             }

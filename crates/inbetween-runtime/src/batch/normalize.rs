@@ -7,8 +7,11 @@
 //!   is `TrackPlayer::value` bit for bit.
 //! - `write_f32`: a flagged track playing on f32 Horner lanes is normalized in f32
 //!   ([`normalize_quat_f32`]: a series in multiplies and adds, two quaternions a vector step
-//!   with AVX); any other flagged track is normalized in f64 from its exact f64 (or fixed)
-//!   state, then rounded to f32: `TrackPlayer::value` rounded, bit for bit.
+//!   with AVX) — in the Horner pass itself when every float track of its group is a flagged
+//!   quaternion (`quat_lanes`: one pass, with fused multiply-adds where the CPU has AVX and FMA),
+//!   else in a second pass over the row here; any other flagged track is normalized in f64
+//!   from its exact f64 (or fixed) state, then rounded to f32: `TrackPlayer::value` rounded,
+//!   bit for bit.
 //!
 //! Fixed tracks with the flag play on the exact i64 lanes (never i32 lanes), so their output is
 //! `TrackPlayer`'s bit for bit.
@@ -17,8 +20,10 @@
 //!
 //! `batch::verify_chain` checks each piece of a flagged float track with [`verify_piece`]: at
 //! every integer frame of every piece of the forward chain, all four components together, the f32
-//! Horner values normalized in f32 against `TrackPlayer`'s values (its f64 additions) normalized
-//! in f64, within the budget `tolerance − max_error` plus half an ulp of the f32 value; and,
+//! Horner values normalized in f32 (in the arithmetic that plays them: plain, or
+//! `quat_lanes::played_fma` for a group played with FMA) against `TrackPlayer`'s values (its
+//! f64 additions) normalized in f64, within the budget `tolerance − max_error` plus half an
+//! ulp of the f32 value; and,
 //! for `write_f64`, the same f32 values widened and normalized in f64 (strict) or the f64
 //! Horner values normalized in f64 within the budget. The compiler measured `max_error` after
 //! normalization, so a value within the budget of `TrackPlayer`'s is within the tolerance of
@@ -29,29 +34,35 @@ use alloc::vec::Vec;
 use super::horner::{self, Verdict};
 use super::{Bank, TrackInfo, NONE};
 use crate::math::normalize4;
-use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
+use crate::stream::layout::MAX_DEGREE;
 
 /// Flagged tracks of four components whose channels follow each other: `count` tracks from
-/// track `first`, channels from `channel`, all with f32 Horner lanes (`lanes`) or all without.
+/// track `first`, channels from `channel`, all with f32 Horner lanes (`lanes`) or all without,
+/// and all in groups whose Horner pass normalizes (`fused`, `quat_lanes`) or none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Run {
     first: u32,
     count: u32,
     channel: u32,
     lanes: bool,
+    fused: bool,
 }
 
-/// The runs of tracks whose output is normalized (flagged, four components), in track order.
-pub(super) fn flagged(tracks: &[TrackInfo<'_>]) -> Vec<Run> {
+/// The runs of tracks whose output is normalized (flagged, four components), in track order;
+/// `fused` has a bit per Horner group degree that `quat_lanes` normalizes in its pass.
+pub(super) fn flagged(tracks: &[TrackInfo<'_>], fused: u32) -> Vec<Run> {
     let mut runs: Vec<Run> = Vec::new();
     for (t, info) in tracks.iter().enumerate() {
         if info.components != 4 || !info.track.normalizes() {
             continue;
         }
         let lanes = info.fast && !info.fixed;
+        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let fused = lanes && fused & (1 << degree) != 0;
         match runs.last_mut() {
             Some(run)
                 if run.lanes == lanes
+                    && run.fused == fused
                     && run.first + run.count == t as u32
                     && run.channel + 4 * run.count == info.first_channel =>
             {
@@ -62,6 +73,7 @@ pub(super) fn flagged(tracks: &[TrackInfo<'_>]) -> Vec<Run> {
                 count: 1,
                 channel: info.first_channel,
                 lanes,
+                fused,
             }),
         }
     }
@@ -123,8 +135,39 @@ fn normalize_scalar(values: &mut [f32]) {
 /// operations in its order, no fused multiply-add, so the same bits.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
-mod x86 {
+pub(super) mod x86 {
     use core::arch::x86_64::*;
+
+    /// [`normalize_quat_f32`](super::normalize_quat_f32) of the quaternion in `v` (x y z w),
+    /// its operations in its order.
+    ///
+    /// # Safety
+    /// None beyond x86-64 (SSE2 is part of it); `unsafe` only because the intrinsics are.
+    #[inline(always)]
+    pub(in super::super) unsafe fn scale128(v: __m128) -> __m128 {
+        let sq = _mm_mul_ps(v, v);
+        let pairs = _mm_add_ps(sq, _mm_shuffle_ps::<0b10_11_00_01>(sq, sq));
+        let n = _mm_add_ps(pairs, _mm_shuffle_ps::<0b01_00_11_10>(pairs, pairs));
+        let d = _mm_sub_ps(_mm_set1_ps(1.0), n);
+        let t = _mm_add_ps(_mm_set1_ps(0.5), _mm_mul_ps(_mm_set1_ps(0.375), d));
+        let s = _mm_add_ps(_mm_set1_ps(1.0), _mm_mul_ps(d, t));
+        _mm_mul_ps(v, s)
+    }
+
+    /// [`scale128`] of the two quaternions in `v`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX (call it from a function compiled with AVX enabled).
+    #[inline(always)]
+    pub(in super::super) unsafe fn scale256(v: __m256) -> __m256 {
+        let sq = _mm256_mul_ps(v, v);
+        let pairs = _mm256_add_ps(sq, _mm256_permute_ps::<0b10_11_00_01>(sq));
+        let n = _mm256_add_ps(pairs, _mm256_permute_ps::<0b01_00_11_10>(pairs));
+        let d = _mm256_sub_ps(_mm256_set1_ps(1.0), n);
+        let t = _mm256_add_ps(_mm256_set1_ps(0.5), _mm256_mul_ps(_mm256_set1_ps(0.375), d));
+        let s = _mm256_add_ps(_mm256_set1_ps(1.0), _mm256_mul_ps(d, t));
+        _mm256_mul_ps(v, s)
+    }
 
     /// One quaternion per 128-bit register (SSE2, part of x86-64).
     pub(super) fn normalize_sse2(values: &mut [f32]) {
@@ -134,14 +177,7 @@ mod x86 {
             // SAFETY: `q` is a chunk of exactly 4 f32s, so the unaligned 16-byte load and
             // store stay inside it; SSE2 is enabled on every x86-64 target.
             unsafe {
-                let v = _mm_loadu_ps(p);
-                let sq = _mm_mul_ps(v, v);
-                let pairs = _mm_add_ps(sq, _mm_shuffle_ps::<0b10_11_00_01>(sq, sq));
-                let n = _mm_add_ps(pairs, _mm_shuffle_ps::<0b01_00_11_10>(pairs, pairs));
-                let d = _mm_sub_ps(_mm_set1_ps(1.0), n);
-                let t = _mm_add_ps(_mm_set1_ps(0.5), _mm_mul_ps(_mm_set1_ps(0.375), d));
-                let s = _mm_add_ps(_mm_set1_ps(1.0), _mm_mul_ps(d, t));
-                _mm_storeu_ps(p, _mm_mul_ps(v, s));
+                _mm_storeu_ps(p, scale128(_mm_loadu_ps(p)));
             }
         }
     }
@@ -159,29 +195,25 @@ mod x86 {
             // SAFETY: `q` is a chunk of exactly 8 f32s, so the unaligned 32-byte load and
             // store stay inside it; the caller guarantees AVX.
             unsafe {
-                let v = _mm256_loadu_ps(p);
-                let sq = _mm256_mul_ps(v, v);
-                let pairs = _mm256_add_ps(sq, _mm256_permute_ps::<0b10_11_00_01>(sq));
-                let n = _mm256_add_ps(pairs, _mm256_permute_ps::<0b01_00_11_10>(pairs));
-                let d = _mm256_sub_ps(_mm256_set1_ps(1.0), n);
-                let t = _mm256_add_ps(_mm256_set1_ps(0.5), _mm256_mul_ps(_mm256_set1_ps(0.375), d));
-                let s = _mm256_add_ps(_mm256_set1_ps(1.0), _mm256_mul_ps(d, t));
-                _mm256_storeu_ps(p, _mm256_mul_ps(v, s));
+                _mm256_storeu_ps(p, scale256(_mm256_loadu_ps(p)));
             }
         }
         normalize_sse2(chunks.into_remainder());
     }
 }
 
-/// One piece of a flagged float track, its four components together (`horner::verify_piece`
-/// with normalized values; called by `batch::verify_chain`): `floats` holds the four
-/// components' `terms` differences, `TrackPlayer`'s state at integer frame `origin`, played for
-/// `run` frames. Anything but four components fails.
+/// One piece of a flagged float track, its four components together (called by
+/// `batch::verify_chain`): `floats` holds the four components' `terms` differences,
+/// `TrackPlayer`'s state at integer frame `origin`, played for `run` frames;
+/// `horner::verify_components` with the f32 values normalized by [`normalize_quat_f32`] (what
+/// the two-pass output and `quat_lanes`' plain pass play) or, with `fma`, `quat_lanes`' fused
+/// multiply-add arithmetic, and the f64 ones by `normalize4`. Anything but four components
+/// fails.
 pub(super) fn verify_piece(
     floats: &[f64],
     terms: usize,
-    (origin, run): (i64, i64),
-    group_degree: usize,
+    at: (i64, i64),
+    (group_degree, fma): (usize, bool),
     budget: f64,
 ) -> Verdict {
     if floats.len() != 4 * terms {
@@ -193,53 +225,21 @@ pub(super) fn verify_piece(
     }
     let differences: [&[f64]; 4] =
         core::array::from_fn(|c| floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]));
-    let n = differences[0].len().saturating_sub(1).min(MAX_DEGREE);
-    let group_degree = group_degree.clamp(n, MAX_DEGREE);
-    let terms = group_degree + 1;
-    let a = differences.map(horner::power_from_differences);
-    let mut state = [[0.0f64; MAX_TERMS]; 4];
-    for (s, d) in state.iter_mut().zip(differences) {
-        for (x, y) in s.iter_mut().zip(d) {
-            *x = *y;
-        }
+    #[cfg(feature = "std")]
+    if fma {
+        let played = |c: [&[f32]; 4], t| super::quat_lanes::played_fma(c, t);
+        return horner::verify_components(
+            differences,
+            at,
+            group_degree,
+            budget,
+            (played, normalize4),
+        );
     }
-    let mut verdict = Verdict {
-        strict: true,
-        f32_output: true,
-        f64_output: true,
-    };
-    let mut frame = origin;
-    let end = origin.saturating_add(run);
-    while frame < end && (verdict.f32_output || verdict.f64_output) {
-        let c = horner::centre(frame);
-        let coef = a
-            .each_ref()
-            .map(|a| horner::centred(a, group_degree, (c - origin) as f64));
-        let epoch_end = (c + horner::EPOCH / 2).min(end);
-        while frame < epoch_end {
-            let reference = normalize4(state.map(|s| s[0]));
-            let t = (frame - c) as f32;
-            let raw: [f32; 4] = core::array::from_fn(|k| horner::horner(&coef[k][..terms], t));
-            let played = normalize_quat_f32(raw);
-            let widened = normalize4(raw.map(f64::from));
-            let wide = normalize4(core::array::from_fn(|k| {
-                horner::horner_f64(&a[k][..terms], (frame - origin) as f64)
-            }));
-            for k in 0..4 {
-                let error = (f64::from(played[k]) - reference[k]).abs();
-                verdict.f32_output &= error <= budget + horner::half_ulp(played[k]);
-                verdict.strict &= (widened[k] - reference[k]).abs() <= budget;
-                verdict.f64_output &= (wide[k] - reference[k]).abs() <= budget;
-            }
-            for s in &mut state {
-                for i in 0..n {
-                    s[i] += s[i + 1];
-                }
-            }
-            frame += 1;
-        }
-    }
-    verdict
+    // Without `std` no bank plays with FMA (`quat_lanes::Fused::new`).
+    let _ = fma;
+    let played = |c: [&[f32]; 4], t| normalize_quat_f32(c.map(|c| horner::horner(c, t)));
+    horner::verify_components(differences, at, group_degree, budget, (played, normalize4))
 }
 
 impl Bank<'_> {
@@ -255,13 +255,16 @@ impl Bank<'_> {
     }
 
     /// `write_f32`'s last step: flagged tracks on f32 Horner lanes normalized in f32 (a run of
-    /// them at once when none is on the side list: [`normalize_f32`]); the others from their
-    /// exact state in f64, rounded to f32.
+    /// them at once when none is on the side list: [`normalize_f32`]; nothing left to do for
+    /// those the Horner pass normalized, `quat_lanes`); the others from their exact state in
+    /// f64, rounded to f32.
     pub(super) fn normalize_f32(&self, out: &mut [f32]) {
         for run in &self.normalized {
             let (from, to) = (run.channel as usize, (run.channel + 4 * run.count) as usize);
             if run.lanes && self.scripted && self.side.is_empty() {
-                normalize_f32(out.get_mut(from..to).unwrap_or(&mut []));
+                if !run.fused {
+                    normalize_f32(out.get_mut(from..to).unwrap_or(&mut []));
+                }
                 continue;
             }
             for k in 0..run.count {
@@ -270,7 +273,9 @@ impl Bank<'_> {
                     continue;
                 };
                 if run.lanes && self.on_f32_lanes(t) {
-                    normalize_f32(q);
+                    if !run.fused {
+                        normalize_f32(q);
+                    }
                 } else {
                     let n = normalize4(core::array::from_fn(|c| self.exact_value(t, c)));
                     for (o, v) in q.iter_mut().zip(n) {

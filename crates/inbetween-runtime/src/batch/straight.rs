@@ -119,14 +119,7 @@ impl Bank<'_> {
     pub(super) fn write_straight(&self, out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let t = (frame - self.centre) as f32;
-        for d in bits(self.used.horner) {
-            let Some(g) = self.horner.get(d) else {
-                continue;
-            };
-            let block = self.live.and_then(|i| self.script.blocks.group(i, d));
-            let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
-            super::records::write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
-        }
+        self.write_horner_f32(t, out);
         self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
         if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
             // `out` fits: checked by `write_f32`.

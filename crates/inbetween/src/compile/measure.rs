@@ -113,15 +113,48 @@ fn play_measured(
     (start, count, step): (f64, u64, f64),
 ) -> Result<(f64, f64), CompileError> {
     let (first, last) = (track.first_frame(), track.last_frame());
-    let outside = track.outside();
-    let first_integer = crate::math::ceil(first);
-    let mut worst = (0.0f64, first);
-    let components = track.components();
-    play_runs(track, (start, count, step), |mut frame, values| {
-        if components == 1 {
-            if let Some(truth) = inside_run(exact_inside, (first, last), frame, step, values.len())
-            {
-                scalar_errors(values, truth, (frame, step), &mut worst);
+    let mut pass = Measured {
+        input,
+        outside: track.outside(),
+        exact_inside,
+        range: (first, last),
+        first_integer: crate::math::ceil(first),
+        worst: (0.0f64, first),
+        components: track.components(),
+        step,
+    };
+    play_runs(track, (start, count, step), &mut pass).map_err(|e| non_finite(input.name, e))?;
+    Ok(pass.worst)
+}
+
+/// What one pass of [`play_measured`] compares the played values with, and the largest
+/// error so far and its frame.
+struct Measured<'m, 'i> {
+    input: &'m TrackInput<'i>,
+    outside: Option<crate::stream::outside::Outside>,
+    exact_inside: &'m [[f64; MAX_COMPONENTS]],
+    /// The track's first and last frames.
+    range: (f64, f64),
+    first_integer: f64,
+    worst: (f64, f64),
+    components: usize,
+    /// The pass's step (±1).
+    step: f64,
+}
+
+impl Visit for Measured<'_, '_> {
+    type Error = NonFiniteValue;
+
+    fn values(
+        &mut self,
+        mut frame: f64,
+        values: &[[f64; MAX_COMPONENTS]],
+    ) -> Result<(), NonFiniteValue> {
+        let (first, last) = self.range;
+        if self.components == 1 {
+            let len = values.len();
+            if let Some(truth) = inside_run(self.exact_inside, self.range, frame, self.step, len) {
+                scalar_errors(values, truth, (frame, self.step), &mut self.worst);
                 return Ok(());
             }
         }
@@ -129,27 +162,58 @@ fn play_measured(
             // A whole frame in `[⌈first⌉, last)`: its offset is a small non-negative integer,
             // converted exactly (through i64, the cheaper conversion).
             let inside = (frame >= first && frame < last)
-                .then(|| exact_inside.get((frame - first_integer) as i64 as usize))
+                .then(|| {
+                    self.exact_inside
+                        .get((frame - self.first_integer) as i64 as usize)
+                })
                 .flatten();
             let outside_value;
             let truth = match inside {
                 Some(value) => value,
                 None => {
-                    outside_value = outside_truth(input, outside.as_ref(), frame, (first, last))?;
+                    outside_value =
+                        outside_truth(self.input, self.outside.as_ref(), frame, self.range)?;
                     &outside_value
                 }
             };
-            let (e, nan) = frame_error(played, truth, components);
-            if e > worst.0 || nan {
-                worst = (e, frame);
+            let (e, nan) = frame_error(played, truth, self.components);
+            if e > self.worst.0 || nan {
+                self.worst = (e, frame);
             }
             // Whole frames below 2^53: exact.
-            frame += step;
+            frame += self.step;
         }
         Ok(())
-    })
-    .map_err(|e| non_finite(input.name, e))?;
-    Ok(worst)
+    }
+
+    /// A scalar run inside the keys: each value compared as it is played (as
+    /// [`scalar_errors`] compares it), without handing it over.
+    fn scalar_run(&mut self, frame: f64, w: &mut [f64; MAX_TERMS], n: usize, run: u64) -> bool {
+        if self.components != 1 {
+            return false;
+        }
+        let len = usize::try_from(run).unwrap_or(usize::MAX);
+        let Some(truth) = inside_run(self.exact_inside, self.range, frame, self.step, len) else {
+            return false;
+        };
+        let step = self.step;
+        let mut note = |k: usize, exact: &[f64; MAX_COMPONENTS], w: &mut [f64; MAX_TERMS]| {
+            raise(&mut self.worst, w[0] - exact[0], (frame, step, k));
+            for i in 0..n {
+                w[i] += w[i + 1];
+            }
+        };
+        if step > 0.0 {
+            for (k, exact) in truth.iter().enumerate() {
+                note(k, exact, w);
+            }
+        } else {
+            for (k, exact) in truth.iter().rev().enumerate() {
+                note(k, exact, w);
+            }
+        }
+        true
+    }
 }
 
 /// The exact values of `len` whole frames from `frame`, `step` (±1) apart, when all are inside
@@ -185,12 +249,7 @@ fn scalar_errors(
     worst: &mut (f64, f64),
 ) {
     let mut note = |k: usize, played: &[f64; MAX_COMPONENTS], exact: &[f64; MAX_COMPONENTS]| {
-        let e = crate::math::abs(played[0] - exact[0]);
-        if e > worst.0 || e.is_nan() {
-            let e = if e.is_nan() { f64::INFINITY } else { e };
-            // Whole frames below 2^53: exact.
-            *worst = (e, frame + step * k as f64);
-        }
+        raise(worst, played[0] - exact[0], (frame, step, k));
     };
     if step > 0.0 {
         for (k, (played, exact)) in values.iter().zip(truth).enumerate() {
@@ -200,6 +259,18 @@ fn scalar_errors(
         for (k, (played, exact)) in values.iter().zip(truth.iter().rev()).enumerate() {
             note(k, played, exact);
         }
+    }
+}
+
+/// Raises `worst` (largest error, its frame) to |`difference`| at frame `frame + step · k`, as
+/// [`frame_error`] and `play_measured` do: a NaN counts as infinite and takes the frame.
+#[inline]
+fn raise(worst: &mut (f64, f64), difference: f64, (frame, step, k): (f64, f64, usize)) {
+    let e = crate::math::abs(difference);
+    if e > worst.0 || e.is_nan() {
+        let e = if e.is_nan() { f64::INFINITY } else { e };
+        // Whole frames below 2^53: exact.
+        *worst = (e, frame + step * k as f64);
     }
 }
 
@@ -235,10 +306,10 @@ fn outside_truth(
 pub(super) fn play_runs<E, V>(
     track: StreamTrack<'_>,
     (start, count, step): (f64, u64, f64),
-    mut visit: V,
+    visit: &mut V,
 ) -> Result<(), E>
 where
-    V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>,
+    V: Visit<Error = E>,
 {
     let components = track.components().min(MAX_COMPONENTS);
     let normalize = track.normalizes();
@@ -252,7 +323,7 @@ where
         done: 0,
         start,
         step,
-        visit: &mut visit,
+        visit,
     };
     let mut m = 0u64;
     while m < count {
@@ -286,21 +357,51 @@ where
     batch.flush()
 }
 
+/// What [`play_runs`] hands the played values to: every value, a batch at a time (any
+/// `FnMut(frame, values)` is one), or a whole scalar run at once where the visitor can take it.
+pub(super) trait Visit {
+    /// What the visitor may fail with.
+    type Error;
+
+    /// The values of consecutive frames from `frame` on, the pass's step apart, in order.
+    ///
+    /// # Errors
+    /// The visitor's.
+    fn values(&mut self, frame: f64, values: &[[f64; MAX_COMPONENTS]]) -> Result<(), Self::Error>;
+
+    /// A run of `run` frames from `frame` of a scalar float state `w` (degree `n`, not
+    /// normalized), played by the visitor itself with the player's additions
+    /// (`W_i += W_{i+1}` for i in 0..n after each value); false (the default) when it does not
+    /// take it, and the values are handed over by [`Visit::values`].
+    fn scalar_run(&mut self, frame: f64, w: &mut [f64; MAX_TERMS], n: usize, run: u64) -> bool {
+        let _ = (frame, w, n, run);
+        false
+    }
+}
+
+impl<E, F: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Visit for F {
+    type Error = E;
+
+    fn values(&mut self, frame: f64, values: &[[f64; MAX_COMPONENTS]]) -> Result<(), E> {
+        self(frame, values)
+    }
+}
+
 /// Frames whose values [`play_runs`] hands to its visitor together (so that the visitor's
 /// loop over them is compiled as one).
 pub(super) const BATCH: usize = 64;
 
 /// Values waiting for the visitor: `len` of them, the first at frame `start + step · done`.
-struct Batch<V> {
+struct Batch<'v, V> {
     values: [[f64; MAX_COMPONENTS]; BATCH],
     len: usize,
     done: u64,
     start: f64,
     step: f64,
-    visit: V,
+    visit: &'v mut V,
 }
 
-impl<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Batch<V> {
+impl<E, V: Visit<Error = E>> Batch<'_, V> {
     /// Adds the next frame's value, handing the batch over when it is full.
     #[inline]
     fn push(&mut self, value: [f64; MAX_COMPONENTS]) -> Result<(), E> {
@@ -317,7 +418,7 @@ impl<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Batch<V> {
     fn flush(&mut self) -> Result<(), E> {
         if self.len > 0 {
             let frame = self.start + self.step * self.done as f64;
-            (self.visit)(frame, &self.values[..self.len])?;
+            self.visit.values(frame, &self.values[..self.len])?;
             self.done += self.len as u64;
             self.len = 0;
         }
@@ -327,15 +428,23 @@ impl<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Batch<V> {
 
 /// `run` frames of a float state ([`play_runs`]): the value `W_0` per component (normalized
 /// when the track says so), then `W_i += W_{i+1}`.
-fn float_run<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>>(
+fn float_run<E, V: Visit<Error = E>>(
     state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
     (n, components, normalize): (usize, usize, bool),
     run: u64,
-    batch: &mut Batch<V>,
+    batch: &mut Batch<'_, V>,
 ) -> Result<(), E> {
     if components == 1 && !normalize {
-        // A scalar: the same values and additions without the per-component loops.
+        // A scalar: the same values and additions without the per-component loops; the
+        // visitor plays the run itself if it can (the values before it handed over first, so
+        // it sees every frame in order).
+        batch.flush()?;
+        let frame = batch.start + batch.step * batch.done as f64;
         let w = &mut state[0];
+        if batch.visit.scalar_run(frame, w, n, run) {
+            batch.done += run;
+            return Ok(());
+        }
         for _ in 0..run {
             batch.push([w[0], 0.0, 0.0, 0.0])?;
             for i in 0..n {
@@ -364,12 +473,12 @@ fn float_run<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>>(
 
 /// [`float_run`] for an integer state with the scale `2^-exponent`: the value
 /// `W_0 as f64 · scale`, wrapping additions.
-fn int_run<E, V: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>>(
+fn int_run<E, V: Visit<Error = E>>(
     state: &mut [[i64; MAX_TERMS]; MAX_COMPONENTS],
     scale: f64,
     (n, components, normalize): (usize, usize, bool),
     run: u64,
-    batch: &mut Batch<V>,
+    batch: &mut Batch<'_, V>,
 ) -> Result<(), E> {
     for _ in 0..run {
         let mut value = [0.0; MAX_COMPONENTS];
@@ -581,17 +690,21 @@ mod tests {
                         let mut player = TrackPlayer::new(track);
                         player.seek(pass.0).unwrap();
                         player.set_step(pass.2).unwrap();
-                        play_runs(track, pass, |mut frame, values| {
-                            for v in values {
-                                let k = (runs.len() / MAX_COMPONENTS) as f64;
-                                assert_eq!(frame, pass.0 + pass.2 * k);
-                                player.seek(frame).unwrap();
-                                long_runs += usize::from(player.run_left() > 8);
-                                runs.extend(v.map(f64::to_bits));
-                                frame += pass.2;
-                            }
-                            Ok::<(), ()>(())
-                        })
+                        play_runs(
+                            track,
+                            pass,
+                            &mut |mut frame, values: &[[f64; MAX_COMPONENTS]]| {
+                                for v in values {
+                                    let k = (runs.len() / MAX_COMPONENTS) as f64;
+                                    assert_eq!(frame, pass.0 + pass.2 * k);
+                                    player.seek(frame).unwrap();
+                                    long_runs += usize::from(player.run_left() > 8);
+                                    runs.extend(v.map(f64::to_bits));
+                                    frame += pass.2;
+                                }
+                                Ok::<(), ()>(())
+                            },
+                        )
                         .unwrap();
                         assert_eq!(runs, advanced(track, pass), "{} {precision}", track.name());
                         checked += count;

@@ -417,11 +417,12 @@ pub fn compile_tracks_with_progress(
     let stream = Stream::from_bytes(&bytes)?;
     let reports = stream
         .tracks()
+        .zip(parallel::summaries(&stream))
         .zip(spans)
-        .map(|(t, (spans, kept_in_f64, proof))| TrackReport {
+        .map(|((t, summary), (spans, kept_in_f64, proof))| TrackReport {
             name: t.name().to_string(),
             spans,
-            summary: t.summary(),
+            summary,
             kept_in_f64,
             proof,
         })

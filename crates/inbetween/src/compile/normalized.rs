@@ -133,20 +133,23 @@ fn replay(
     stop_above: f64,
 ) {
     let terms = degree + 1;
-    let mut floats = widened(checked, terms);
-    let mut ints = [[0i64; MAX_TERMS]; 4];
+    // The states by term, the four components side by side: each component's additions in
+    // the player's order (`W_i += W_{i+1}`, i ascending), four at a time.
+    let widened = widened(checked, terms);
+    let mut floats: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| widened.map(|row| row[j]));
+    let mut ints = [[0i64; 4]; MAX_TERMS];
     let fixed = matches!(checked.numbers, PieceNumbers::Fixed(_));
     if let PieceNumbers::Fixed(v) = &checked.numbers {
         for (i, x) in v.iter().enumerate().take(4 * terms) {
-            ints[i / terms][i % terms] = *x;
+            ints[i % terms][i / terms] = *x;
         }
     }
     let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
     for (m, truth) in exact.iter().enumerate() {
         let played = if fixed {
-            core::array::from_fn(|c| ints[c][0] as f64 * scale)
+            ints[0].map(|x| x as f64 * scale)
         } else {
-            core::array::from_fn(|c| floats[c][0])
+            floats[0]
         };
         let e = error(played, truth);
         if e > checked.max_error {
@@ -156,10 +159,14 @@ fn replay(
         if checked.max_error > stop_above {
             return;
         }
-        for c in 0..4 {
-            for i in 0..degree {
-                floats[c][i] += floats[c][i + 1];
-                ints[c][i] = ints[c][i].wrapping_add(ints[c][i + 1]);
+        // Only the state that is played moves (the other is never read).
+        for i in 0..degree {
+            for c in 0..4 {
+                if fixed {
+                    ints[i][c] = ints[i][c].wrapping_add(ints[i + 1][c]);
+                } else {
+                    floats[i][c] += floats[i + 1][c];
+                }
             }
         }
     }
@@ -178,12 +185,13 @@ fn check_halves(checked: &mut Checked, candidate: &Candidate, halves: &[[f64; MA
     for (s, w) in state.iter_mut().zip(&widened) {
         crate::player::shift_differences(&w[..=n], 0.5, &mut s[..=n]);
     }
+    // By term, the components side by side (as in `replay`).
+    let mut state: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| state.map(|row| row[j]));
     for truth in halves {
-        let played = core::array::from_fn(|c| state[c][0]);
-        checked.between_error = checked.between_error.max(error(played, truth));
-        for s in &mut state {
-            for i in 0..n {
-                s[i] += s[i + 1];
+        checked.between_error = checked.between_error.max(error(state[0], truth));
+        for i in 0..n {
+            for c in 0..4 {
+                state[i][c] += state[i + 1][c];
             }
         }
     }
@@ -203,18 +211,23 @@ pub(super) fn check_between(
     }
     let terms = candidate.degree + 1;
     let widened = widened(checked, terms);
+    // The numbers by term, the four components side by side.
+    let by_term: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| widened.map(|row| row[j]));
     for (frame, truth) in between {
         let t = frame - candidate.origin;
         let b = crate::player::binomials(t);
-        let played = core::array::from_fn(|c| {
-            if t == 0.0 {
-                widened[c][0]
-            } else {
-                (0..terms)
-                    .rev()
-                    .fold(0.0, |sum, j| sum + b[j] * widened[c][j])
+        let played = if t == 0.0 {
+            by_term[0]
+        } else {
+            // Per component Σ_j b_j D_j from 0.0, highest order first.
+            let mut sum = [0.0; 4];
+            for j in (0..terms).rev() {
+                for c in 0..4 {
+                    sum[c] += b[j] * by_term[j][c];
+                }
             }
-        });
+            sum
+        };
         let e = error(played, truth);
         checked.between_error = checked.between_error.max(e);
         if *frame == candidate.start {

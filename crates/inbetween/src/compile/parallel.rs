@@ -6,6 +6,7 @@ use super::measure::{compile_and_measure as compile_track, MeasuredTrack};
 #[cfg(feature = "rayon")]
 use super::MAX_PIECES;
 use super::{CompileError, CompileOptions, TrackInput};
+use crate::stream::{Stream, TrackSummary};
 
 /// Tracks compiled together across threads before the piece count is checked in order.
 #[cfg(feature = "rayon")]
@@ -64,4 +65,20 @@ pub(super) fn compile_each(
         progress(out.len(), tracks.len());
     }
     Ok(out)
+}
+
+/// Every track's `StreamTrack::summary` of the compiled stream, in order (across threads with
+/// feature `rayon`: each decodes every piece of its track, and the whole stream is written
+/// and validated on one thread).
+pub(super) fn summaries(stream: &Stream<'_>) -> Vec<TrackSummary> {
+    #[cfg(feature = "rayon")]
+    {
+        use rayon::prelude::*;
+        let tracks: Vec<_> = stream.tracks().collect();
+        tracks.par_iter().map(|t| t.summary()).collect()
+    }
+    #[cfg(not(feature = "rayon"))]
+    {
+        stream.tracks().map(|t| t.summary()).collect()
+    }
 }

@@ -330,12 +330,14 @@ fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usiz
 fn smallest_norm(piece: &PieceData, end: f64, components: usize, slack: f64) -> f64 {
     let mut smallest = f64::INFINITY;
     let mut frame = crate::math::ceil(piece.start);
+    // Every component's numbers, read once for all the frames.
+    let numbers: [([f64; MAX_TERMS], usize); MAX_COMPONENTS] =
+        core::array::from_fn(|c| piece_numbers(piece, c));
     while frame < end {
         let b = crate::player::binomials(frame - piece.origin);
         let mut sum = 0.0;
-        for c in 0..components {
-            let (d, n) = piece_numbers(piece, c);
-            let value: f64 = (0..=n).map(|k| b[k] * d[k]).sum();
+        for (d, n) in numbers.iter().take(components) {
+            let value: f64 = (0..=*n).map(|k| b[k] * d[k]).sum();
             sum += value * value;
         }
         smallest = smallest.min(crate::math::sqrt(sum));

@@ -45,6 +45,34 @@ pub trait CurveSource: MaybeSync {
         frame: f64,
         out: &mut [f64],
     ) -> Result<(), NonFiniteValue>;
+    /// [`CurveSource::eval_in_span`] at the frame of every entry of `out` (`out[i].0`), written
+    /// to `out[i].1`, in order, stopping at the first error (with its index). The default calls
+    /// `eval_in_span` once a frame; a source may look up what the frames share once, giving the
+    /// same bits.
+    ///
+    /// # Errors
+    /// The first error of `eval_in_span`, and the index of its frame.
+    fn eval_in_span_each(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        each_in_span(self, span, out)
+    }
+    /// [`CurveSource::eval`] at the frame of every entry of `out`, written as
+    /// [`CurveSource::eval_in_span_each`] writes: the frames are increasing and inside
+    /// `[span.start, span.end)`. The default calls `eval` once a frame.
+    ///
+    /// # Errors
+    /// The first error of `eval`, and the index of its frame.
+    fn eval_each_in_span(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), (usize, NonFiniteValue)> {
+        let _ = span;
+        each(self, out)
+    }
     /// What a stream plays outside `[first_frame, last_frame]` when that is not the track's
     /// wrap on both sides (the stream's outside record, format version 2); `None` (the
     /// default) plays the wrap.
@@ -76,6 +104,39 @@ pub trait CurveSource: MaybeSync {
         }
         scale
     }
+}
+
+/// [`CurveSource::eval_in_span`] once a frame of `out` (the default of
+/// [`CurveSource::eval_in_span_each`]).
+///
+/// # Errors
+/// The first error, and the index of its frame.
+pub(crate) fn each_in_span<S: CurveSource + ?Sized>(
+    source: &S,
+    span: &SourceSpan,
+    out: &mut [(f64, [f64; MAX_COMPONENTS])],
+) -> Result<(), (usize, NonFiniteValue)> {
+    for (i, (frame, value)) in out.iter_mut().enumerate() {
+        source
+            .eval_in_span(span, *frame, value)
+            .map_err(|e| (i, e))?;
+    }
+    Ok(())
+}
+
+/// [`CurveSource::eval`] once a frame of `out` (the default of
+/// [`CurveSource::eval_each_in_span`]).
+///
+/// # Errors
+/// The first error, and the index of its frame.
+pub(crate) fn each<S: CurveSource + ?Sized>(
+    source: &S,
+    out: &mut [(f64, [f64; MAX_COMPONENTS])],
+) -> Result<(), (usize, NonFiniteValue)> {
+    for (i, (frame, value)) in out.iter_mut().enumerate() {
+        source.eval(*frame, value).map_err(|e| (i, e))?;
+    }
+    Ok(())
 }
 
 /// An exact value that is not finite (an expression such as `ln(u)` at u = 0).
@@ -152,6 +213,48 @@ pub(crate) fn horner_rows(
     acc
 }
 
+/// [`horner_rows`] at `v = (frame − start) / length` for every frame of `frames`, appended to
+/// `out`: for a scalar of degree ≤ 3 the unrolled form of its degree is chosen once, not at
+/// every frame (the same operations in the same order, so the same bits).
+pub(crate) fn horner_rows_each(
+    rows: &[[f64; MAX_COMPONENTS]],
+    (start, length): (f64, f64),
+    components: usize,
+    frames: impl Iterator<Item = f64>,
+    out: &mut Vec<[f64; MAX_COMPONENTS]>,
+) {
+    if components == 1 {
+        let at = (start, length);
+        match rows.len() {
+            1 => return scalar_horner_each::<1>(rows, at, frames, out),
+            2 => return scalar_horner_each::<2>(rows, at, frames, out),
+            3 => return scalar_horner_each::<3>(rows, at, frames, out),
+            4 => return scalar_horner_each::<4>(rows, at, frames, out),
+            _ => {}
+        }
+    }
+    out.extend(frames.map(|frame| horner_rows(rows, (frame - start) / length, components)));
+}
+
+/// [`horner_rows_each`] for a scalar of `N` coefficients: `acc ← acc · v + c_k` from `0.0`,
+/// highest `k` first, as [`horner_rows`]' unrolled arms.
+fn scalar_horner_each<const N: usize>(
+    rows: &[[f64; MAX_COMPONENTS]],
+    (start, length): (f64, f64),
+    frames: impl Iterator<Item = f64>,
+    out: &mut Vec<[f64; MAX_COMPONENTS]>,
+) {
+    let c: [f64; N] = core::array::from_fn(|k| rows.get(k).map_or(0.0, |row| row[0]));
+    out.extend(frames.map(|frame| {
+        let v = (frame - start) / length;
+        let mut acc = 0.0;
+        for k in (0..N).rev() {
+            acc = acc * v + c[k];
+        }
+        [acc, 0.0, 0.0, 0.0]
+    }));
+}
+
 /// The curve's form on one span.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SpanShape {
@@ -165,4 +268,38 @@ pub enum SpanShape {
     },
     /// Smooth (analytic) on `[start, end]` but not a polynomial: fit it through `eval`.
     Smooth,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `horner_rows_each` gives `horner_rows`' bits at every frame, for scalars of every
+    /// unrolled length (a trailing signed zero included) and beyond, and for vectors.
+    #[test]
+    fn horner_at_many_frames_gives_the_bits_of_one_frame() {
+        let row = |x: f64| [x, -2.0 * x, 0.5 + x, -0.0];
+        let all: Vec<[f64; MAX_COMPONENTS]> =
+            [-0.0, 3.25, -1.0 / 3.0, 7e-9, 1e6, -0.0].map(row).to_vec();
+        let (start, length) = (-3.5, 7.25);
+        let frames = || (0..40).map(|m| start - 0.5 + f64::from(m) * 0.21);
+        for len in 1..=all.len() {
+            for components in 1..=3 {
+                let rows = &all[..len];
+                let mut out = Vec::new();
+                horner_rows_each(rows, (start, length), components, frames(), &mut out);
+                let one: Vec<_> = frames()
+                    .map(|f| horner_rows(rows, (f - start) / length, components))
+                    .collect();
+                let bits = |v: &[[f64; MAX_COMPONENTS]]| {
+                    v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    bits(&out),
+                    bits(&one),
+                    "{len} terms, {components} components"
+                );
+            }
+        }
+    }
 }

@@ -7,9 +7,9 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 use core::cell::OnceCell;
 
-use super::convert::{power_to_differences, LobattoTable};
+use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
-use super::source::{horner_rows, SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::source::{horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
@@ -315,6 +315,24 @@ fn trimmed_degree(coeffs: &[[f64; MAX_COMPONENTS]], components: usize, threshold
 /// can lose its start value to f32 or fixed-point rounding.
 fn fallback_rank(checked: &Checked, limit: f64) -> (bool, f64) {
     (checked.start_error > limit, checked.between_error)
+}
+
+/// How many of the integer frames `origin + m` (m < `count`) have a whole frame after them
+/// before `b` (`origin + m + 1 ≤ b`; true up to some m, then false): counted down from the
+/// last, which usually has.
+fn with_whole_frame_after(origin: f64, count: usize, b: f64) -> usize {
+    let mut whole = count;
+    while whole > 0 && origin + (whole - 1) as f64 + 1.0 > b {
+        whole -= 1;
+    }
+    whole
+}
+
+/// Whether every number of `values` is finite, by one sum: x · 0 is ±0 for a finite x and
+/// NaN otherwise, so the sum is 0 exactly when all are finite (no branch a number).
+#[inline]
+fn all_finite(values: &[f64]) -> bool {
+    values.iter().map(|x| x * 0.0).sum::<f64>() == 0.0
 }
 
 /// A split point of `[a, b]`: the integer nearest the middle if strictly inside, else the middle.
@@ -658,33 +676,44 @@ impl TrackCompiler<'_> {
         if let SpanShape::Polynomial { coeffs } = &span.shape {
             return self.polynomial_values(span, coeffs, (a, b, origin), exact, halves);
         }
-        let mut value = [0.0; MAX_COMPONENTS];
-        for m in 0..integer_frames(a, b) {
-            let frame = origin + m as f64;
-            if !span.polynomial_value(frame, self.components, &mut value) {
-                self.input
-                    .source
-                    .eval(frame, &mut value)
-                    .map_err(|e| non_finite(self.input.name, e))?;
-            }
-            self.check_finite(span, frame, &value)?;
-            exact.push(value);
-        }
-        for m in 0..exact.len() {
-            let frame = origin + m as f64 + 0.5;
-            if origin + m as f64 + 1.0 > b {
-                break;
-            }
-            if !span.polynomial_value(frame, self.components, &mut value) {
-                self.input
-                    .source
-                    .eval_in_span(span, frame, &mut value)
-                    .map_err(|e| non_finite(self.input.name, e))?;
-            }
-            self.check_finite(span, frame, &value)?;
-            halves.push(value);
-        }
+        // Integer frames (the document's value there, `eval`), then the half frames before
+        // `b` (`eval_in_span`), each list evaluated in one call.
+        let mut frames: Vec<(f64, [f64; MAX_COMPONENTS])> = (0..integer_frames(a, b))
+            .map(|m| (origin + m as f64, [0.0; MAX_COMPONENTS]))
+            .collect();
+        self.eval_frames(span, &mut frames, true)?;
+        exact.extend(frames.iter().map(|(_, v)| *v));
+        let whole = with_whole_frame_after(origin, exact.len(), b);
+        frames.clear();
+        frames.extend((0..whole).map(|m| (origin + m as f64 + 0.5, [0.0; MAX_COMPONENTS])));
+        self.eval_frames(span, &mut frames, false)?;
+        halves.extend(frames.iter().map(|(_, v)| *v));
         Ok(())
+    }
+
+    /// The exact values of the (non-polynomial) `span` at the frames of `out`: `eval` there
+    /// (`document`, the frames increasing inside the span) or `eval_in_span`, in one call
+    /// (`CurveSource::eval_each_in_span`, `eval_in_span_each`); the first frame in order
+    /// whose value is not finite, or that the source refuses, gives the error (as frame by
+    /// frame).
+    fn eval_frames(
+        &self,
+        span: &SourceSpan,
+        out: &mut [(f64, [f64; MAX_COMPONENTS])],
+        document: bool,
+    ) -> Result<(), CompileError> {
+        let source = self.input.source;
+        let result = if document {
+            source.eval_each_in_span(span, out)
+        } else {
+            source.eval_in_span_each(span, out)
+        };
+        let evaluated = match result {
+            Ok(()) => out.len(),
+            Err((i, _)) => i,
+        };
+        self.first_non_finite(span, &out[..evaluated])?;
+        result.map_err(|(_, e)| non_finite(self.input.name, e))
     }
 
     /// [`Self::exact_values`] on a polynomial span: the same frames and the same arithmetic
@@ -701,14 +730,14 @@ impl TrackCompiler<'_> {
         let count = integer_frames(a, b) as usize;
         let length = span.end - span.start;
         let components = self.components;
-        let value = |frame: f64| horner_rows(coeffs, (frame - span.start) / length, components);
-        exact.extend((0..count).map(|m| value(origin + m as f64)));
+        let at = (span.start, length);
+        let frames = (0..count).map(|m| origin + m as f64);
+        horner_rows_each(coeffs, at, components, frames, exact);
         // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
-        let whole = (0..count)
-            .take_while(|m| origin + *m as f64 + 1.0 <= b)
-            .count();
-        halves.extend((0..whole).map(|m| value(origin + m as f64 + 0.5)));
-        let finite = |v: &[f64; MAX_COMPONENTS]| v[..components].iter().all(|x| x.is_finite());
+        let whole = with_whole_frame_after(origin, count, b);
+        let frames = (0..whole).map(|m| origin + m as f64 + 0.5);
+        horner_rows_each(coeffs, at, components, frames, halves);
+        let finite = |v: &[f64; MAX_COMPONENTS]| all_finite(&v[..components.min(MAX_COMPONENTS)]);
         let bad = match exact.iter().position(|v| !finite(v)) {
             Some(m) => Some(origin + m as f64),
             None => halves
@@ -838,14 +867,27 @@ impl TrackCompiler<'_> {
         span: &SourceSpan,
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), CompileError> {
+        if !matches!(span.shape, SpanShape::Polynomial { .. }) {
+            return self.eval_frames(span, out, false);
+        }
         for (frame, value) in out.iter_mut() {
-            if !span.polynomial_value(*frame, self.components, value) {
-                self.input
-                    .source
-                    .eval_in_span(span, *frame, value)
-                    .map_err(|e| non_finite(self.input.name, e))?;
+            span.polynomial_value(*frame, self.components, value);
+        }
+        self.first_non_finite(span, out)
+    }
+
+    /// `check_finite` at the first of the frames of `out` whose value is not finite (the
+    /// error frame by frame gives), if any.
+    fn first_non_finite(
+        &self,
+        span: &SourceSpan,
+        out: &[(f64, [f64; MAX_COMPONENTS])],
+    ) -> Result<(), CompileError> {
+        let components = self.components.min(MAX_COMPONENTS);
+        for (frame, value) in out {
+            if !all_finite(&value[..components]) {
+                self.check_finite(span, *frame, value)?;
             }
-            self.check_finite(span, *frame, value)?;
         }
         Ok(())
     }
@@ -888,37 +930,25 @@ impl TrackCompiler<'_> {
         b: f64,
         origin: f64,
     ) -> Result<Candidate, CompileError> {
-        let mut nodes = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        let mut value = [0.0; MAX_COMPONENTS];
-        for j in 0..=d {
-            let v = self.lobatto().node(j, d);
-            let frame = if j == 0 {
+        let lobatto = self.lobatto();
+        let mut frames = [(0.0, [0.0; MAX_COMPONENTS]); MAX_TERMS];
+        for (j, (frame, _)) in frames.iter_mut().enumerate().take(d + 1) {
+            *frame = if j == 0 {
                 a
             } else if j == d {
                 b
             } else {
-                a + v * (b - a)
+                a + lobatto.node(j, d) * (b - a)
             };
-            self.input
-                .source
-                .eval_in_span(span, frame, &mut value)
-                .map_err(|e| non_finite(self.input.name, e))?;
-            for c in 0..self.components {
-                if !value[c].is_finite() {
-                    return Err(CompileError::NonFinite {
-                        track: self.input.name.to_string(),
-                        frame,
-                        key: span.key,
-                    });
-                }
-                nodes[c][j] = value[c];
-            }
         }
-        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        for c in 0..self.components {
-            let power = self.lobatto().interpolant(&nodes[c][..=d], d);
-            power_to_differences(&power[..=d], b - a, origin - a, &mut differences[c][..=d]);
+        self.eval_frames(span, &mut frames[..=d], false)?;
+        let mut nodes = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
+        for (node, (_, value)) in nodes.iter_mut().zip(&frames).take(d + 1) {
+            node[..self.components].copy_from_slice(&value[..self.components]);
         }
+        // Every component side by side (unused ones are zeros and stay zeros).
+        let power = lobatto.interpolant_components(&nodes, d);
+        let differences = power_to_differences_components(&power, d + 1, b - a, origin - a);
         Ok(Candidate {
             start: a,
             end: b,

@@ -169,13 +169,8 @@ impl Checked {
         let widened = self.widened_all(components, terms);
         for (frame, truth) in between {
             let t = frame - candidate.origin;
-            // `player::binomials(t)` to the piece's degree: the same recurrence, the same bits.
-            let mut b = [0.0; MAX_TERMS];
-            let mut x = 1.0;
-            for (k, slot) in b.iter_mut().enumerate().take(terms) {
-                *slot = x;
-                x *= (t - k as f64) / (k as f64 + 1.0);
-            }
+            // Every binomial up to C(t, 8) (unrolled, cheaper than stopping at the degree).
+            let b = crate::player::binomials(t);
             for c in 0..components {
                 let played = if t == 0.0 {
                     widened[c][0]

@@ -1,0 +1,507 @@
+//! Horner lanes of normalized rotations played and normalized in one pass: in a Horner group whose lanes are all components of flagged quaternion tracks, each vector of lanes is evaluated by Horner's rule and scaled by `normalize::normalize_quat_f32`'s series while still in registers, then written once into the caller's row.
+//!
+//! # Which groups
+//!
+//! [`fused_groups`] marks the Horner groups (a bit per degree) in which every float track is a
+//! flagged (normalize-on-output) track of four components. A track's lanes start at a multiple
+//! of 4 there (every track before it in the group has four), and a chunk of lanes
+//! (`horner::CHUNK`, 32) holds whole quaternions, so a 256-bit register holds two and a 128-bit
+//! register one. A group with any other track keeps the two passes (`horner` then
+//! `normalize::normalize_f32`).
+//!
+//! # Same bits as the check
+//!
+//! Where the CPU has AVX and FMA (detected once, when the bank is built: [`Fused::new`]) the
+//! pass uses fused multiply-adds: Horner steps `fma(v, t, c_k)` and the series
+//! `s = fma(d, fma(⅜, d, ½), 1)` ([`played_fma`]), and `Bank::new` checks those groups' tracks in
+//! that arithmetic (`normalize::verify_piece` with `fma`; `f32::mul_add` rounds once, as the
+//! vector instruction does: `fused_multiply_add_kernel_equals_its_scalar_check_bit_for_bit`).
+//! Elsewhere the arithmetic is `horner::horner` of the lane's f32 coefficients at `t`, then per
+//! quaternion `normalize_quat_f32`: the same IEEE f32 multiplies and adds in the same order (no
+//! fused multiply-add), on AVX (chosen at run time), SSE2 and the scalar fallback alike, which is
+//! what the plain check computes at every integer frame of every piece
+//! (`fused_evaluation_equals_horner_then_normalize_bit_for_bit`). Either way the check covers
+//! every value this pass plays, bit for bit. Padding lanes past a group's last track play 0, and
+//! 0 normalizes to 0 (`s = 1.875`).
+
+use super::horner::{Lanes, CHUNK};
+use super::records::write_lanes;
+use super::{bits, Bank, TrackInfo};
+use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
+
+impl Bank<'_> {
+    /// Forward play's Horner lanes into `out`, group by group: the groups of [`fused_groups`]
+    /// evaluated and normalized by [`eval_quats`], the others by `HornerGroup::eval`.
+    pub(super) fn write_horner_f32(&self, t: f32, out: &mut [f32]) {
+        for d in bits(self.used.horner) {
+            let Some(g) = self.horner.get(d) else {
+                continue;
+            };
+            let block = self.live.and_then(|i| self.script.blocks.group(i, d));
+            let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
+            if self.fused.groups & (1 << d) != 0 {
+                let fused = &self.fused;
+                write_lanes(lanes, out, |slot, dst| {
+                    eval_quats(&g.lanes(block, slot), t, fused, dst);
+                });
+            } else {
+                write_lanes(lanes, out, |slot, dst| g.eval(block, t, slot, dst));
+            }
+        }
+    }
+}
+
+/// The Horner groups a bank plays in one pass, and in which arithmetic (see the module docs).
+/// Only [`Fused::new`] makes one with `fma` (the fields are private to this module), so `fma`
+/// proves the detection [`eval_quats`] relies on.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Fused {
+    /// Bit `d`: the Horner group of degree `d` ([`fused_groups`]).
+    groups: u32,
+    /// Those groups play with fused multiply-adds ([`played_fma`]): the CPU has AVX and FMA
+    /// (detected when the bank is built; never without `std`).
+    fma: bool,
+}
+
+impl Fused {
+    /// The fused groups of `tracks` and whether this CPU plays them with FMA.
+    pub(super) fn new(tracks: &[TrackInfo<'_>]) -> Self {
+        let groups = fused_groups(tracks);
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        let fma = groups != 0
+            && std::is_x86_feature_detected!("avx")
+            && std::is_x86_feature_detected!("fma");
+        #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+        let fma = false;
+        Self { groups, fma }
+    }
+
+    /// Bit `d`: the Horner group of degree `d` plays in one pass.
+    pub(super) fn groups(&self) -> u32 {
+        self.groups
+    }
+
+    /// Whether `info`'s Horner lanes, if it has them, play with FMA (the arithmetic its check
+    /// must verify).
+    pub(super) fn fma_for(&self, info: &TrackInfo<'_>) -> bool {
+        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        self.fma && !info.fixed && self.groups & (1 << degree) != 0
+    }
+}
+
+/// The four components' f32 output in the FMA arithmetic at `t` from their coefficients `c`
+/// (one order per entry, lowest first): per component `v = c_D; v = fma(v, t, c_k)` for k =
+/// D−1 … 0, then with `n = (x² + y²) + (z² + w²)` (multiplies and adds, as
+/// `normalize_quat_f32`) and `d = 1 − n`, each component times `s = fma(d, fma(⅜, d, ½), 1)`
+/// — `normalize_quat_f32`'s series with two of its roundings fused away. `f32::mul_add` rounds
+/// once, as the vector FMA does, so this is the AVX+FMA kernel's value bit for bit.
+#[cfg(feature = "std")]
+#[must_use]
+pub(super) fn played_fma(c: [&[f32]; 4], t: f32) -> [f32; 4] {
+    let q = c.map(|c| {
+        let Some((&top, rest)) = c.split_last() else {
+            return 0.0;
+        };
+        rest.iter().rev().fold(top, |v, &x| v.mul_add(t, x))
+    });
+    let n = (q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]);
+    let d = 1.0 - n;
+    let s = d.mul_add(0.375f32.mul_add(d, 0.5), 1.0);
+    q.map(|x| x * s)
+}
+
+/// The Horner groups (bit `d` for degree `d`) whose float tracks are all flagged quaternions:
+/// the groups [`eval_quats`] plays. A float track is in the Horner group of its maximum degree
+/// whether or not its lanes play (`assign_slots`).
+pub(super) fn fused_groups(tracks: &[TrackInfo<'_>]) -> u32 {
+    let mut quats = 0u32;
+    let mut others = 0u32;
+    for info in tracks.iter().filter(|i| !i.fixed) {
+        let bit = 1u32 << usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        if info.components == 4 && info.track.normalizes() {
+            quats |= bit;
+        } else {
+            others |= bit;
+        }
+    }
+    quats & !others
+}
+
+/// The normalized values of lanes `lanes.start .. lanes.start + out.len()` at `t` frames from
+/// the centre into `out`, chunk by chunk (a chunk partly outside evaluated whole on the stack
+/// and copied): what `HornerGroup::eval` writes, each quaternion then normalized by
+/// `normalize_quat_f32`, bit for bit; when `fused` plays with FMA, [`played_fma`]'s arithmetic
+/// instead. Nothing is written if `lanes` is not a group's layout.
+pub(super) fn eval_quats(lanes: &Lanes<'_>, t: f32, fused: &Fused, out: &mut [f32]) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if fused.fma {
+        // SAFETY: `Fused::fma` is set only by `Fused::new`, after detecting AVX and FMA at run
+        // time on this machine (the field is private to this module).
+        #[allow(unsafe_code)]
+        unsafe {
+            eval_fma(lanes, t, out);
+        }
+        return;
+    }
+    let _ = fused;
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if std::is_x86_feature_detected!("avx") {
+        // SAFETY: `eval_avx` only requires the CPU to support AVX, just detected at run time.
+        #[allow(unsafe_code)]
+        unsafe {
+            eval_avx(lanes, t, out);
+        }
+        return;
+    }
+    by_degree::<SSE2>(lanes, t, out);
+}
+
+/// The kernels of [`chunk_quats`]: 128-bit registers (SSE2), 256-bit (AVX), 256-bit with fused
+/// multiply-adds (AVX and FMA).
+const SSE2: u8 = 0;
+const AVX: u8 = 1;
+const FMA: u8 = 2;
+
+/// [`by_degree`] compiled with AVX enabled, its chunks two quaternions a register.
+///
+/// # Safety
+/// The CPU must support AVX.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx")]
+#[allow(unsafe_code)]
+unsafe fn eval_avx(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    by_degree::<AVX>(lanes, t, out);
+}
+
+/// [`by_degree`] compiled with AVX and FMA enabled, its chunks in [`played_fma`]'s arithmetic.
+///
+/// # Safety
+/// The CPU must support AVX and FMA.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx,fma")]
+#[allow(unsafe_code)]
+unsafe fn eval_fma(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    by_degree::<FMA>(lanes, t, out);
+}
+
+/// [`walk`] for the group's degree with kernel `K` (`AVX` only from [`eval_avx`], `FMA` only
+/// from [`eval_fma`]).
+#[inline(always)]
+fn by_degree<const K: u8>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    match lanes.degree {
+        0 => walk::<1, K>(lanes, t, out),
+        1 => walk::<2, K>(lanes, t, out),
+        2 => walk::<3, K>(lanes, t, out),
+        3 => walk::<4, K>(lanes, t, out),
+        4 => walk::<5, K>(lanes, t, out),
+        5 => walk::<6, K>(lanes, t, out),
+        6 => walk::<7, K>(lanes, t, out),
+        7 => walk::<8, K>(lanes, t, out),
+        _ => walk::<9, K>(lanes, t, out),
+    }
+}
+
+/// The chunks holding lanes `start .. start + out.len()`: a chunk partly outside (the first
+/// when `start` is inside one, the last when the run ends inside one) into a stack chunk, its
+/// part copied; the whole chunks between straight into `out`, one pointer walk.
+#[inline(always)]
+fn walk<const N: usize, const K: u8>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    let fits = N <= MAX_TERMS
+        && lanes.start + out.len() <= lanes.chunks * CHUNK
+        && lanes.coef.len() == lanes.chunks * N;
+    debug_assert!(fits, "lanes {}+{}", lanes.start, out.len());
+    if !fits {
+        return;
+    }
+    let (first, lo) = (lanes.start / CHUNK, lanes.start % CHUNK);
+    let orders = |chunk: usize| {
+        let c = lanes.coef.get(chunk * N..chunk * N + N).unwrap_or(&[]);
+        <&[[f32; CHUNK]; N]>::try_from(c).ok()
+    };
+    let mut out = out;
+    let mut chunk = first;
+    if lo != 0 {
+        let n = (CHUNK - lo).min(out.len());
+        let (head, rest) = out.split_at_mut(n);
+        part::<N, K>(orders(chunk), t, lo, head);
+        (out, chunk) = (rest, chunk + 1);
+    }
+    let whole = out.len() / CHUNK;
+    let (body, tail) = out.split_at_mut(whole * CHUNK);
+    let coef = lanes
+        .coef
+        .get(chunk * N..(chunk + whole) * N)
+        .unwrap_or(&[]);
+    // Two iterators stepped by hand, as `horner::eval_n` (a `zip` of them is left as a call).
+    let mut dst = body.chunks_exact_mut(CHUNK);
+    for c in coef.chunks_exact(N) {
+        let Some(d) = dst.next() else {
+            break;
+        };
+        if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
+            chunk_quats::<N, K>(c, t, d);
+        }
+    }
+    if !tail.is_empty() {
+        part::<N, K>(orders(chunk + whole), t, 0, tail);
+    }
+}
+
+/// Lanes `lo .. lo + out.len()` of one chunk (its orders `c`), evaluated whole on the stack.
+#[inline(always)]
+fn part<const N: usize, const K: u8>(
+    c: Option<&[[f32; CHUNK]; N]>,
+    t: f32,
+    lo: usize,
+    out: &mut [f32],
+) {
+    let Some(c) = c else {
+        return;
+    };
+    let mut values = [0.0f32; CHUNK];
+    chunk_quats::<N, K>(c, t, &mut values);
+    if let Some(v) = values.get(lo..lo + out.len()) {
+        out.copy_from_slice(v);
+    }
+}
+
+/// One chunk's 32 lanes (`N` orders `c`), evaluated and normalized, into `out`.
+#[inline(always)]
+fn chunk_quats<const N: usize, const K: u8>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f32; CHUNK]) {
+    #[cfg(target_arch = "x86_64")]
+    match K {
+        // SAFETY: `K` is `AVX` only under `eval_avx`, run on CPUs with AVX, and `FMA` only
+        // under `eval_fma`, run on CPUs with AVX and FMA.
+        #[allow(unsafe_code)]
+        AVX => unsafe { x86::chunk_avx(c, t, out) },
+        #[allow(unsafe_code)]
+        FMA => unsafe { x86::chunk_fma(c, t, out) },
+        _ => x86::chunk_sse2(c, t, out),
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        for (m, o) in out.iter_mut().enumerate() {
+            let mut v = c[N - 1][m];
+            for k in (0..N - 1).rev() {
+                v = v * t + c[k][m];
+            }
+            *o = v;
+        }
+        for q in out.chunks_exact_mut(4) {
+            let n = super::normalize::normalize_quat_f32([q[0], q[1], q[2], q[3]]);
+            q.copy_from_slice(&n);
+        }
+    }
+}
+
+/// The chunk kernels: per register, `v = c_{N−1}; v = v · t + c_k` (k descending; a multiply
+/// then an add, no FMA), then `normalize::x86::scale128` / `scale256` (one or two whole
+/// quaternions a register), stored once.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use super::CHUNK;
+    use crate::batch::normalize::x86::{scale128, scale256};
+
+    /// One chunk, one quaternion a 128-bit register (SSE2, part of x86-64).
+    #[inline(always)]
+    pub(super) fn chunk_sse2<const N: usize>(
+        c: &[[f32; CHUNK]; N],
+        t: f32,
+        out: &mut [f32; CHUNK],
+    ) {
+        // SAFETY: every load reads 4 f32 at `j < CHUNK` (`j` a multiple of 4) of a
+        // `[f32; CHUNK]` and the store writes 4 at `j` of `out`, so all stay inside; SSE2 is
+        // enabled on every x86-64 target.
+        unsafe {
+            let tv = _mm_set1_ps(t);
+            for j in (0..CHUNK).step_by(4) {
+                let mut v = _mm_loadu_ps(c[N - 1].as_ptr().add(j));
+                for k in (0..N - 1).rev() {
+                    v = _mm_add_ps(_mm_mul_ps(v, tv), _mm_loadu_ps(c[k].as_ptr().add(j)));
+                }
+                _mm_storeu_ps(out.as_mut_ptr().add(j), scale128(v));
+            }
+        }
+    }
+
+    /// One chunk, two quaternions a 256-bit register.
+    ///
+    /// # Safety
+    /// The CPU must support AVX (called only from `eval_avx`, compiled with AVX enabled).
+    #[inline(always)]
+    pub(super) unsafe fn chunk_avx<const N: usize>(
+        c: &[[f32; CHUNK]; N],
+        t: f32,
+        out: &mut [f32; CHUNK],
+    ) {
+        // SAFETY: as `chunk_sse2`, 8 f32 at `j` a multiple of 8 below `CHUNK`; AVX is the
+        // caller's guarantee.
+        unsafe {
+            let tv = _mm256_set1_ps(t);
+            for j in (0..CHUNK).step_by(8) {
+                let mut v = _mm256_loadu_ps(c[N - 1].as_ptr().add(j));
+                for k in (0..N - 1).rev() {
+                    v = _mm256_add_ps(_mm256_mul_ps(v, tv), _mm256_loadu_ps(c[k].as_ptr().add(j)));
+                }
+                _mm256_storeu_ps(out.as_mut_ptr().add(j), scale256(v));
+            }
+        }
+    }
+
+    /// One chunk in `played_fma`'s arithmetic, two quaternions a 256-bit register: Horner
+    /// steps `fma(v, t, c_k)`, the squares and pair sums as [`scale256`], then
+    /// `s = fma(d, fma(⅜, d, ½), 1)`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX and FMA (called only from `eval_fma`, compiled with both).
+    #[inline(always)]
+    pub(super) unsafe fn chunk_fma<const N: usize>(
+        c: &[[f32; CHUNK]; N],
+        t: f32,
+        out: &mut [f32; CHUNK],
+    ) {
+        // SAFETY: as `chunk_avx`; AVX and FMA are the caller's guarantee.
+        unsafe {
+            let tv = _mm256_set1_ps(t);
+            let one = _mm256_set1_ps(1.0);
+            for j in (0..CHUNK).step_by(8) {
+                let mut v = _mm256_loadu_ps(c[N - 1].as_ptr().add(j));
+                for k in (0..N - 1).rev() {
+                    v = _mm256_fmadd_ps(v, tv, _mm256_loadu_ps(c[k].as_ptr().add(j)));
+                }
+                let sq = _mm256_mul_ps(v, v);
+                let pairs = _mm256_add_ps(sq, _mm256_permute_ps::<0b10_11_00_01>(sq));
+                let n = _mm256_add_ps(pairs, _mm256_permute_ps::<0b01_00_11_10>(pairs));
+                let d = _mm256_sub_ps(one, n);
+                let h = _mm256_fmadd_ps(_mm256_set1_ps(0.375), d, _mm256_set1_ps(0.5));
+                let s = _mm256_fmadd_ps(d, h, one);
+                _mm256_storeu_ps(out.as_mut_ptr().add(j), _mm256_mul_ps(v, s));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::*;
+    use crate::batch::horner::{centred, HornerGroup};
+    use crate::batch::normalize::normalize_quat_f32;
+    use crate::math::{cos, sin};
+
+    /// A group of `quats` rotations of degree 5 near unit length (each lane's coefficients a
+    /// slow curve about a unit quaternion), as `Bank::new` would load them.
+    fn group(quats: usize) -> HornerGroup {
+        let mut g = HornerGroup::new(5, 4 * quats);
+        for r in 0..quats {
+            let a = r as f64 * 0.37;
+            let q = [sin(a) * 0.6, cos(a) * 0.6, 0.48, 0.64];
+            for (k, &x) in q.iter().enumerate() {
+                let s = (r * 4 + k) as f64;
+                let p = [
+                    x,
+                    1e-3 * sin(s * 0.3),
+                    -2e-5,
+                    3e-7,
+                    -1e-9 * s,
+                    1e-11,
+                    0.0,
+                    0.0,
+                    0.0,
+                ];
+                g.set(4 * r + k, &centred(&p, 5, (r % 7) as f64 - 3.0));
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn fused_evaluation_equals_horner_then_normalize_bit_for_bit() {
+        // 19 rotations = 76 lanes: two whole chunks and 12 lanes of a third; evaluated whole,
+        // from chunk boundaries and from lanes inside a chunk (a group's later runs).
+        let g = group(19);
+        for t in -8..8 {
+            let t = t as f32;
+            let expected: Vec<f32> = (0..19)
+                .flat_map(|r| normalize_quat_f32(core::array::from_fn(|k| g.value(4 * r + k, t))))
+                .collect();
+            for split in [[0, 76, 76], [0, 32, 76], [0, 20, 76], [0, 36, 64]] {
+                let mut out = [f32::NAN; 76];
+                for (from, to) in [(split[0], split[1]), (split[1], split[2])] {
+                    eval_quats(
+                        &g.lanes(None, from),
+                        t,
+                        &Fused::default(),
+                        &mut out[from..to],
+                    );
+                }
+                for (i, v) in out.iter().enumerate().take(split[2]) {
+                    assert_eq!(
+                        v.to_bits(),
+                        expected[i].to_bits(),
+                        "lane {i} t {t} {split:?}"
+                    );
+                }
+            }
+            // The 128-bit path too (the AVX one is taken above where the CPU has it).
+            let mut sse = [f32::NAN; 76];
+            by_degree::<SSE2>(&g.lanes(None, 0), t, &mut sse);
+            assert!(sse
+                .iter()
+                .zip(&expected)
+                .all(|(a, e)| a.to_bits() == e.to_bits()));
+        }
+    }
+
+    /// The AVX+FMA kernel against `played_fma` (what the check verifies in that arithmetic),
+    /// where the CPU has them; and `played_fma` against the plain arithmetic within a few f32
+    /// roundings (fusing changes only the last bits).
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[test]
+    fn fused_multiply_add_kernel_equals_its_scalar_check_bit_for_bit() {
+        let g = group(19);
+        let lanes = g.lanes(None, 0);
+        // The six orders of `slot`, lowest first, from the chunked layout.
+        let coef = |slot: usize| -> [f32; 6] {
+            core::array::from_fn(|k| lanes.coef[(slot / CHUNK) * 6 + k][slot % CHUNK])
+        };
+        let fma_cpu = std::is_x86_feature_detected!("avx") && std::is_x86_feature_detected!("fma");
+        let mut differ = 0;
+        for t in -8..8 {
+            let t = t as f32;
+            let expected: Vec<f32> = (0..19)
+                .flat_map(|r| {
+                    let c: [[f32; 6]; 4] = core::array::from_fn(|k| coef(4 * r + k));
+                    played_fma(c.each_ref().map(|c| &c[..]), t)
+                })
+                .collect();
+            for (r, q) in expected.chunks_exact(4).enumerate() {
+                let plain = normalize_quat_f32(core::array::from_fn(|k| g.value(4 * r + k, t)));
+                for (a, b) in q.iter().zip(plain) {
+                    assert!((a - b).abs() <= 4.0 * f32::EPSILON, "{a} vs {b}");
+                    differ += usize::from(a.to_bits() != b.to_bits());
+                }
+            }
+            if fma_cpu {
+                for (from, to) in [(0, 76), (20, 76), (0, 36)] {
+                    let mut out = [f32::NAN; 76];
+                    // Made with `fma` only here, where AVX and FMA were just detected.
+                    let fused = Fused {
+                        groups: 1 << 5,
+                        fma: true,
+                    };
+                    eval_quats(&g.lanes(None, from), t, &fused, &mut out[from..to]);
+                    for i in from..to {
+                        assert_eq!(out[i].to_bits(), expected[i].to_bits(), "lane {i} t {t}");
+                    }
+                }
+            }
+        }
+        // The two arithmetics do differ here, so the bit comparison tells them apart.
+        assert!(differ > 0);
+    }
+}
