@@ -529,9 +529,12 @@ fn fixed_values_beyond_the_i32_lanes_play_exactly() {
     assert!(compared >= 2 * 110, "compared {compared}");
 }
 
+/// One frame's `write_f32` and `write_f64` rows, as bits.
+type Bits = (Vec<u32>, Vec<u64>);
+
 /// Records `write_f32` and `write_f64` of frames `from..to` (the bank at `from`, advanced
 /// after each), as bits.
-fn play_bits(bank: &mut Bank<'_>, from: usize, to: usize) -> Vec<(Vec<u32>, Vec<u64>)> {
+fn play_bits(bank: &mut Bank<'_>, from: usize, to: usize) -> Vec<Bits> {
     let (mut a, mut b) = (vec![0.0f32; bank.channels()], vec![0.0; bank.channels()]);
     (from..to)
         .map(|_| {
@@ -571,27 +574,52 @@ fn replays_after_seeks_play_the_same_bits() {
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let lanes = horner_lanes(&bank);
     let first = play_bits(&mut bank, 0, 380);
-    let same = |bank: &mut Bank<'_>, from: usize, to: usize, when: &str| {
-        for (i, (f32s, f64s)) in play_bits(bank, from, to).iter().enumerate() {
-            let (a, b) = &first[from + i];
-            for &c in &lanes {
-                let ok = f32s[c] == a[c] && f64s[c] == b[c];
-                assert!(ok, "{when}: channel {c} at frame {} differs", from + i);
-            }
+    let seeks = [(32, 200), (0, 380), (37, 100), (301, 380), (5, 60)];
+    replay_after_seeks(&mut bank, (&first, &lanes), &seeks);
+    let mut fresh = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    fresh.seek(77.0).unwrap_or_else(|e| panic!("{e}"));
+    let played = play_bits(&mut fresh, 77, 380);
+    assert_same_bits((&first, &lanes), &played, 77, "fresh bank");
+}
+
+/// Asserts that `played` (frames from `from`) has the bits of `first` (frames from 0) on the
+/// channels `lanes`, naming the first channel and frame that differs.
+fn assert_same_bits((first, lanes): (&[Bits], &[usize]), played: &[Bits], from: usize, when: &str) {
+    for (i, (f32s, f64s)) in played.iter().enumerate() {
+        let (a, b) = &first[from + i];
+        for &c in lanes {
+            let ok = f32s[c] == a[c] && f64s[c] == b[c];
+            assert!(ok, "{when}: channel {c} at frame {} differs", from + i);
         }
-    };
-    for (from, to) in [(32, 200), (0, 380), (37, 100), (301, 380), (5, 60)] {
+    }
+}
+
+/// Seeks `bank` to each `(from, to)` of `seeks` and plays to `to`, then changes the step to
+/// 0.5 and back and plays 90..200: every frame must have the bits of `first` on `lanes`.
+fn replay_after_seeks(bank: &mut Bank<'_>, first: (&[Bits], &[usize]), seeks: &[(usize, usize)]) {
+    for &(from, to) in seeks {
         bank.seek(from as f64).unwrap_or_else(|e| panic!("{e}"));
-        same(&mut bank, from, to, &format!("seek {from}"));
+        let played = play_bits(bank, from, to);
+        assert_same_bits(first, &played, from, &format!("seek {from}"));
     }
     bank.set_step(0.5).unwrap_or_else(|e| panic!("{e}"));
     bank.advance();
     bank.set_step(1.0).unwrap_or_else(|e| panic!("{e}"));
     bank.seek(90.0).unwrap_or_else(|e| panic!("{e}"));
-    same(&mut bank, 90, 200, "after a step change");
-    let mut fresh = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    fresh.seek(77.0).unwrap_or_else(|e| panic!("{e}"));
-    same(&mut fresh, 77, 380, "fresh bank");
+    let played = play_bits(bank, 90, 200);
+    assert_same_bits(first, &played, 90, "after a step change");
+}
+
+/// Asserts that a fresh seek to each frame of `played` (frames from 0) plays its bits on
+/// `lanes`.
+fn assert_seeks_play(streams: &[Stream<'_>], played: &[Bits], lanes: &[usize]) {
+    let mut seeked = Bank::new(streams).unwrap_or_else(|e| panic!("{e}"));
+    for frame in 0..played.len() {
+        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
+        let one = play_bits(&mut seeked, frame, frame + 1);
+        let when = "forward play against a seek";
+        assert_same_bits((played, lanes), &one, frame, when);
+    }
 }
 
 /// Forward play's straight frames (the script's due frames played inline, the epoch switches,
@@ -620,20 +648,64 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
     let bytes = f32_stream_of(tracks);
     let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-    let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let lanes = horner_lanes(&bank);
     let played = play_bits(&mut bank, 0, 420);
-    for (frame, (f32s, f64s)) in played.iter().enumerate() {
-        seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
-        let (a, b) = &play_bits(&mut seeked, frame, frame + 1)[0];
-        for &c in &lanes {
-            let same = f32s[c] == a[c] && f64s[c] == b[c];
-            assert!(
-                same,
-                "channel {c} at frame {frame}: forward play differs from a seek"
-            );
-        }
-    }
+    assert_seeks_play(&streams, &played, &lanes);
+}
+
+/// The i32 lanes (fixed tracks) play their epoch blocks in place like the f32 lanes: after
+/// seeks back and forth (to an epoch's first frame, into an epoch, past the tracks' ends),
+/// after a step change and in a fresh bank seeked there, every frame plays the bits of the
+/// first time through, and forward play gives at every frame the bits of a seek to it. The
+/// tracks start at 0..60 and end at 110..310 (some on the side list first, some handed to the
+/// heap at their end); `TrackPlayer` checks the same operations (`check`: within the
+/// promise at every frame).
+#[test]
+fn fixed_replays_after_seeks_and_step_changes_play_the_same_bits() {
+    let tracks: Vec<Json> = (0..120)
+        .map(|t| {
+            let start = (t * 7) % 61;
+            let keys: Vec<Json> = (0..20)
+                .map(|i| {
+                    let frame = start + i * (5 + t % 7) + (t * i) % 3;
+                    let value = f64::from((i * 5 + t) % 17) * 3.5 - 20.0;
+                    let interp = ["catmull_rom", "linear", "tcb"][(i + t) as usize % 3];
+                    json!({"frame": frame, "value": value, "interp": interp})
+                })
+                .collect();
+            json!({"name": format!("f{t}"), "type": "scalar", "wrap": "clamp", "keys": keys})
+        })
+        .collect();
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
+    let (d, bytes) = compile(&doc, Precision::Fixed, 3).unwrap_or_else(|| panic!("refused"));
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    let lanes = horner_lanes(&bank);
+    assert_eq!(bank.int32_channels(), lanes.len());
+    let first = play_bits(&mut bank, 0, 340);
+    let seeks = [
+        (32, 200),
+        (0, 340),
+        (37, 100),
+        (301, 340),
+        (5, 60),
+        (250, 320),
+    ];
+    replay_after_seeks(&mut bank, (&first, &lanes), &seeks);
+    assert_seeks_play(&streams, &first, &lanes);
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    let ops = [
+        Op::Advance(200),
+        Op::Seek(37.0),
+        Op::Advance(80),
+        Op::Step(0.5),
+        Op::Advance(3),
+        Op::Step(1.0),
+        Op::Seek(16.0),
+        Op::Advance(300),
+    ];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 120 * 580, "compared {compared}");
 }
 
 /// `tracks` as a document at 30 fps compiled in f32 at degree ≤ 3.

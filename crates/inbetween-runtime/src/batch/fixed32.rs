@@ -62,7 +62,7 @@
 
 use alloc::vec::Vec;
 
-use super::horner::{centre, EPOCH};
+use super::horner::{centre, chunked_index, CHUNK, EPOCH};
 use crate::stream::layout::MAX_TERMS;
 
 /// Largest coefficient magnitude in units (leaves one bit of headroom below i32's range).
@@ -286,15 +286,21 @@ pub(crate) fn verify_piece(
     true
 }
 
-/// Fixed channels of one maximum degree `D` in forward play: `D + 1` i32 coefficient arrays
-/// about the current centre, order-major (`coef[k * len + slot]`), and each slot's `2^-E`.
+/// Fixed channels of one maximum degree `D` in forward play: `D + 1` i32 coefficients per lane
+/// about the current centre, in chunks of `CHUNK` lanes like the f32 lanes
+/// (`horner::chunked_index`), and each lane's `2^-E`. In forward play the coefficients are the
+/// group's part of the current epoch's block, played in place (`live`); the group's own arrays
+/// stay 0, what its lanes play in an epoch without a block.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct IntLanes {
     pub(crate) degree: usize,
     pub(crate) len: usize,
-    coef: Vec<i32>,
-    /// `2^-E` of each slot's track (exact in f32).
-    pub(crate) scale: Vec<f32>,
+    /// Chunks of lanes (`len.div_ceil(CHUNK)`), each `D + 1` arrays of `CHUNK`.
+    chunks: usize,
+    coef: Vec<[i32; CHUNK]>,
+    /// `2^-E` of each lane's track (exact in f32), a chunk per chunk of lanes (padding lanes
+    /// and lanes of tracks played exactly: 0).
+    scale: Vec<[f32; CHUNK]>,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`).
@@ -304,11 +310,13 @@ pub(crate) struct IntLanes {
 impl IntLanes {
     /// `len` lanes playing 0.
     pub(crate) fn new(degree: usize, len: usize) -> Self {
+        let chunks = len.div_ceil(CHUNK);
         Self {
             degree,
             len,
-            coef: alloc::vec![0; (degree + 1) * len],
-            scale: alloc::vec![0.0; len],
+            chunks,
+            coef: alloc::vec![[0; CHUNK]; (degree + 1) * chunks],
+            scale: alloc::vec![[0.0; CHUNK]; chunks],
             channel: alloc::vec![0; len],
             runs: Vec::new(),
         }
@@ -316,58 +324,68 @@ impl IntLanes {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.coef.len() * 4 + self.len * 8
+        self.hot_bytes() + self.len * 4
     }
 
     /// Bytes one frame reads (coefficients and scales).
     pub(crate) fn hot_bytes(&self) -> usize {
-        self.coef.len() * 4 + self.scale.len() * 4
+        (self.coef.len() + self.scale.len()) * CHUNK * 4
     }
 
-    /// Integers per epoch block (the coefficients).
-    pub(crate) fn block_len(&self) -> usize {
+    /// Chunks of coefficients the lanes fill: the size of the group's part of an epoch block.
+    pub(crate) fn chunk_count(&self) -> usize {
         self.coef.len()
     }
 
-    /// Loads `c` (orders 0..; missing ones 0) into `slot`.
-    #[inline]
-    pub(crate) fn set(&mut self, slot: usize, c: &[i32]) {
-        super::orders::set_slot(&mut self.coef, (self.len, self.degree), slot, c);
-    }
-
-    /// The lanes as the piece-change records write them: the order-major coefficients, each
-    /// slot's channel, the lane count and the orders (`records::Records::play_into`).
-    #[inline]
-    pub(crate) fn lanes_mut(&mut self) -> (&mut [i32], &[u32], usize, usize) {
-        (&mut self.coef, &self.channel, self.len, self.degree + 1)
-    }
-
-    /// Replaces every lane's coefficients (a precomputed epoch block).
-    pub(crate) fn copy_block(&mut self, block: &[i32]) {
-        if block.len() == self.coef.len() {
-            self.coef.copy_from_slice(block);
+    /// Sets lane `slot`'s `2^-E`.
+    pub(crate) fn set_scale(&mut self, slot: usize, scale: f32) {
+        if let Some(x) = self
+            .scale
+            .as_flattened_mut()
+            .get_mut(slot)
+            .filter(|_| slot < self.len)
+        {
+            *x = scale;
         }
     }
 
-    /// Makes every lane play 0.
-    pub(crate) fn zero(&mut self) {
-        self.coef.iter_mut().for_each(|x| *x = 0);
+    /// Loads `c` (orders 0..; missing ones 0) into `slot` of the group's own arrays.
+    #[cfg(test)]
+    pub(crate) fn set(&mut self, slot: usize, c: &[i32]) {
+        if slot >= self.len {
+            return;
+        }
+        let terms = self.degree + 1;
+        let coef = self.coef.as_flattened_mut();
+        for k in 0..terms {
+            if let Some(x) = coef.get_mut(chunked_index(terms, slot, k)) {
+                *x = c.get(k).copied().unwrap_or(0);
+            }
+        }
     }
 
     /// Every slot's value at `u` frames from the centre, `(v as f32) · 2^-E`, into its channel
-    /// of `out`.
-    pub(crate) fn write_f32(&self, u: i32, out: &mut [f32]) {
+    /// of `out`: of the coefficients `block` (the group's part of the live epoch block), or with
+    /// `None` of the group's own arrays (all 0 in play).
+    pub(crate) fn write_f32(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f32]) {
         let lanes = (self.len, self.runs.as_slice(), self.channel.as_slice());
-        super::records::write_lanes(lanes, out, |slot, dst| self.eval(u, slot, dst));
+        let coef = block.unwrap_or(&self.coef);
+        super::records::write_lanes(lanes, out, |slot, dst| self.eval(coef, u, slot, dst));
     }
 
-    /// Every slot's value `v · 2^-E` in f64 (exact) into its channel of `out`.
-    pub(crate) fn write_f64(&self, u: i32, out: &mut [f64]) {
+    /// Every slot's value `v · 2^-E` in f64 (exact) into its channel of `out` (`block` as in
+    /// [`IntLanes::write_f32`]).
+    pub(crate) fn write_f64(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f64]) {
         let terms = self.degree + 1;
+        let coef = block.unwrap_or(&self.coef).as_flattened();
+        let scale = self.scale.as_flattened();
         let mut c = [0i32; MAX_TERMS];
-        for (slot, (&ch, &s)) in self.channel.iter().zip(&self.scale).enumerate() {
+        for (slot, (&ch, &s)) in self.channel.iter().zip(scale).enumerate() {
             for (k, x) in c.iter_mut().enumerate().take(terms) {
-                *x = self.coef.get(k * self.len + slot).copied().unwrap_or(0);
+                *x = coef
+                    .get(chunked_index(terms, slot, k))
+                    .copied()
+                    .unwrap_or(0);
             }
             if let Some(o) = out.get_mut(ch as usize) {
                 *o = f64::from(horner_i32(&c[..terms], u)) * f64::from(s);
@@ -375,8 +393,15 @@ impl IntLanes {
         }
     }
 
-    /// Values of slots `start .. start + out.len()` at `u` into `out`.
-    fn eval(&self, u: i32, start: usize, out: &mut [f32]) {
+    /// Values of slots `start .. start + out.len()` at `u` into `out`, of the chunks `coef`.
+    fn eval(&self, coef: &[[i32; CHUNK]], u: i32, start: usize, out: &mut [f32]) {
+        let lanes = Lanes {
+            degree: self.degree,
+            chunks: self.chunks,
+            coef,
+            scale: &self.scale,
+            start,
+        };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
@@ -384,27 +409,37 @@ impl IntLanes {
             // and product (`avx2_and_default_paths_agree`).
             #[allow(unsafe_code)]
             unsafe {
-                eval_avx2(self, u, start, out);
+                eval_avx2(&lanes, u, out);
             }
             return;
         }
-        eval_any(self, u, start, out);
+        eval_any(&lanes, u, out);
     }
+}
+
+/// The chunks one pass reads: `chunks` chunks of lanes, `D + 1` coefficient arrays and one
+/// scale array each, from lane `start`.
+struct Lanes<'a> {
+    degree: usize,
+    chunks: usize,
+    coef: &'a [[i32; CHUNK]],
+    scale: &'a [[f32; CHUNK]],
+    start: usize,
 }
 
 /// [`IntLanes::eval`] for a group's degree (the build's target vectors).
 #[inline(always)]
-fn eval_any(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
+fn eval_any(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     match g.degree {
-        0 => eval_n::<1>(g, u, start, out),
-        1 => eval_u::<2>(g, u, start, out),
-        2 => eval_u::<3>(g, u, start, out),
-        3 => eval_u::<4>(g, u, start, out),
-        4 => eval_n::<5>(g, u, start, out),
-        5 => eval_n::<6>(g, u, start, out),
-        6 => eval_n::<7>(g, u, start, out),
-        7 => eval_n::<8>(g, u, start, out),
-        _ => eval_n::<9>(g, u, start, out),
+        0 => eval_n::<1>(g, u, out),
+        1 => eval_u::<2>(g, u, out),
+        2 => eval_u::<3>(g, u, out),
+        3 => eval_u::<4>(g, u, out),
+        4 => eval_n::<5>(g, u, out),
+        5 => eval_n::<6>(g, u, out),
+        6 => eval_n::<7>(g, u, out),
+        7 => eval_n::<8>(g, u, out),
+        _ => eval_n::<9>(g, u, out),
     }
 }
 
@@ -413,25 +448,25 @@ fn eval_any(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
 /// shift instead of `vpmulld` (2 µops, 10 cycles of latency). The same wrapping integer
 /// products, so the same bits (`avx2_and_default_paths_agree` covers every `u`).
 #[inline(always)]
-fn eval_u<const N: usize>(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
+fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     match u {
-        -8 => eval_n::<N>(g, -8, start, out),
-        -7 => eval_n::<N>(g, -7, start, out),
-        -6 => eval_n::<N>(g, -6, start, out),
-        -5 => eval_n::<N>(g, -5, start, out),
-        -4 => eval_n::<N>(g, -4, start, out),
-        -3 => eval_n::<N>(g, -3, start, out),
-        -2 => eval_n::<N>(g, -2, start, out),
-        -1 => eval_n::<N>(g, -1, start, out),
-        0 => eval_n::<N>(g, 0, start, out),
-        1 => eval_n::<N>(g, 1, start, out),
-        2 => eval_n::<N>(g, 2, start, out),
-        3 => eval_n::<N>(g, 3, start, out),
-        4 => eval_n::<N>(g, 4, start, out),
-        5 => eval_n::<N>(g, 5, start, out),
-        6 => eval_n::<N>(g, 6, start, out),
-        7 => eval_n::<N>(g, 7, start, out),
-        _ => eval_n::<N>(g, u, start, out),
+        -8 => eval_n::<N>(g, -8, out),
+        -7 => eval_n::<N>(g, -7, out),
+        -6 => eval_n::<N>(g, -6, out),
+        -5 => eval_n::<N>(g, -5, out),
+        -4 => eval_n::<N>(g, -4, out),
+        -3 => eval_n::<N>(g, -3, out),
+        -2 => eval_n::<N>(g, -2, out),
+        -1 => eval_n::<N>(g, -1, out),
+        0 => eval_n::<N>(g, 0, out),
+        1 => eval_n::<N>(g, 1, out),
+        2 => eval_n::<N>(g, 2, out),
+        3 => eval_n::<N>(g, 3, out),
+        4 => eval_n::<N>(g, 4, out),
+        5 => eval_n::<N>(g, 5, out),
+        6 => eval_n::<N>(g, 6, out),
+        7 => eval_n::<N>(g, 7, out),
+        _ => eval_n::<N>(g, u, out),
     }
 }
 
@@ -442,39 +477,89 @@ fn eval_u<const N: usize>(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn eval_avx2(g: &IntLanes, u: i32, start: usize, out: &mut [f32]) {
-    eval_any(g, u, start, out);
+unsafe fn eval_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
+    eval_any(g, u, out);
 }
 
-/// [`horner_i32`] then `· 2^-E` over slots `first .. first + out.len()`: one straight pass
-/// (every order and the scales sliced to exactly `out.len()` slots up front, so the loop has no
-/// bounds checks and vectorizes).
+/// [`horner_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
+/// orders (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
-fn eval_n<const N: usize>(g: &IntLanes, u: i32, first: usize, out: &mut [f32]) {
-    let n = out.len();
-    // Invariants of `IntLanes` (`coef.len() = N · len`, `scale.len() = len`); a violation
-    // writes nothing.
-    let (Some(orders), Some(scale)) = (
-        super::orders::orders::<i32, N>(&g.coef, g.len, first, n),
-        g.scale.get(first..first + n),
-    ) else {
-        return;
-    };
-    for (i, dst) in out.iter_mut().enumerate() {
-        // `horner_i32`, unrolled for `N` (the branches are resolved at compile time).
-        let v = if N >= 3 {
-            let mut r = orders[N - 1][i];
-            for k in (2..N - 1).rev() {
-                r = r.wrapping_mul(u).wrapping_add(orders[k][i]);
+fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
+    // Invariant of `IntLanes`: a scale chunk per chunk of lanes (a violation writes nothing).
+    if g.scale.len() == g.chunks {
+        let kernel = AtU { u, scale: g.scale };
+        super::pass::walk::<i32, AtU<'_>, N>((g.coef, g.chunks, g.start), out, &kernel);
+    }
+}
+
+/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the lane's scale.
+struct AtU<'a> {
+    u: i32,
+    scale: &'a [[f32; CHUNK]],
+}
+
+impl<'a, const N: usize> super::pass::Kernel<i32, N> for AtU<'a> {
+    type Aux = core::slice::Iter<'a, [f32; CHUNK]>;
+    const SPLIT: bool = true;
+
+    #[inline(always)]
+    fn aux(&self, first: usize) -> Self::Aux {
+        self.scale.get(first..).unwrap_or(&[]).iter()
+    }
+
+    #[inline(always)]
+    fn chunk(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        for (m, o) in out.iter_mut().enumerate() {
+            *o = lane::<N>(|k| c[k][m], self.u) as f32 * s[m];
+        }
+    }
+
+    #[inline(always)]
+    fn part(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
+        // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
+        let n = out.len();
+        let slices: [&[i32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
+        let s = &s[from..from + n];
+        for (m, o) in out.iter_mut().enumerate() {
+            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s[m];
+        }
+    }
+}
+
+/// [`horner_i32`] of one lane's `N` orders (`c(k)`), unrolled for `N` (the branches are
+/// resolved at compile time).
+#[inline(always)]
+fn lane<const N: usize>(c: impl Fn(usize) -> i32, u: i32) -> i32 {
+    if N >= 3 {
+        let mut r = c(N - 1);
+        for k in (2..N - 1).rev() {
+            r = r.wrapping_mul(u).wrapping_add(c(k));
+        }
+        let p = c(1).wrapping_add(r.wrapping_mul(u) >> SHIFT);
+        p.wrapping_mul(u).wrapping_add(c(0))
+    } else if N == 2 {
+        c(1).wrapping_mul(u).wrapping_add(c(0))
+    } else {
+        c(0)
+    }
+}
+
+/// `IntLanes::write_f32` / `write_f64`: a group's values (of a block's chunks, or `None`: its
+/// own arrays) at `u` into their channels.
+type WriteLanes<T> = fn(&IntLanes, Option<&[[i32; CHUNK]]>, i32, &mut [T]);
+
+impl super::Bank<'_> {
+    /// Forward play: every i32 lane's value at `u` frames from the centre into its channel of
+    /// `out`, through `write` (`IntLanes::write_f32` / `write_f64`), each group of the live
+    /// epoch's block (`live`).
+    #[inline(always)]
+    pub(super) fn write_fixed32<T>(&self, u: i32, out: &mut [T], write: WriteLanes<T>) {
+        for d in super::bits(self.used.fixed32) {
+            if let Some(g) = self.fixed32.get(d) {
+                let block = self.live.and_then(|i| self.script.blocks.ints.group(i, d));
+                write(g, block, u, out);
             }
-            let p = orders[1][i].wrapping_add(r.wrapping_mul(u) >> SHIFT);
-            p.wrapping_mul(u).wrapping_add(orders[0][i])
-        } else if N == 2 {
-            orders[1][i].wrapping_mul(u).wrapping_add(orders[0][i])
-        } else {
-            orders[0][i]
-        };
-        *dst = v as f32 * scale[i];
+        }
     }
 }
 
@@ -664,13 +749,13 @@ mod tests {
             let mut g = IntLanes::new(0, values.len());
             for (i, &v) in values.iter().enumerate() {
                 g.channel[i] = i as u32;
-                g.scale[i] = pow2(-e) as f32;
+                g.set_scale(i, pow2(-e) as f32);
                 g.set(i, &[v]);
             }
             g.runs = crate::batch::records::channel_runs(&g.channel);
             let (mut out, mut wide) = ([0.0f32; 8], [0.0f64; 8]);
-            g.write_f32(0, &mut out);
-            g.write_f64(0, &mut wide);
+            g.write_f32(None, 0, &mut out);
+            g.write_f64(None, 0, &mut wide);
             for (i, &v) in values.iter().enumerate() {
                 let want = f64::from(v) * pow2(-e);
                 assert_eq!(wide[i], want, "{v} at 2^-{e}");
@@ -681,35 +766,42 @@ mod tests {
 
     #[test]
     fn avx2_and_default_paths_agree() {
-        // Every degree (1–3: the kernels compiled per u), every u, every slot: the vector
-        // passes against each other and against `horner_i32`, including wrapping products.
+        // Every degree (1–3: the kernels compiled per u), every u, every slot, from a chunk
+        // boundary (whole chunks and a partial one) and from inside a chunk: the vector passes
+        // against each other and against `horner_i32`, including wrapping products.
         let len = 3001;
         for degree in 0..=5 {
             let mut g = IntLanes::new(degree, len);
+            let mut coef = Vec::new();
             for slot in 0..len {
                 let s = slot as i32;
                 g.channel[slot] = slot as u32;
-                g.scale[slot] = pow2(-(slot as i32 % 40)) as f32;
+                g.set_scale(slot, pow2(-(slot as i32 % 40)) as f32);
                 let c = [s * 1000 - 7, -s * 31, s * s - 5, 3 - s, s << 20, -(s << 19)];
                 g.set(slot, &c[..=degree]);
+                coef.push(c);
             }
+            let scale = |slot: usize| pow2(-(slot as i32 % 40)) as f32;
             for u in -8..8 {
-                let (mut x, mut y) = (vec![0.0f32; len], vec![0.0f32; len]);
-                g.eval(u, 0, &mut x);
-                eval_any(&g, u, 0, &mut y);
-                for slot in 0..len {
-                    let c: Vec<i32> = (0..=degree).map(|k| g.coef[k * len + slot]).collect();
-                    let want = horner_i32(&c, u) as f32 * g.scale[slot];
-                    assert_eq!(
-                        x[slot].to_bits(),
-                        want.to_bits(),
-                        "degree {degree} slot {slot} u {u}"
-                    );
-                    assert_eq!(
-                        y[slot].to_bits(),
-                        want.to_bits(),
-                        "degree {degree} slot {slot} u {u}"
-                    );
+                for start in [0, 45, 96] {
+                    let n = len - start;
+                    let (mut x, mut y) = (vec![0.0f32; n], vec![0.0f32; n]);
+                    g.eval(&g.coef, u, start, &mut x);
+                    let lanes = Lanes {
+                        degree,
+                        chunks: g.chunks,
+                        coef: &g.coef,
+                        scale: &g.scale,
+                        start,
+                    };
+                    eval_any(&lanes, u, &mut y);
+                    for (i, (a, b)) in x.iter().zip(&y).enumerate() {
+                        let slot = start + i;
+                        let want = horner_i32(&coef[slot][..=degree], u) as f32 * scale(slot);
+                        let at = format!("degree {degree} slot {slot} u {u} from {start}");
+                        assert_eq!(a.to_bits(), want.to_bits(), "{at}");
+                        assert_eq!(b.to_bits(), want.to_bits(), "{at}");
+                    }
                 }
             }
         }

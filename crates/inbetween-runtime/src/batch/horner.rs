@@ -260,29 +260,50 @@ pub(crate) const CHUNK: usize = 8;
 
 /// Chunks per step of the main pass (`eval_n`): four AVX2 vectors, as many independent Horner
 /// chains as keep the multiplier busy.
-const STEP: usize = 4;
+pub(crate) const STEP: usize = 4;
 
 /// Chunks a cache line holds (64 bytes).
 pub(crate) const LINE: usize = 64 / (4 * CHUNK);
 
-/// One cache line of chunks, aligned to it.
-#[derive(Debug, Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Line([[f32; CHUNK]; LINE]);
+/// A lane number of 4 bytes (the f32 and the i32 lanes): what [`Chunks`] stores.
+pub(crate) trait LaneWord: Copy + Default + core::fmt::Debug {}
+impl LaneWord for f32 {}
+impl LaneWord for i32 {}
 
-const _: () = assert!(core::mem::size_of::<Line>() == LINE * CHUNK * 4);
+/// One cache line of chunks, aligned to it.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Line<T>([[T; CHUNK]; LINE]);
+
+impl<T: LaneWord> Default for Line<T> {
+    fn default() -> Self {
+        Self([[T::default(); CHUNK]; LINE])
+    }
+}
+
+const _: () = assert!(core::mem::size_of::<Line<f32>>() == LINE * CHUNK * 4);
+const _: () = assert!(core::mem::size_of::<Line<i32>>() == LINE * CHUNK * 4);
 
 /// `len` chunks of lanes whose storage starts on a 64-byte line (the epoch blocks): with the
 /// allocator's 16-byte alignment every other AVX2 load of the pass straddled two lines, and a
 /// cubic lane's 128 bytes three lines instead of two. Used as a slice of chunks
 /// (`Deref`).
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Chunks {
-    lines: Vec<Line>,
+#[derive(Debug, Clone)]
+pub(crate) struct Chunks<T> {
+    lines: Vec<Line<T>>,
     len: usize,
 }
 
-impl Chunks {
+impl<T> Default for Chunks<T> {
+    fn default() -> Self {
+        Self {
+            lines: Vec::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<T: LaneWord> Chunks<T> {
     /// `len` chunks of zeros.
     pub(crate) fn zeroed(len: usize) -> Self {
         Self {
@@ -292,31 +313,31 @@ impl Chunks {
     }
 }
 
-impl core::ops::Deref for Chunks {
-    type Target = [[f32; CHUNK]];
+impl<T: LaneWord> core::ops::Deref for Chunks<T> {
+    type Target = [[T; CHUNK]];
 
-    fn deref(&self) -> &[[f32; CHUNK]] {
+    fn deref(&self) -> &[[T; CHUNK]] {
         let len = self.len.min(self.lines.len() * LINE);
-        // SAFETY: `Line` is `repr(C)` and holds exactly `LINE` arrays `[f32; CHUNK]` with no
-        // padding (its size is `LINE · CHUNK · 4`, asserted at compile time), so `lines` is
-        // `LINE · lines.len()` contiguous, initialized `[f32; CHUNK]`, aligned (64 is a
-        // multiple of their alignment, 4); `len` is at most that many; the slice borrows
-        // `self`, so the vector is neither freed nor written while it lives.
-        // `aligned_chunks_read_and_write_as_a_slice` checks it.
+        // SAFETY: `Line<T>` is `repr(C)` and holds exactly `LINE` arrays `[T; CHUNK]` with no
+        // padding (`T` is f32 or i32, `LaneWord`; its size is `LINE · CHUNK · 4`, asserted at
+        // compile time for both), so `lines` is `LINE · lines.len()` contiguous, initialized
+        // `[T; CHUNK]`, aligned (64 is a multiple of their alignment, 4); `len` is at most that
+        // many; the slice borrows `self`, so the vector is neither freed nor written while it
+        // lives. `aligned_chunks_read_and_write_as_a_slice` checks it.
         #[allow(unsafe_code)]
         unsafe {
-            core::slice::from_raw_parts(self.lines.as_ptr().cast::<[f32; CHUNK]>(), len)
+            core::slice::from_raw_parts(self.lines.as_ptr().cast::<[T; CHUNK]>(), len)
         }
     }
 }
 
-impl core::ops::DerefMut for Chunks {
-    fn deref_mut(&mut self) -> &mut [[f32; CHUNK]] {
+impl<T: LaneWord> core::ops::DerefMut for Chunks<T> {
+    fn deref_mut(&mut self) -> &mut [[T; CHUNK]] {
         let len = self.len.min(self.lines.len() * LINE);
         // SAFETY: as in `deref`; the slice borrows `self` mutably, so it is the only access.
         #[allow(unsafe_code)]
         unsafe {
-            core::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<[f32; CHUNK]>(), len)
+            core::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<[T; CHUNK]>(), len)
         }
     }
 }
@@ -509,116 +530,48 @@ unsafe fn eval_avx2(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     eval_any(lanes, t, out);
 }
 
-/// [`horner`] over lanes `start .. start + out.len()` of a group of `N` orders into `out`.
-/// From a chunk boundary: whole chunks in one pass ([`eval_chunk`] each), then the last
-/// partial chunk evaluated whole (its padding lanes exist) into a stack chunk and copied. From
-/// elsewhere (a group's later runs of channels): lane by lane. The same operations per lane
-/// either way, so the same bits.
+/// [`horner`] over lanes `start .. start + out.len()` of a group of `N` orders into `out`
+/// (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    // Invariant of `HornerGroup` (`N · chunks` chunks, `start + out.len() ≤ len`); a violation
-    // writes nothing rather than reading another order's lanes.
-    let fits =
-        lanes.start + out.len() <= lanes.chunks * CHUNK && lanes.coef.len() == lanes.chunks * N;
-    debug_assert!(
-        fits,
-        "lanes {}+{} of {} chunks",
-        lanes.start,
-        out.len(),
-        lanes.chunks
-    );
-    if !fits {
-        return;
+    super::pass::walk::<f32, AtT, N>((lanes.coef, lanes.chunks, lanes.start), out, &AtT(t));
+}
+
+/// The f32 lanes' arithmetic: [`horner`] at `t`, lane by lane.
+struct AtT(f32);
+
+impl<const N: usize> super::pass::Kernel<f32, N> for AtT {
+    type Aux = core::iter::Repeat<()>;
+    const SPLIT: bool = false;
+
+    #[inline(always)]
+    fn aux(&self, _: usize) -> Self::Aux {
+        core::iter::repeat(())
     }
-    if lanes.start % CHUNK != 0 {
-        eval_unaligned::<N>(lanes, t, out);
-        return;
-    }
-    let first = lanes.start / CHUNK;
-    let whole = out.len() / CHUNK;
-    let (head, tail) = out.split_at_mut(whole * CHUNK);
-    let body = lanes
-        .coef
-        .get(first * N..(first + whole) * N)
-        .unwrap_or(&[]);
-    let steps = whole / STEP * STEP;
-    let (body_steps, body_rest) = body.split_at(steps * N);
-    let (head_steps, head_rest) = head.split_at_mut(steps * CHUNK);
-    eval_chunks::<N, STEP>(body_steps, t, head_steps);
-    eval_chunks::<N, 1>(body_rest, t, head_rest);
-    let from = (first + whole) * N;
-    let last = lanes.coef.get(from..from + N).unwrap_or(&[]);
-    if let (false, Ok(c)) = (tail.is_empty(), <&[[f32; CHUNK]; N]>::try_from(last)) {
-        // The last partial chunk, evaluated whole (its padding lanes exist) and copied.
-        let mut values = [0.0f32; CHUNK];
-        eval_chunk(c, t, &mut values);
-        for (o, v) in tail.iter_mut().zip(values) {
+
+    #[inline(always)]
+    fn chunk(&self, (): (), c: &[[f32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        for (m, o) in out.iter_mut().enumerate() {
+            let mut v = c[N - 1][m];
+            for k in (0..N - 1).rev() {
+                v = v * self.0 + c[k][m];
+            }
             *o = v;
         }
     }
-}
 
-/// [`eval_chunk`] over whole chunks, `S` chunks a step: `coef` holds `N` orders per chunk,
-/// `out` `CHUNK` values per chunk (both cut to whole steps by the caller; a remainder is left
-/// alone).
-#[inline(always)]
-fn eval_chunks<const N: usize, const S: usize>(coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
-    // Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42
-    // instructions a pass under callgrind).
-    let mut dst = out.chunks_exact_mut(S * CHUNK);
-    for c in coef.chunks_exact(S * N) {
-        let Some(d) = dst.next() else {
-            break;
-        };
-        for s in 0..S {
-            let (Some(c), Some(d)) = (
-                c.get(s * N..(s + 1) * N),
-                d.get_mut(s * CHUNK..(s + 1) * CHUNK),
-            ) else {
-                continue;
-            };
-            if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
-                eval_chunk(c, t, d);
-            }
-        }
-    }
-}
-
-/// [`eval_n`] from a lane inside a chunk (a group's later runs of channels, e.g. the
-/// components of mixed-degree rotations): chunk by chunk, each chunk's part of the run as one
-/// slice per order, so the loop vectorizes like [`eval_chunk`]'s — the same operations per lane.
-#[inline(always)]
-fn eval_unaligned<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    let mut done = 0;
-    while done < out.len() {
-        let slot = lanes.start + done;
-        let (chunk, lo) = (slot / CHUNK, slot % CHUNK);
-        let n = (CHUNK - lo).min(out.len() - done);
-        let orders = lanes.coef.get(chunk * N..chunk * N + N);
-        let (Some(orders), Some(dst)) = (orders, out.get_mut(done..done + n)) else {
-            return;
-        };
-        let slices: [&[f32]; N] = core::array::from_fn(|k| &orders[k][lo..lo + n]);
-        for (m, o) in dst.iter_mut().enumerate() {
+    #[inline(always)]
+    fn part(&self, (): (), c: &[[f32; CHUNK]; N], from: usize, out: &mut [f32]) {
+        // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
+        let n = out.len();
+        let slices: [&[f32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
+        for (m, o) in out.iter_mut().enumerate() {
             let mut v = slices[N - 1][m];
             for k in (0..N - 1).rev() {
-                v = v * t + slices[k][m];
+                v = v * self.0 + slices[k][m];
             }
             *o = v;
         }
-        done += n;
-    }
-}
-
-/// [`horner`] of one chunk of lanes (its `N` orders `c`) into `out`.
-#[inline(always)]
-fn eval_chunk<const N: usize>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f32; CHUNK]) {
-    for (m, o) in out.iter_mut().enumerate() {
-        let mut v = c[N - 1][m];
-        for k in (0..N - 1).rev() {
-            v = v * t + c[k][m];
-        }
-        *o = v;
     }
 }
 

@@ -23,7 +23,9 @@
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
-//!   arithmetic only, checked the same way.
+//!   arithmetic only, checked the same way. They are chunked like the f32 lanes and read in
+//!   place from the same epoch blocks, patched by their own records (`live`); one chunk walk
+//!   (`pass`) serves both kinds of lanes.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
@@ -89,7 +91,7 @@ mod fixed32;
 mod horner;
 mod live;
 mod normalize;
-mod orders;
+mod pass;
 mod quat_lanes;
 mod records;
 mod straight;
@@ -377,25 +379,19 @@ struct Script {
 
 /// Every Horner lane's coefficients about the centre of each epoch its tracks' script entries
 /// cover (f32 lanes: `horner::centred`; i32 lanes: `fixed32::quantize` of `fixed32::shifted`), as
-/// forward play holds them at the epoch's first frame, the same numbers a seek computes. The f32
-/// lanes play their block in place (`live`: no copy); a new epoch copies the i32 lanes' block.
-/// Lanes whose track is off its chain there are 0 (their channels are written from the side
-/// list).
+/// forward play holds them at the epoch's first frame, the same numbers a seek computes. Both
+/// kinds of lanes play their block in place (`live`: no copy). Lanes whose track is off its
+/// chain there are 0 (their channels are written from the side list).
 #[derive(Debug, Clone, Default)]
 struct EpochBlocks {
     /// Epoch index (`frame.div_euclid(EPOCH)`) of the first block.
     first: i64,
     /// Blocks built (0: none, the bank has no fast lanes).
     count: usize,
-    /// Floats per block: every Horner group's coefficient chunks, group after group.
-    len: usize,
-    values: horner::Chunks,
-    /// Where each Horner group's chunks start in a block, and how many it has.
-    starts: [usize; MAX_TERMS],
-    sizes: [usize; MAX_TERMS],
-    /// Integers per block: every i32 group's coefficient arrays, group after group.
-    int_len: usize,
-    ints: Vec<i32>,
+    /// Per block, every f32 group's coefficient chunks, group after group.
+    floats: live::Chunks<f32>,
+    /// Per block, every i32 group's coefficient chunks, group after group.
+    ints: live::Chunks<i32>,
 }
 
 impl EpochBlocks {
@@ -404,65 +400,31 @@ impl EpochBlocks {
         script: &Script,
         (groups, int_groups): (&[HornerGroup], &[IntLanes]),
     ) -> Self {
-        let len: usize = groups.iter().map(|g| g.hot_bytes() / 4).sum();
-        // Whole cache lines a block, so that every block starts on one (`horner::Chunks`).
-        let len = len.next_multiple_of(horner::LINE * horner::CHUNK);
-        let int_len: usize = int_groups.iter().map(IntLanes::block_len).sum();
-        let Some((first, count)) = Self::span(tracks, script, len + int_len) else {
+        let sizes = |n: &mut dyn Iterator<Item = usize>| {
+            let mut sizes = [0; MAX_TERMS];
+            sizes.iter_mut().zip(n).for_each(|(s, n)| *s = n);
+            sizes
+        };
+        let floats = sizes(&mut groups.iter().map(HornerGroup::chunk_count));
+        let ints = sizes(&mut int_groups.iter().map(IntLanes::chunk_count));
+        let len = (floats.iter().sum::<usize>() + ints.iter().sum::<usize>()) * horner::CHUNK;
+        let Some((first, count)) = Self::span(tracks, script, len) else {
             return Self::default();
         };
         let mut blocks = Self {
             first,
             count,
-            len,
-            values: horner::Chunks::zeroed((len / horner::CHUNK).saturating_mul(count)),
-            starts: [0; MAX_TERMS],
-            sizes: [0; MAX_TERMS],
-            int_len,
-            ints: alloc::vec![0; int_len.saturating_mul(count)],
+            floats: live::Chunks::new(floats, count),
+            ints: live::Chunks::new(ints, count),
         };
-        let starts = |sizes: &mut dyn Iterator<Item = usize>| {
-            let mut start = [0usize; MAX_TERMS];
-            let mut at = 0;
-            for (s, n) in start.iter_mut().zip(sizes) {
-                *s = at;
-                at += n;
-            }
-            start
-        };
-        let group_start = starts(&mut groups.iter().map(|g| g.hot_bytes() / 4));
-        for ((s, n), (start, g)) in blocks
-            .starts
-            .iter_mut()
-            .zip(blocks.sizes.iter_mut())
-            .zip(group_start.iter().zip(groups))
-        {
-            *s = start / horner::CHUNK;
-            *n = g.chunk_count();
-        }
-        let int_start = starts(&mut int_groups.iter().map(IntLanes::block_len));
         for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
             let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
             let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
             let chain = script.by_track.get(from..to).unwrap_or(&[]);
-            let degree = usize::from(info.group) % MAX_TERMS;
-            let (group_len, start) = if info.fixed {
-                (
-                    int_groups.get(degree).map_or(0, |g| g.len),
-                    int_start[degree],
-                )
-            } else {
-                (0, group_start[degree])
-            };
             let entries = chain.iter().filter_map(|&e| script.entries.get(e as usize));
             for (entry, next) in entries.clone().zip(entries.skip(1)) {
                 if entry.kind != SLOW {
-                    blocks.fill(
-                        script,
-                        info,
-                        (entry, next.frame),
-                        (degree, group_len, start),
-                    );
+                    blocks.fill(script, info, (entry, next.frame));
                 }
             }
         }
@@ -471,15 +433,10 @@ impl EpochBlocks {
 
     /// The blocks of the epochs that `entry` of track `info` plays in, up to frame `end` (the
     /// next entry's): each component's coefficients about each epoch's centre, in lane
-    /// `info.lane + c` of its group (`degree`; i32 groups: `group_len` lanes, order-major; f32
-    /// groups: chunked, `horner::chunked_index`), starting `start` values into a block.
-    fn fill(
-        &mut self,
-        script: &Script,
-        info: &TrackInfo<'_>,
-        (entry, end): (&Entry, f64),
-        (degree, group_len, start): (usize, usize, usize),
-    ) {
+    /// `info.lane + c` of its group (chunked, `horner::chunked_index`; i32 groups for fixed
+    /// tracks, f32 ones otherwise).
+    fn fill(&mut self, script: &Script, info: &TrackInfo<'_>, (entry, end): (&Entry, f64)) {
+        let degree = usize::from(info.group) % MAX_TERMS;
         let (p, end) = (entry.frame as i64, end as i64);
         let mut epoch = p.div_euclid(horner::EPOCH) + 1;
         if p.rem_euclid(horner::EPOCH) == 0 {
@@ -499,25 +456,13 @@ impl EpochBlocks {
                     *x = *y;
                 }
                 let lane = info.lane as usize + c;
-                let at = |k: usize| match info.fixed {
-                    true => start + k * group_len + lane,
-                    false => start + horner::chunked_index(degree + 1, lane, k),
-                };
                 if info.fixed {
                     let hot = fixed32::quantize(&fixed32::shifted(&a, degree, d), info.exponent);
-                    for (k, &h) in hot.iter().enumerate().take(degree + 1) {
-                        if let Some(x) = self.ints.get_mut(i * self.int_len + at(k)) {
-                            *x = h;
-                        }
-                    }
+                    let group = self.ints.group_mut(i, degree);
+                    store_lane(group, (lane, degree), &hot);
                 } else {
                     let hot = horner::centred(&a, degree, d);
-                    let values = self.values.as_flattened_mut();
-                    for (k, &h) in hot.iter().enumerate().take(degree + 1) {
-                        if let Some(x) = values.get_mut(i * self.len + at(k)) {
-                            *x = h;
-                        }
-                    }
+                    store_lane(self.floats.group_mut(i, degree), (lane, degree), &hot);
                 }
             }
             epoch += 1;
@@ -559,12 +504,19 @@ impl EpochBlocks {
         (count.saturating_mul(len) <= covered.saturating_mul(4).saturating_add(1 << 20))
             .then_some((first, count))
     }
+}
 
-    /// The i32 lanes' block of the epoch starting at `frame`, if built.
-    fn int_block(&self, frame: i64) -> Option<&[i32]> {
-        let i = self.index(frame)?;
-        self.ints
-            .get(i.checked_mul(self.int_len)?..(i + 1).checked_mul(self.int_len)?)
+/// Stores orders `0..=degree` of `hot` into `lane` of a chunked group (`horner::chunked_index`).
+fn store_lane<T: Copy>(
+    group: Option<&mut [[T; horner::CHUNK]]>,
+    (lane, degree): (usize, usize),
+    hot: &[T],
+) {
+    let values = group.map_or(&mut [][..], |g| g.as_flattened_mut());
+    for (k, &h) in hot.iter().enumerate().take(degree + 1) {
+        if let Some(x) = values.get_mut(horner::chunked_index(degree + 1, lane, k)) {
+            *x = h;
+        }
     }
 }
 
@@ -696,9 +648,10 @@ impl<'s> Bank<'s> {
             horner,
         } = LaneGroups::new(&mut tracks)?;
         let max = (u32::MAX - 1) as usize;
-        if let Some(g) = horner.iter().find(|g| g.hot_bytes() / 4 > max) {
+        let chunks = horner.iter().map(HornerGroup::chunk_count);
+        let chunks = chunks.chain(fixed32.iter().map(IntLanes::chunk_count));
+        if let Some(channels) = chunks.map(|c| c * horner::CHUNK).find(|&n| n > max) {
             // Script records address the lanes' coefficients with 32 bits.
-            let channels = g.hot_bytes() / 4;
             return Err(BatchError::TooManyChannels { channels, max });
         }
         let mut script = build_script(&tracks, pending, has_track);
@@ -820,8 +773,8 @@ impl<'s> Bank<'s> {
             + s.hot.iter().map(HotScript::bytes).sum::<usize>()
             + s.hot32.iter().map(IntScript::bytes).sum::<usize>()
             + s.others.len() * 4
-            + s.blocks.values.len() * horner::CHUNK * 4
-            + s.blocks.ints.len() * 4
+            + s.blocks.floats.values.len() * horner::CHUNK * 4
+            + s.blocks.ints.values.len() * horner::CHUNK * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len();
@@ -903,24 +856,13 @@ impl<'s> Bank<'s> {
         self.plan();
     }
 
-    /// Forward play: a new epoch re-centres every Horner lane.
+    /// Forward play: a new epoch re-centres every Horner lane (the lanes play the epoch's
+    /// block in place, `live`; no block: no lane holds a piece in this epoch, they play 0).
     fn next_epoch(&mut self) {
         let frame = self.frame() as i64;
         if frame.rem_euclid(horner::EPOCH) == 0 {
             self.centre = horner::centre(frame);
             self.live = self.script.blocks.index(frame);
-            match self.script.blocks.int_block(frame) {
-                Some(mut ints) => {
-                    for g in &mut self.fixed32 {
-                        let n = g.block_len();
-                        g.copy_block(ints.get(..n).unwrap_or(&[]));
-                        ints = ints.get(n..).unwrap_or(&[]);
-                    }
-                }
-                // No block: no lane holds a piece in this epoch (blocks cover every epoch
-                // of every fast entry, `EpochBlocks::build`).
-                None => self.fixed32.iter_mut().for_each(IntLanes::zero),
-            }
         }
     }
 
@@ -976,9 +918,7 @@ impl<'s> Bank<'s> {
         if self.scripted {
             self.write_wide(out);
             let u = (self.frame() as i64 - self.centre) as i32;
-            for g in &self.fixed32 {
-                g.write_f64(u, out);
-            }
+            self.write_fixed32(u, out, fixed32::IntLanes::write_f64);
         }
         self.write_with(out, |x| x, |i, s| i as f64 * s)?;
         self.normalize_f64(out);
@@ -998,9 +938,7 @@ impl<'s> Bank<'s> {
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
             self.write_horner_f32(t, out, false);
-            for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
-                g.write_f32(t as i32, out);
-            }
+            self.write_fixed32(t as i32, out, fixed32::IntLanes::write_f32);
         }
         self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)?;
         self.normalize_f32(out);
@@ -1109,10 +1047,8 @@ impl<'s> Bank<'s> {
             if let Some(x) = self.on_script.get_mut(t) {
                 *x = on;
             }
-            if on && inside && info.fast && info.fixed {
-                self.load_from_script(t, base);
-            } else if on && inside && info.fast {
-                // Its f32 lanes play the block in place (`enter_blocks`).
+            if on && inside && info.fast {
+                // Its f32 or i32 lanes play the block in place (`enter_blocks`).
                 for c in 0..usize::from(info.components) {
                     self.leave_side(info.first_channel as usize + c);
                 }
@@ -1132,30 +1068,16 @@ impl<'s> Bank<'s> {
         self.plan();
     }
 
-    /// A seek to integer frame `frame` in forward play: the f32 lanes play the block of its
+    /// A seek to integer frame `frame` in forward play: the lanes play the block of its
     /// epoch in place, patched by the records of the epoch's frames up to `frame` (see `live`).
     fn enter_blocks(&mut self, frame: i64) {
         self.live = self.script.blocks.index(frame);
         let epoch_start = (frame.div_euclid(horner::EPOCH) * horner::EPOCH) as f64;
         let from = self.script.frames.partition_point(|&f| f < epoch_start);
         for i in from..self.cursor {
-            self.play_hot(i, (1 << MAX_TERMS) - 1);
+            self.play_hot(i, u32::MAX);
         }
         self.patched = Some(from);
-    }
-
-    /// Loads a Horner track's lanes from its script entry covering integer frame `frame`
-    /// (the same coefficients forward play from the track's start would hold there).
-    fn load_from_script(&mut self, t: usize, frame: f64) {
-        let s = &self.script;
-        let from = s.track_start.get(t).copied().unwrap_or(0) as usize;
-        let to = s.track_start.get(t + 1).copied().unwrap_or(0) as usize;
-        let entries = s.by_track.get(from..to).unwrap_or(&[]);
-        let i = entries
-            .partition_point(|&e| s.entries.get(e as usize).is_some_and(|x| x.frame <= frame));
-        if let Some(&e) = i.checked_sub(1).and_then(|i| entries.get(i)) {
-            self.apply_entry(e as usize);
-        }
     }
 
     /// Loads track `t`'s state at the current position with `TrackPlayer`'s logic; schedules its
@@ -1199,12 +1121,9 @@ impl<'s> Bank<'s> {
             if let Some(g) = self.fixed.get_mut(group) {
                 g.set(slot, &[]);
             }
-            if let Some(g) = self.fixed32.get_mut(group % MAX_TERMS).filter(|_| on_lanes) {
-                g.set(info.lane as usize + c, &[]);
-            }
         }
-        // A float track's f32 lanes keep what they hold: its channels are written from the
-        // side list after them (and the blocks are played in place, `live`).
+        // A fast track's f32 or i32 lanes keep what they hold: its channels are written from
+        // the side list after them (and the blocks are played in place, `live`).
         let mut state = [0.0; MAX_TERMS];
         for (s, x) in state.iter_mut().zip(w) {
             *s = *x;
@@ -1322,10 +1241,14 @@ impl<'s> Bank<'s> {
                     let lanes = ((lanes.0, lanes.1, lanes.2, bit + 1), true);
                     play_records(hot, i, lanes, on_script, (side, side_of));
                 }
-            } else if let (Some(g), Some(hot)) =
-                (fixed32.get_mut(bit - MAX_TERMS), hot32.get(bit - MAX_TERMS))
-            {
-                play_records(hot, i, (g.lanes_mut(), false), on_script, (side, side_of));
+            } else {
+                let d = bit - MAX_TERMS;
+                let block = live.and_then(|e| blocks.ints.group_mut(e, d));
+                if let (Some(g), Some(hot), Some(block)) = (fixed32.get(d), hot32.get(d), block) {
+                    let lanes = (block.as_flattened_mut(), g.channel.as_slice(), g.len);
+                    let lanes = ((lanes.0, lanes.1, lanes.2, d + 1), true);
+                    play_records(hot, i, lanes, on_script, (side, side_of));
+                }
             }
         }
     }
@@ -1358,7 +1281,8 @@ impl<'s> Bank<'s> {
         let offset = entry.offset as usize;
         let (slot, group) = (slot as usize, usize::from(group));
         if fast {
-            self.apply_horner(&entry);
+            // Its lanes play the epoch blocks in place (`enter_blocks`).
+            self.leave_side_track(&entry);
         } else if fixed {
             for c in 0..usize::from(components) {
                 let at = offset + c * terms;
@@ -1386,37 +1310,6 @@ impl<'s> Bank<'s> {
                 }
             }
         }
-    }
-
-    /// Loads an i32-lane entry into its track's lanes at the current centre (a seek into the
-    /// piece: the same `fixed32::shifted` of the same power coefficients forward play holds
-    /// there). The f32 lanes are loaded by `enter_blocks`.
-    fn apply_horner(&mut self, entry: &Entry) {
-        let terms = usize::from(entry.kind) + 1;
-        let degree = usize::from(entry.place.group) % MAX_TERMS;
-        let exponent = self
-            .tracks
-            .get(entry.track as usize)
-            .map_or(fixed32::Units::default(), |i| i.exponent);
-        let d = self.centre as f64 - entry.frame;
-        for c in 0..usize::from(entry.place.components) {
-            let at = entry.offset as usize + c * terms;
-            let slot = entry.place.slot as usize + c;
-            let mut a = [0.0; MAX_TERMS];
-            for (x, y) in a
-                .iter_mut()
-                .zip(self.script.floats.get(at..at + terms).unwrap_or(&[]))
-            {
-                *x = *y;
-            }
-            if entry.place.fixed {
-                let hot = fixed32::quantize(&fixed32::shifted(&a, terms - 1, d), exponent);
-                if let Some(g) = self.fixed32.get_mut(degree) {
-                    g.set(slot, &hot);
-                }
-            }
-        }
-        self.leave_side_track(entry);
     }
 
     /// Takes the channels of `entry`'s track off the side list.
@@ -1638,8 +1531,8 @@ impl LaneGroups {
             }
             // Lanes of fixed tracks played exactly keep scale 0: they write 0, then the exact
             // groups overwrite their channels (contiguous output).
-            if let Some(x) = g.scale.get_mut(lane).filter(|_| info.fast) {
-                *x = info.exponent.scale();
+            if info.fast {
+                g.set_scale(lane, info.exponent.scale());
             }
         }
         if let Some(g) = self
@@ -2004,6 +1897,11 @@ fn build_script(
         // Positions fit: `Bank::build` checked the Horner groups' sizes.
         let chunked = hot.index_chunks(d + 1);
         debug_assert!(chunked, "Horner record positions past 32 bits");
+    }
+    for (d, hot) in script.hot32.iter_mut().enumerate() {
+        // Positions fit: `Bank::build` checked the i32 groups' sizes.
+        let chunked = hot.index_chunks(d + 1);
+        debug_assert!(chunked, "i32 record positions past 32 bits");
     }
     script.hot_used = (0..script.frames.len())
         .map(|i| script.used_at(i))

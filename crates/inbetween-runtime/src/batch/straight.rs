@@ -27,7 +27,7 @@
 //! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
 
 use super::horner::CHUNK;
-use super::{bits, Bank, EpochBlocks, Group, Lane, Script, BLOCK, MAX_TERMS};
+use super::{bits, Bank, Group, Lane, Script, BLOCK, MAX_TERMS};
 
 /// What the straight frames do until the next state change (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -76,7 +76,7 @@ impl Bank<'_> {
             let blocks = &self.script.blocks;
             for d in bits(self.used.horner) {
                 if let Some(b) = block.get_mut(d) {
-                    *b = blocks.group_at(live, d).unwrap_or((0, 0));
+                    *b = blocks.floats.group_at(live, d).unwrap_or((0, 0));
                 }
             }
         }
@@ -99,7 +99,12 @@ impl Bank<'_> {
     /// the group plays its own arrays).
     pub(super) fn located_block(&self, d: usize) -> Option<&[[f32; CHUNK]]> {
         let (at, n) = self.straight.block.get(d).copied().unwrap_or((0, 0));
-        self.script.blocks.values.get(at..at + n).filter(|_| n > 0)
+        self.script
+            .blocks
+            .floats
+            .values
+            .get(at..at + n)
+            .filter(|_| n > 0)
     }
 
     /// The f32 records of script frame `i` into the live block, when the plan found them
@@ -122,7 +127,7 @@ impl Bank<'_> {
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
             };
-            if let Some(chunks) = blocks.values.get_mut(at..at + n) {
+            if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
                 hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
             }
         }
@@ -183,9 +188,7 @@ impl Bank<'_> {
         let frame = self.straight.origin + self.steps as i64;
         let t = (frame - self.centre) as f32;
         self.write_horner_f32(t, out, true);
-        for g in bits(self.used.fixed32).filter_map(|d| self.fixed32.get(d)) {
-            g.write_f32(t as i32, out);
-        }
+        self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
         if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
             // `out` fits: checked by `write_f32`.
             let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
@@ -193,16 +196,6 @@ impl Bank<'_> {
         if !self.normalized.is_empty() {
             self.normalize_f32(out);
         }
-    }
-}
-
-impl EpochBlocks {
-    /// Where f32 group `degree`'s part of block `i` lies in `values`: its first chunk and its
-    /// chunk count (`None` past the blocks; the range `EpochBlocks::group` reads).
-    fn group_at(&self, i: usize, degree: usize) -> Option<(usize, usize)> {
-        let from = i.checked_mul(self.len / CHUNK)? + *self.starts.get(degree)?;
-        let n = *self.sizes.get(degree)?;
-        (from + n <= self.values.len()).then_some((from, n))
     }
 }
 

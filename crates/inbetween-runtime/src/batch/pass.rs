@@ -1,0 +1,144 @@
+//! One evaluation pass over a run of a lane group's chunked coefficient arrays (`horner::chunked_index`), the walk shared by the f32 and the i32 Horner lanes: whole chunks straight into the output, the last partial chunk through a stack chunk, a run starting inside a chunk part by part.
+
+use super::horner::{CHUNK, STEP};
+
+/// The arithmetic of one kind of lanes of `N` orders, per chunk of lanes, with what it reads
+/// per chunk besides the coefficients (`Aux`: the i32 lanes' scales; nothing for f32 lanes).
+pub(crate) trait Kernel<T, const N: usize> {
+    /// Per-chunk data from a chunk on, chunk after chunk.
+    type Aux: Iterator;
+
+    /// Which loop walks the whole chunks (the same chunks in the same order either way):
+    /// `false`, the orders' `chunks_exact`, the output chunks and `Aux` zipped (the f32
+    /// lanes: ~3 instructions a chunk of bookkeeping under callgrind); `true`, each chunk's
+    /// orders split off as an array (the i32 lanes, whose zipped loop kept ~20 instructions a
+    /// chunk: a multiplication per address and per-chunk checks the compiler did not hoist;
+    /// ~14 split off).
+    const SPLIT: bool;
+
+    /// [`Kernel::Aux`] from chunk `first`.
+    fn aux(&self, first: usize) -> Self::Aux;
+
+    /// The values of every lane of a chunk (its `N` orders `c`, its `aux`) into `out`.
+    fn chunk(&self, aux: Aux<Self, T, N>, c: &[[T; CHUNK]; N], out: &mut [f32; CHUNK]);
+
+    /// The values of lanes `from .. from + out.len()` of a chunk into `out`: the same
+    /// operations per lane as [`Kernel::chunk`], so the same bits.
+    fn part(&self, aux: Aux<Self, T, N>, c: &[[T; CHUNK]; N], from: usize, out: &mut [f32]);
+}
+
+/// What a kernel reads per chunk besides the coefficients.
+pub(crate) type Aux<K, T, const N: usize> = <<K as Kernel<T, N>>::Aux as Iterator>::Item;
+
+/// The values of lanes `start .. start + out.len()` of a group of `chunks` chunks of `N`
+/// orders (`coef`, chunk after chunk) into `out`, through `kernel`. From a chunk boundary:
+/// whole chunks in one pass, then the last partial chunk evaluated whole (its padding lanes
+/// exist) into a stack chunk and copied; from inside a chunk (a group's later runs of
+/// channels), chunk by chunk, the run's part of each. Lanes past the group, or `coef` not
+/// `N · chunks` long (a broken invariant of the group), write nothing.
+#[inline(always)]
+pub(crate) fn walk<T, K: Kernel<T, N>, const N: usize>(
+    (coef, chunks, start): (&[[T; CHUNK]], usize, usize),
+    out: &mut [f32],
+    kernel: &K,
+) {
+    let fits = start + out.len() <= chunks * CHUNK && coef.len() == chunks * N;
+    debug_assert!(fits, "lanes {start}+{} of {chunks} chunks", out.len());
+    if !fits {
+        return;
+    }
+    if start % CHUNK != 0 {
+        unaligned((coef, start), out, kernel);
+        return;
+    }
+    let first = start / CHUNK;
+    let whole = out.len() / CHUNK;
+    let (head, tail) = out.split_at_mut(whole * CHUNK);
+    let body = coef.get(first * N..).unwrap_or(&[]);
+    if K::SPLIT {
+        let mut body = body;
+        for (d, a) in head.chunks_exact_mut(CHUNK).zip(kernel.aux(first)) {
+            let Some((c, rest)) = body.split_first_chunk::<N>() else {
+                break;
+            };
+            body = rest;
+            if let Ok(d) = d.try_into() {
+                kernel.chunk(a, c, d);
+            }
+        }
+    } else {
+        // `STEP` chunks a step (independent Horner chains keep the multiplier busy), then
+        // the rest one by one: the same chunks in the same order.
+        let steps = whole / STEP * STEP;
+        let (body_steps, body_rest) = body.split_at((steps * N).min(body.len()));
+        let (head_steps, head_rest) = head.split_at_mut(steps * CHUNK);
+        let mut aux = kernel.aux(first);
+        step_chunks::<T, K, N, STEP>((body_steps, head_steps), &mut aux, kernel);
+        step_chunks::<T, K, N, 1>((body_rest, head_rest), &mut aux, kernel);
+    }
+    let from = (first + whole) * N;
+    let last = coef.get(from..from + N).unwrap_or(&[]);
+    let aux = kernel.aux(first + whole).next();
+    if let (false, Ok(c), Some(a)) = (tail.is_empty(), <&[[T; CHUNK]; N]>::try_from(last), aux) {
+        let mut values = [0.0f32; CHUNK];
+        kernel.chunk(a, c, &mut values);
+        if let Some(v) = values.get(..tail.len()) {
+            tail.copy_from_slice(v);
+        }
+    }
+}
+
+/// [`Kernel::chunk`] over the whole chunks of `out`, `S` chunks a step (`coef` holds `N`
+/// orders per chunk and may run past `out`'s chunks; `aux` gives each chunk's data in turn).
+/// Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42 instructions
+/// a pass under callgrind).
+#[inline(always)]
+fn step_chunks<T, K: Kernel<T, N>, const N: usize, const S: usize>(
+    (coef, out): (&[[T; CHUNK]], &mut [f32]),
+    aux: &mut K::Aux,
+    kernel: &K,
+) {
+    let mut dst = out.chunks_exact_mut(S * CHUNK);
+    for c in coef.chunks_exact(S * N) {
+        let Some(d) = dst.next() else {
+            break;
+        };
+        for s in 0..S {
+            let (Some(c), Some(d), Some(a)) = (
+                c.get(s * N..(s + 1) * N),
+                d.get_mut(s * CHUNK..(s + 1) * CHUNK),
+                aux.next(),
+            ) else {
+                continue;
+            };
+            if let (Ok(c), Ok(d)) = (<&[[T; CHUNK]; N]>::try_from(c), d.try_into()) {
+                kernel.chunk(a, c, d);
+            }
+        }
+    }
+}
+
+/// [`walk`] from a lane inside a chunk: chunk by chunk, the run's part of each.
+#[inline(always)]
+fn unaligned<T, K: Kernel<T, N>, const N: usize>(
+    (coef, start): (&[[T; CHUNK]], usize),
+    out: &mut [f32],
+    kernel: &K,
+) {
+    let mut done = 0;
+    while done < out.len() {
+        let slot = start + done;
+        let (chunk, lo) = (slot / CHUNK, slot % CHUNK);
+        let n = (CHUNK - lo).min(out.len() - done);
+        let orders = coef.get(chunk * N..chunk * N + N);
+        let (Some(Ok(c)), Some(dst), Some(a)) = (
+            orders.map(<&[[T; CHUNK]; N]>::try_from),
+            out.get_mut(done..done + n),
+            kernel.aux(chunk).next(),
+        ) else {
+            return;
+        };
+        kernel.part(a, c, lo, dst);
+        done += n;
+    }
+}
