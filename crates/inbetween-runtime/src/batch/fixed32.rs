@@ -337,6 +337,13 @@ impl IntLanes {
         self.coef.len()
     }
 
+    /// Lanes of tracks played on them (a nonzero scale; a fixed track played exactly keeps
+    /// scale 0 on its lane).
+    pub(crate) fn fast_lanes(&self) -> usize {
+        let scales = self.scale.as_flattened();
+        scales.iter().filter(|&&s| s != 0.0).count()
+    }
+
     /// Sets lane `slot`'s `2^-E`.
     pub(crate) fn set_scale(&mut self, slot: usize, scale: f32) {
         if let Some(x) = self

@@ -670,7 +670,9 @@ impl<'s> Bank<'s> {
             floats: used_groups(&floats, |g| g.len),
             fixed: used_groups(&fixed, |g| g.len),
             horner: used_groups(&horner, |g| g.len),
-            fixed32: used_groups(&fixed32, |g| g.len),
+            // i32 groups without a fast track's lane play nothing (their lanes write 0 and the
+            // exact groups write their channels after them): skipped.
+            fixed32: used_groups(&fixed32, IntLanes::fast_lanes),
         };
         let normalized = normalize::flagged(&tracks, fused.groups());
         let mut bank = Self {
