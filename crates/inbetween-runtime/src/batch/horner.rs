@@ -250,27 +250,31 @@ pub(crate) fn verify_components<const C: usize>(
     verdict
 }
 
-/// Lanes per chunk of the coefficient arrays: one AVX2 vector (two SSE2 ones). A group holds
-/// its lanes in whole chunks (the last one padded with lanes that play 0 and are never
-/// output), each chunk its `D + 1` orders one after the other, so a lane's coefficients lie
-/// within `32 (D + 1)` bytes (a cubic lane's 16 B within 128 B: the two or three cache lines a
-/// piece-change record dirties, against four at 32 lanes a chunk) and the main pass walks one
-/// array of `[f32; CHUNK]` front to back, `STEP` chunks (four AVX2 vectors) a step.
-pub(crate) const CHUNK: usize = 8;
+/// Lanes per chunk of the coefficient arrays: four AVX2 vectors (eight SSE2 ones). A group
+/// holds its lanes in whole chunks (the last one padded with lanes that play 0 and are never
+/// output), each chunk its `D + 1` orders one after the other, so the main pass walks one
+/// array of `[f32; CHUNK]` front to back, four independent Horner chains a chunk. A lane's
+/// numbers are `4 · CHUNK` = 128 bytes apart: a cubic's piece-change record dirties four cache
+/// lines. Chunks of 8 lanes (one vector; two lines a record) were measured in session 7: the
+/// f32 pass the same (2.275 against 2.297 instructions a channel-frame at 1 000 channels), but
+/// the i32 lanes' kernel (`fixed32`, sharing the layout through `live` and `pass`) is then
+/// left scalar by the compiler (9.7 against 3.1), so the chunks stay at 32 lanes.
+pub(crate) const CHUNK: usize = 32;
 
-/// Chunks per step of the main pass (`eval_n`): four AVX2 vectors, as many independent Horner
-/// chains as keep the multiplier busy.
-pub(crate) const STEP: usize = 4;
+/// Chunks per step of the main pass (`pass::walk`): enough for four AVX2 vectors, the
+/// independent Horner chains that keep the multiplier busy (1 at 32 lanes a chunk).
+pub(crate) const STEP: usize = 32 / CHUNK;
 
-/// Chunks a cache line holds (64 bytes).
-pub(crate) const LINE: usize = 64 / (4 * CHUNK);
+/// Chunks per alignment unit of [`Chunks`]: as many as fill a 64-byte cache line, at least
+/// one (a chunk of 32 lanes is two lines, and starts on one).
+pub(crate) const LINE: usize = if 4 * CHUNK >= 64 { 1 } else { 64 / (4 * CHUNK) };
 
 /// A lane number of 4 bytes (the f32 and the i32 lanes): what [`Chunks`] stores.
 pub(crate) trait LaneWord: Copy + Default + core::fmt::Debug {}
 impl LaneWord for f32 {}
 impl LaneWord for i32 {}
 
-/// One cache line of chunks, aligned to it.
+/// `LINE` chunks, aligned to a 64-byte cache line.
 #[derive(Debug, Clone, Copy)]
 #[repr(C, align(64))]
 struct Line<T>([[T; CHUNK]; LINE]);

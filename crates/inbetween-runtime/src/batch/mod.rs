@@ -10,11 +10,10 @@
 //!   straight into the caller's row in `write_f32`; `advance` only plays the script. The
 //!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
 //!   epoch is a new block index, no copy; the script's records patch the block being played and
-//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 8
-//!   lanes (one AVX2 vector) holding their `D + 1` orders one after the other
-//!   (`horner::chunked_index`: the frame loop walks one array, four chunks a step; a lane's
-//!   numbers lie within `32 (D + 1)` bytes, so a piece change dirties two cache lines of a
-//!   cubic's block, the blocks being stored on 64-byte lines), so a linear lane reads 8 bytes
+//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
+//!   lanes (four AVX2 vectors) holding their `D + 1` orders one after the other
+//!   (`horner::chunked_index`: the frame loop walks one array, four vectors a step; the
+//!   blocks are stored on 64-byte cache lines, `horner::Chunks`), so a linear lane reads 8 bytes
 //!   and a one-stream bank's output is contiguous. A group whose float tracks are all
 //!   quaternions with the normalize flag is evaluated and normalized in one pass (`quat_lanes`:
 //!   two quaternions a 256-bit register, written once; with fused multiply-adds where the CPU

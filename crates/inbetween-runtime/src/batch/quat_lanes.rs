@@ -5,7 +5,7 @@
 //! [`fused_groups`] marks the Horner groups (a bit per degree) in which every float track is a
 //! flagged (normalize-on-output) track of four components. A track's lanes start at a multiple
 //! of 4 there (every track before it in the group has four), and a chunk of lanes
-//! (`horner::CHUNK`, 8) holds whole quaternions, so a 256-bit register holds two and a 128-bit
+//! (`horner::CHUNK`, 32) holds whole quaternions, so a 256-bit register holds two and a 128-bit
 //! register one. A group with any other track keeps the two passes (`horner` then
 //! `normalize::normalize_f32`).
 //!
