@@ -484,7 +484,8 @@ fn compile_all(
         .iter()
         .map(|t| t.keys().len() * 4 * (1 + t.value_type().components()))
         .sum();
-    let json_bytes = doc.to_json_string().len();
+    // Track by track: the whole text's JSON tree of 10^6 tracks would not fit beside the document.
+    let json_bytes = doc.json_len();
     let mut out = Vec::new();
     for &precision in precisions {
         let (start, cpu_start) = (Instant::now(), process_cpu_seconds());

@@ -925,6 +925,35 @@ impl Document {
         self.to_json_string_with_fields(Map::new())
     }
 
+    /// `to_json_string().len()`, without holding the whole text or its JSON tree at once
+    /// (one track's at a time): the size of a document of a million tracks, whose text and tree
+    /// would take more memory than the document itself.
+    #[must_use]
+    pub fn json_len(&self) -> usize {
+        let tracks = self.tracks();
+        let Some(first) = tracks.first() else {
+            return self.to_json_string().len();
+        };
+        // The text with the first track only, then each further track as the array writes it:
+        // a line's 4 spaces of indent, the track, and the ",\n" after the one before it.
+        let mut top = Map::new();
+        top.insert("inbetween".into(), Json::from(1));
+        top.insert("fps".into(), number_json(self.fps()));
+        top.insert(
+            "tracks".into(),
+            Json::Array(alloc::vec![track_to_json(first)]),
+        );
+        let mut text = String::new();
+        write_readable(&Json::Object(top), 0, &mut text);
+        let mut len = text.len() + 1;
+        for track in tracks.iter().skip(1) {
+            text.clear();
+            write_readable(&track_to_json(track), 4, &mut text);
+            len += 4 + text.len() + 2;
+        }
+        len
+    }
+
     /// [`Document::to_json_string`] with extra top-level fields after `tracks` (named
     /// `comment` or `x-…` to load without a warning, e.g. the `"x-gltf"` record of a glTF
     /// import).

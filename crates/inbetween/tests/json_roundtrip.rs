@@ -23,6 +23,7 @@ proptest! {
         }
         let first = Document::from_json_str(&doc.to_string(), "a.json").map_err(|e| TestCaseError::fail(e.to_string()))?;
         let text = first.to_json_string();
+        prop_assert_eq!(first.json_len(), text.len(), "json_len against the text's length");
         let second = Document::from_json_str(&text, "b.json").map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(first.fps(), second.fps());
         prop_assert_eq!(first.tracks().len(), second.tracks().len());
@@ -67,4 +68,15 @@ fn the_showcase_round_trips() {
             );
         }
     }
+}
+
+#[test]
+fn json_len_is_the_texts_length_for_the_showcase_and_a_one_track_document() {
+    let text = include_str!("../../../examples/showcase.json");
+    let showcase = Document::from_json_str(text, "showcase.json").unwrap();
+    assert!(showcase.tracks().len() > 2);
+    assert_eq!(showcase.json_len(), showcase.to_json_string().len());
+    let one = r#"{"inbetween": 1, "tracks": [{"name": "x", "type": "scalar", "keys": [{"frame": 0, "value": 1}, {"frame": 4, "value": 2}]}]}"#;
+    let one = Document::from_json_str(one, "one.json").unwrap();
+    assert_eq!(one.json_len(), one.to_json_string().len());
 }
