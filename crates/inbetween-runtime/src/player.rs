@@ -964,6 +964,7 @@ impl<'s, 'b> Player<'s, 'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     /// C(m, k) by the multiplicative formula in u128 (small m only).
     fn naive_binomial(m: u64, k: usize) -> u128 {

@@ -577,6 +577,7 @@ pub(crate) type IntScript = super::records::Records<i32>;
 mod tests {
     use super::*;
     use crate::batch::horner::power_from_differences;
+    use alloc::{format, vec, vec::Vec};
 
     /// The bound of the module docs, in units of `2^-E`, for degree `n` (`|u| ≤ 8`): `c_0`'s
     /// rounding, then `|u|` times `c_1`'s rounding, the floor of the shift and the finer

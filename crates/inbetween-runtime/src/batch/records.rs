@@ -349,6 +349,7 @@ pub(crate) fn write_lanes(
 #[cfg(test)]
 mod tests {
     use super::{channel_runs, write_lanes, Records};
+    use alloc::{vec, vec::Vec};
 
     /// Three lanes of degree 2 (3 orders, order-major) and two frames of records.
     fn records() -> Records<f32> {

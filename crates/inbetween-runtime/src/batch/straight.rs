@@ -258,6 +258,7 @@ fn lanes_by_lane<T: Lane, const N: usize>(state: &mut [T], len: usize) {
 #[cfg(test)]
 mod tests {
     use super::advance_small;
+    use alloc::vec::Vec;
 
     /// The order-by-order passes `advance_small` replaces: `W_k += W_{k+1}` over every lane,
     /// `k` ascending (what `Group::advance` does for groups above `BLOCK` lanes).
