@@ -359,15 +359,8 @@ impl IntLanes {
     /// Loads `c` (orders 0..; missing ones 0) into `slot` of the group's own arrays.
     #[cfg(test)]
     pub(crate) fn set(&mut self, slot: usize, c: &[i32]) {
-        if slot >= self.len {
-            return;
-        }
-        let terms = self.degree + 1;
-        let coef = self.coef.as_flattened_mut();
-        for k in 0..terms {
-            if let Some(x) = coef.get_mut(chunked_index(terms, slot, k)) {
-                *x = c.get(k).copied().unwrap_or(0);
-            }
+        if slot < self.len {
+            super::horner::set_lane(&mut self.coef, self.degree + 1, slot, c);
         }
     }
 

@@ -346,6 +346,23 @@ impl<T: LaneWord> core::ops::DerefMut for Chunks<T> {
     }
 }
 
+/// Stores `values` (orders 0..; missing ones 0) as lane `slot`'s `terms` orders in `coef`
+/// (the chunked layout of [`chunked_index`]): the test loader of the f32 and i32 groups.
+#[cfg(test)]
+pub(crate) fn set_lane<T: LaneWord>(
+    coef: &mut [[T; CHUNK]],
+    terms: usize,
+    slot: usize,
+    values: &[T],
+) {
+    let coef = coef.as_flattened_mut();
+    for k in 0..terms {
+        if let Some(x) = coef.get_mut(chunked_index(terms, slot, k)) {
+            *x = values.get(k).copied().unwrap_or_default();
+        }
+    }
+}
+
 /// Where order `k` of lane `slot` lives in a group of `terms` orders, flattened: chunk
 /// `slot / CHUNK` holds `terms` arrays of `CHUNK` lanes, order after order.
 #[inline]
@@ -413,15 +430,8 @@ impl HornerGroup {
     /// them; missing ones are 0).
     #[cfg(test)]
     pub(crate) fn set(&mut self, slot: usize, hot: &[f32]) {
-        if slot >= self.len {
-            return;
-        }
-        let terms = self.degree + 1;
-        let coef = self.coef.as_flattened_mut();
-        for k in 0..terms {
-            if let Some(x) = coef.get_mut(chunked_index(terms, slot, k)) {
-                *x = hot.get(k).copied().unwrap_or(0.0);
-            }
+        if slot < self.len {
+            set_lane(&mut self.coef, self.degree + 1, slot, hot);
         }
     }
 

@@ -439,24 +439,27 @@ mod tests {
 
     /// All components at once give each component's `power_to_differences`, bit for bit, at
     /// every length of coefficients, with and without a shift.
+    /// Four components' numbers for the all-at-once tests: mixed signs, zeros, tiny and huge.
+    const TEST_LANES: [[f64; MAX_TERMS]; MAX_COMPONENTS] = [
+        [0.3, -1.7, 2.5e-3, 9.0, -0.0, 4.4, 1e9, -3.0, 0.125],
+        [1e-300, 7.0, -7.0, 0.1, 0.2, 0.3, -1e12, 5.5, 0.0],
+        [-0.9, 0.8, -0.7, 0.6, -0.5, 0.4, -0.3, 0.2, -0.1],
+        [
+            0.0,
+            -0.0,
+            1.0 / 3.0,
+            2.0 / 3.0,
+            1.0,
+            1e-17,
+            -1e-17,
+            3e5,
+            1.0,
+        ],
+    ];
+
     #[test]
     fn differences_of_all_components_are_each_ones_bit_for_bit() {
-        let lanes: [[f64; MAX_TERMS]; MAX_COMPONENTS] = [
-            [0.3, -1.7, 2.5e-3, 9.0, -0.0, 4.4, 1e9, -3.0, 0.125],
-            [1e-300, 7.0, -7.0, 0.1, 0.2, 0.3, -1e12, 5.5, 0.0],
-            [-0.9, 0.8, -0.7, 0.6, -0.5, 0.4, -0.3, 0.2, -0.1],
-            [
-                0.0,
-                -0.0,
-                1.0 / 3.0,
-                2.0 / 3.0,
-                1.0,
-                1e-17,
-                -1e-17,
-                3e5,
-                1.0,
-            ],
-        ];
+        let lanes = TEST_LANES;
         let mut a = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         for k in 0..MAX_TERMS {
             for c in 0..MAX_COMPONENTS {
@@ -488,22 +491,7 @@ mod tests {
     #[test]
     fn interpolant_of_all_components_is_each_ones_bit_for_bit() {
         let table = LobattoTable::new();
-        let lanes: [[f64; MAX_TERMS]; MAX_COMPONENTS] = [
-            [0.3, -1.7, 2.5e-3, 9.0, -0.0, 4.4, 1e9, -3.0, 0.125],
-            [1e-300, 7.0, -7.0, 0.1, 0.2, 0.3, -1e12, 5.5, 0.0],
-            [-0.9, 0.8, -0.7, 0.6, -0.5, 0.4, -0.3, 0.2, -0.1],
-            [
-                0.0,
-                -0.0,
-                1.0 / 3.0,
-                2.0 / 3.0,
-                1.0,
-                1e-17,
-                -1e-17,
-                3e5,
-                1.0,
-            ],
-        ];
+        let lanes = TEST_LANES;
         for d in 0..=MAX_DEGREE {
             let mut values = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
             for j in 0..=d {
