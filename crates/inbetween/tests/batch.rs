@@ -622,6 +622,35 @@ fn assert_seeks_play(streams: &[Stream<'_>], played: &[Bits], lanes: &[usize]) {
     }
 }
 
+/// 120 scalar tracks named `PREFIX0..`, track `t` starting at frame `(7 t) mod 61` with
+/// `keys` keys spaced `5 + t mod spread` frames apart (plus 0..2), values
+/// `((5 i + t) mod 17) · scale + offset`, interpolations cycling catmull_rom, linear, tcb;
+/// `fields` (e.g. a wrap) added to every track.
+fn staggered_tracks(
+    (keys, spread): (i32, i32),
+    (scale, offset): (f64, f64),
+    (prefix, fields): (&str, Json),
+) -> Vec<Json> {
+    (0..120)
+        .map(|t| {
+            let start = (t * 7) % 61;
+            let keys: Vec<Json> = (0..keys)
+                .map(|i| {
+                    let frame = start + i * (5 + t % spread) + (t * i) % 3;
+                    let value = f64::from((i * 5 + t) % 17) * scale + offset;
+                    let interp = ["catmull_rom", "linear", "tcb"][(i + t) as usize % 3];
+                    json!({"frame": frame, "value": value, "interp": interp})
+                })
+                .collect();
+            let mut track = json!({"name": format!("{prefix}{t}"), "type": "scalar", "keys": keys});
+            if let (Some(track), Some(fields)) = (track.as_object_mut(), fields.as_object()) {
+                track.extend(fields.clone());
+            }
+            track
+        })
+        .collect()
+}
+
 /// Forward play's straight frames (the script's due frames played inline, the epoch switches,
 /// the side list and heap of tracks that start late or end early) give, at every frame, the
 /// bits a fresh seek to that frame gives (a seek rebuilds everything from the script and the
@@ -629,22 +658,9 @@ fn assert_seeks_play(streams: &[Stream<'_>], played: &[Bits], lanes: &[usize]) {
 /// play `TrackPlayer`'s additions, whose state after a seek may be rounded differently).
 #[test]
 fn straight_forward_play_equals_a_seek_at_every_frame() {
-    let tracks: Vec<Json> = (0..120)
-        .map(|t| {
-            // Tracks start at 0..60 and end at 150..390: some on the side list first, some
-            // handed to the heap at their end, while the others play straight.
-            let start = (t * 7) % 61;
-            let keys: Vec<Json> = (0..30)
-                .map(|i| {
-                    let frame = start + i * (5 + t % 4) + (t * i) % 3;
-                    let value = f64::from((i * 5 + t) % 17) * 0.5 - 4.0;
-                    let interp = ["catmull_rom", "linear", "tcb"][(i + t) as usize % 3];
-                    json!({"frame": frame, "value": value, "interp": interp})
-                })
-                .collect();
-            json!({"name": format!("t{t}"), "type": "scalar", "keys": keys})
-        })
-        .collect();
+    // Tracks start at 0..60 and end at 150..390: some on the side list first, some handed to
+    // the heap at their end, while the others play straight.
+    let tracks = staggered_tracks((30, 4), (0.5, -4.0), ("t", json!({})));
     let bytes = f32_stream_of(tracks);
     let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
@@ -662,20 +678,7 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
 /// promise at every frame).
 #[test]
 fn fixed_replays_after_seeks_and_step_changes_play_the_same_bits() {
-    let tracks: Vec<Json> = (0..120)
-        .map(|t| {
-            let start = (t * 7) % 61;
-            let keys: Vec<Json> = (0..20)
-                .map(|i| {
-                    let frame = start + i * (5 + t % 7) + (t * i) % 3;
-                    let value = f64::from((i * 5 + t) % 17) * 3.5 - 20.0;
-                    let interp = ["catmull_rom", "linear", "tcb"][(i + t) as usize % 3];
-                    json!({"frame": frame, "value": value, "interp": interp})
-                })
-                .collect();
-            json!({"name": format!("f{t}"), "type": "scalar", "wrap": "clamp", "keys": keys})
-        })
-        .collect();
+    let tracks = staggered_tracks((20, 7), (3.5, -20.0), ("f", json!({"wrap": "clamp"})));
     let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
     let (d, bytes) = compile(&doc, Precision::Fixed, 3).unwrap_or_else(|| panic!("refused"));
     let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
