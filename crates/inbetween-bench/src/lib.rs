@@ -29,6 +29,7 @@ use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, Interp, Track};
 
 mod ozz;
+pub mod quat_shapes;
 mod soa;
 pub use ozz::bench_ozz;
 pub use soa::{HermiteSoaScript, SlerpSoaScript, StreamingCeiling};

@@ -13,8 +13,8 @@ use super::{Method, KEYS, START_FRAME};
 
 /// `N` constants per lane in separate arrays, the lanes' state at `START_FRAME`, and the
 /// reloads after it in frame order.
-struct SoaScript<const N: usize> {
-    lanes: [Vec<f32>; N],
+pub(crate) struct SoaScript<const N: usize> {
+    pub(crate) lanes: [Vec<f32>; N],
     at_start: [Vec<f32>; N],
     /// (frame, lane, constants), sorted by frame then lane.
     reloads: Vec<(f32, u32, [f32; N])>,
@@ -25,7 +25,10 @@ struct SoaScript<const N: usize> {
 
 impl<const N: usize> SoaScript<N> {
     /// From every lane's segments: `segments(lane)` lists (start frame, constants) in time order.
-    fn new(lanes: usize, mut segments: impl FnMut(usize) -> Vec<(f32, [f32; N])>) -> Self {
+    pub(crate) fn new(
+        lanes: usize,
+        mut segments: impl FnMut(usize) -> Vec<(f32, [f32; N])>,
+    ) -> Self {
         let mut at_start: [Vec<f32>; N] = std::array::from_fn(|_| vec![0.0; lanes]);
         let mut reloads = Vec::new();
         for lane in 0..lanes {
@@ -56,7 +59,7 @@ impl<const N: usize> SoaScript<N> {
     }
 
     /// Back to the lanes at `START_FRAME`, before its frame is played.
-    fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         for (lane, start) in self.lanes.iter_mut().zip(&self.at_start) {
             lane.copy_from_slice(start);
         }
@@ -65,7 +68,7 @@ impl<const N: usize> SoaScript<N> {
     }
 
     /// Moves to the next frame and applies the reloads due there; returns the frame.
-    fn step(&mut self) -> f32 {
+    pub(crate) fn step(&mut self) -> f32 {
         self.frame += 1.0;
         let frame = self.frame;
         while let Some((f, lane, data)) = self.reloads.get(self.next) {
