@@ -1,4 +1,4 @@
-//! The rotation piece shapes of `inbetween_bench::quat_shapes` (chord of degree 2..6, arc) beside `slerp-soa-script` and the f32 bank on the quaternion workload: f32 numbers read a rotation-frame, pieces a segment, the fit's error and every method's played error against exact evaluation, then ns per rotation-frame in alternating timed rounds (ratios to slerp per round), with the load average.
+//! The rotation piece shapes of `inbetween_bench::quat_shapes` (chord of degree 2..6, arc from the keys and from degree-8 component polynomials) beside `slerp-soa-script` and the f32 bank on the quaternion workload: f32 numbers read a rotation-frame, pieces a segment, the fit's error and every method's played error against exact evaluation, then ns per rotation-frame in alternating timed rounds (ratios to slerp per round), with the load average.
 //!
 //! ```sh
 //! cargo run --release -p inbetween-bench --example quat_shapes [ROTATIONS] [ROUNDS]
@@ -38,10 +38,18 @@ fn methods<'a>(
         list.push((Box::new(SlerpSoaScript::new(doc)), None));
     }
     if let Some(stream) = stream.filter(|_| wanted("inbetween-batch-f32")) {
-        list.push((Box::new(BatchMethod::new("inbetween-batch-f32", stream)?), None));
+        list.push((
+            Box::new(BatchMethod::new("inbetween-batch-f32", stream)?),
+            None,
+        ));
     }
     if wanted("arc-soa-script") {
         let arc = ArcShape::new(doc);
+        let figures = arc.figures;
+        list.push((Box::new(arc), Some(figures)));
+    }
+    if wanted("arc-from-degree8-soa-script") {
+        let arc = ArcShape::from_coefficients(doc);
         let figures = arc.figures;
         list.push((Box::new(arc), Some(figures)));
     }
@@ -69,7 +77,11 @@ fn main() -> Result<(), String> {
     };
     let count = args.first().is_some_and(|a| a == "count");
     let (only, rotations, rounds) = if count {
-        (args.get(1).cloned(), number(args.get(2), 300)?, number(args.get(3), 100)?)
+        (
+            args.get(1).cloned(),
+            number(args.get(2), 300)?,
+            number(args.get(3), 100)?,
+        )
     } else {
         (None, number(args.first(), 1_000)?, number(args.get(1), 6)?)
     };
@@ -117,17 +129,15 @@ fn report(list: &mut [(Box<dyn Method + '_>, Option<ShapeFigures>)], doc: &Docum
     );
     for (m, figures) in list.iter_mut() {
         let played = max_error(m.as_mut(), doc, 300);
-        let (numbers, pieces, fit, failed) = figures.map_or(
-            ("".into(), "".into(), "".into(), "".into()),
-            |f| {
+        let (numbers, pieces, fit, failed) =
+            figures.map_or(("".into(), "".into(), "".into(), "".into()), |f| {
                 (
                     f.numbers.to_string(),
                     format!("{:.2}", f.pieces_per_segment),
                     format!("{:.2e}", f.max_error),
                     f.failed.to_string(),
                 )
-            },
-        );
+            });
         println!(
             "{:<26} {numbers:>8} {pieces:>12} {fit:>10} {failed:>7} {played:>12.2e}",
             m.name()
@@ -156,7 +166,10 @@ fn timed(
             ns[k].push(*t);
         }
     }
-    println!("{:<26} {:>9} {:>16} {:>14}", "method", "ns median", "× slerp median", "× slerp range");
+    println!(
+        "{:<26} {:>9} {:>16} {:>14}",
+        "method", "ns median", "× slerp median", "× slerp range"
+    );
     for (k, (m, _)) in list.iter().enumerate() {
         for v in [&mut ratios[k], &mut ns[k]] {
             v.sort_by(f64::total_cmp);

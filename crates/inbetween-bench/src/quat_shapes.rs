@@ -177,6 +177,7 @@ fn distance(played: [f32; 4], exact: Quat) -> f64 {
 /// The chord shape's lane at frame `f`: `lane = [a_0..a_3, b_0..b_3, centre, s_0..s_D]`
 /// (`N = 10 + D`), in the arithmetic of the module docs.
 #[must_use]
+#[inline(always)]
 pub fn played_chord<const N: usize>(lane: &[f32; N], f: f32) -> [f32; 4] {
     let t = f - lane[8];
     let s = lane[9..]
@@ -360,6 +361,7 @@ const COS: [f32; 5] = [
 /// The arc shape's lane at frame `f`: `lane = [m_0..m_3, c_0..c_3, centre, ω]`, in the
 /// arithmetic of the module docs.
 #[must_use]
+#[inline(always)]
 pub fn played_arc(lane: &[f32; 10], f: f32) -> [f32; 4] {
     let phi = lane[9] * (f - lane[8]);
     let x = phi * phi;
@@ -390,28 +392,113 @@ pub fn arc_lane(seg: &Segment) -> [f32; 10] {
     lane
 }
 
+/// Degree of [`arc_polynomials`]: the stream's largest.
+pub const ARC_DEGREE: usize = 8;
+
+/// `seg` as one ordinary piece: per component the coefficients (lowest first, in `t` frames
+/// from the segment's centre) of `m_c·C(t) + c_c·S(t)`, `C` and `S` the Chebyshev interpolants
+/// of degree 8 of `cos ωt` and `sin ωt` on the segment ([`fit_centered`]), rounded to f32 — what
+/// a compiler could emit for a slerp segment in the existing format (rank two: the even
+/// coefficients are proportional to `m`, the odd ones to `c`). Interpolation error below
+/// `(ωh)⁹ / (2⁸·9!)`, 1.2e-9 at the largest shortest-arc half-angle `ωh = π/4`.
+#[must_use]
+pub fn arc_polynomials(seg: &Segment) -> [[f32; ARC_DEGREE + 1]; 4] {
+    let lane = arc_lane(seg);
+    let omega = seg.theta / (seg.f1 - seg.f0) as f64;
+    let h = 0.5 * (seg.f1 - seg.f0) as f64;
+    let cos = fit_centered(|t| (omega * t).cos(), h, ARC_DEGREE);
+    let sin = fit_centered(|t| (omega * t).sin(), h, ARC_DEGREE);
+    let m = quat::slerp(seg.q0, seg.q1, 0.5);
+    std::array::from_fn(|c| {
+        let dir = f64::from(lane[4 + c]);
+        std::array::from_fn(|k| (m[c] * cos[k] + dir * sin[k]) as f32)
+    })
+}
+
+/// The arc lane recovered from a piece's f32 component coefficients (in `t` from `centre`), as
+/// a player could when it loads the piece: `m_c` the constant terms, `ω = |linear terms|` (the
+/// derivative at the centre is `c·ω` with `c` unit), `c_c` the linear terms over `ω`. `None`
+/// when the piece is not an arc: its even coefficients not proportional to `m` or its odd ones
+/// not to `c` within `1e-6` relative (a player would then keep the Horner lanes; either way it
+/// checks what it plays).
+#[must_use]
+pub fn arc_from_coefficients(
+    coefficients: &[[f32; ARC_DEGREE + 1]; 4],
+    centre: f32,
+) -> Option<[f32; 10]> {
+    let m: [f64; 4] = std::array::from_fn(|c| f64::from(coefficients[c][0]));
+    let o: [f64; 4] = std::array::from_fn(|c| f64::from(coefficients[c][1]));
+    let omega = o.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let dir: [f64; 4] = std::array::from_fn(|c| if omega > 0.0 { o[c] / omega } else { 0.0 });
+    for k in 2..=ARC_DEGREE {
+        let basis = if k % 2 == 0 { m } else { dir };
+        let column: [f64; 4] = std::array::from_fn(|c| f64::from(coefficients[c][k]));
+        let scale: f64 = (0..4).map(|c| basis[c] * column[c]).sum();
+        let size = column.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let off = (0..4)
+            .map(|c| (column[c] - scale * basis[c]).abs())
+            .fold(0.0, f64::max);
+        if off > 1e-6 * size.max(1e-30) {
+            return None;
+        }
+    }
+    let mut lane = [0.0f32; 10];
+    for c in 0..4 {
+        lane[c] = m[c] as f32;
+        lane[4 + c] = dir[c] as f32;
+    }
+    lane[8] = centre;
+    lane[9] = omega as f32;
+    Some(lane)
+}
+
 /// `arc-soa-script`: the arc shape (one piece a segment) on the baselines' reload script.
 pub struct ArcShape {
     script: SoaScript<10>,
     /// Largest error at the segments' integer frames (no fit: the shape is exact up to
     /// rounding and the sine and cosine polynomials).
     pub figures: ShapeFigures,
+    name: &'static str,
 }
 
 impl ArcShape {
-    /// Over the quaternion workload's tracks.
+    /// Over the quaternion workload's tracks, each lane from its segment's keys ([`arc_lane`]).
     #[must_use]
     pub fn new(doc: &Document) -> Self {
+        Self::with_lanes(doc, "arc-soa-script", |seg| Some(arc_lane(seg)))
+    }
+
+    /// As [`ArcShape::new`], each lane recovered from the segment's degree-8 component
+    /// polynomials ([`arc_polynomials`], [`arc_from_coefficients`]); a segment whose piece is
+    /// not recovered counts in `figures.failed` and plays its keys' lane.
+    #[must_use]
+    pub fn from_coefficients(doc: &Document) -> Self {
+        Self::with_lanes(doc, "arc-from-degree8-soa-script", |seg| {
+            let centre = (0.5 * (seg.f0 + seg.f1) as f64) as f32;
+            arc_from_coefficients(&arc_polynomials(seg), centre)
+        })
+    }
+
+    /// Over the workload's tracks with `arc_of(segment)` (its keys' lane when `None`), named
+    /// `name`.
+    fn with_lanes(
+        doc: &Document,
+        name: &'static str,
+        arc_of: impl Fn(&Segment) -> Option<[f32; 10]>,
+    ) -> Self {
         let tracks = segments(doc);
         let mut figures = ShapeFigures {
             numbers: 10,
             pieces_per_segment: 1.0,
             ..ShapeFigures::default()
         };
-        let script = SoaScript::new(tracks.len(), |lane| {
+        let script = SoaScript::new(tracks.len(), |track| {
             let mut list = Vec::new();
-            for seg in &tracks[lane] {
-                let arc = arc_lane(seg);
+            for seg in &tracks[track] {
+                let arc = arc_of(seg).unwrap_or_else(|| {
+                    figures.failed += 1;
+                    arc_lane(seg)
+                });
                 for f in seg.f0..=seg.f1 {
                     let played = played_arc(&arc, f as f32);
                     figures.max_error =
@@ -421,13 +508,17 @@ impl ArcShape {
             }
             list
         });
-        Self { script, figures }
+        Self {
+            script,
+            figures,
+            name,
+        }
     }
 }
 
 impl Method for ArcShape {
     fn name(&self) -> String {
-        "arc-soa-script".into()
+        self.name.into()
     }
     fn reset(&mut self) {
         self.script.reset();

@@ -20,7 +20,8 @@ fn rotations<const N: usize>(out: &[f32], lanes: &[&[f32]; N]) -> usize {
     lanes.iter().fold(out.len() / 4, |n, l| n.min(l.len()))
 }
 
-/// A vector loop: plays the first whole blocks of 8 of `n` rotations, returns how many.
+/// A vector loop: plays the first `n` rotations (whole blocks of 8 in vector registers, the
+/// rest in the scalar arithmetic compiled with FMA), returns `n`.
 ///
 /// # Safety
 /// The CPU must support AVX2 and FMA; `n` at most every lane array's length and
@@ -28,7 +29,7 @@ fn rotations<const N: usize>(out: &[f32], lanes: &[&[f32]; N]) -> usize {
 type VectorLoop<const N: usize> = unsafe fn(f32, &mut [f32], &[&[f32]; N], usize) -> usize;
 
 /// Plays lanes (`lanes[k][i]`: constant `k` of rotation `i`) at frame `f` into `out`
-/// (`[x, y, z, w]` per rotation): whole blocks of 8 by `vector` when given, the rest by `scalar`.
+/// (`[x, y, z, w]` per rotation): by `vector` when given, else by `scalar`.
 /// `vector` must only be given where [`avx2_fma`] holds.
 fn play<const N: usize>(
     f: f32,
@@ -100,7 +101,7 @@ pub(super) fn arc_run(f: f32, out: &mut [f32], lanes: &[&[f32]; 10]) {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::super::{COS, SIN};
+    use super::super::{played_arc, played_chord, COS, SIN};
 
     /// Stores components `q[0..4]` (8 rotations each) at `out` as 8 `[x, y, z, w]`.
     ///
@@ -122,7 +123,8 @@ mod x86 {
         _mm256_storeu_ps(out.add(24), _mm256_permute2f128_ps::<0x31>(r2, r3));
     }
 
-    /// The chord loop over the first `n / 8 · 8` rotations; returns how many it played.
+    /// The chord loop over the first `n` rotations (the last `n % 8` by `played_chord`);
+    /// returns `n`.
     ///
     /// # Safety
     /// AVX2 and FMA must be available; `n` at most every `lanes[k].len()` and `out.len() / 4`.
@@ -155,10 +157,18 @@ mod x86 {
             // Writes 32 f32 at `4 i + 32 ≤ 4 n ≤ out.len()`.
             store_aos(p.map(|x| _mm256_div_ps(x, norm)), dst.add(4 * i));
         }
-        blocks * 8
+        for i in blocks * 8..n {
+            // The rest in the scalar arithmetic, here so that its `mul_add` is an instruction:
+            // reads at `i < n ≤ lanes[k].len()`, writes 4 f32 at `4 i + 4 ≤ 4 n ≤ out.len()`.
+            let lane: [f32; N] = std::array::from_fn(|k| *base[k].add(i));
+            let q = played_chord(&lane, f);
+            std::ptr::copy_nonoverlapping(q.as_ptr(), dst.add(4 * i), 4);
+        }
+        n
     }
 
-    /// The arc loop over the first `n / 8 · 8` rotations; returns how many it played.
+    /// The arc loop over the first `n` rotations (the last `n % 8` by `played_arc`); returns
+    /// `n`.
     ///
     /// # Safety
     /// As [`chord`].
@@ -191,6 +201,13 @@ mod x86 {
             // Writes 32 f32 at `4 i + 32 ≤ 4 n ≤ out.len()`.
             store_aos(q, dst.add(4 * i));
         }
-        blocks * 8
+        for i in blocks * 8..n {
+            // The rest in the scalar arithmetic, here so that its `mul_add` is an instruction:
+            // reads at `i < n ≤ lanes[k].len()`, writes 4 f32 at `4 i + 4 ≤ 4 n ≤ out.len()`.
+            let lane: [f32; 10] = std::array::from_fn(|k| *base[k].add(i));
+            let q = played_arc(&lane, f);
+            std::ptr::copy_nonoverlapping(q.as_ptr(), dst.add(4 * i), 4);
+        }
+        n
     }
 }

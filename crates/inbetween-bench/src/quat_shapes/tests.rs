@@ -242,3 +242,38 @@ fn shapes_play_the_quaternion_workload_within_its_tolerance() {
     let error = bench::max_error(&mut ArcShape::new(&doc), &doc, 300);
     assert!(error <= bench::QUAT_TOLERANCE, "{error:e}");
 }
+
+/// A slerp segment emitted as one degree-8 piece of ordinary component polynomials gives back
+/// its arc lane (`m`, `c`, `ω` within f32 rounding of the keys' lane) and plays within the
+/// bench's tolerance; a piece that is not an arc (one coefficient moved) is refused.
+#[test]
+fn arc_lane_is_recovered_from_its_component_polynomials() {
+    use super::{arc_from_coefficients, arc_polynomials};
+    for (theta, length) in [
+        (0.09, 8),
+        (0.52, 33),
+        (1.05, 64),
+        (std::f64::consts::FRAC_PI_4, 17),
+    ] {
+        let (q0, q1) = pair(theta);
+        let seg = Segment::new(q0, q1, 10, 10 + length);
+        let centre = (10.0 + 0.5 * length as f64) as f32;
+        let mut coefficients = arc_polynomials(&seg);
+        let lane = arc_from_coefficients(&coefficients, centre).unwrap();
+        let keys = arc_lane(&seg);
+        for k in 0..10 {
+            let d = (lane[k] - keys[k]).abs();
+            assert!(
+                d <= 2.0 * f32::EPSILON * keys[k].abs().max(0.5),
+                "θ {theta} k {k}: {d:e}"
+            );
+        }
+        for f in seg.f0..=seg.f1 {
+            let played = played_arc(&lane, f as f32).map(f64::from);
+            let error = max_difference(played, seg.exact(f as f64));
+            assert!(error <= 2e-7, "θ {theta} frame {f}: {error:e}");
+        }
+        coefficients[2][2] *= 1.01;
+        assert!(arc_from_coefficients(&coefficients, centre).is_none());
+    }
+}
