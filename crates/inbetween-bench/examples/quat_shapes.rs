@@ -26,14 +26,17 @@ use inbetween_bench::{
     SlerpSoaScript, QUAT_TOLERANCE,
 };
 
+/// A method of the comparison and its fit's figures, where it has a fit.
+type Entry<'a> = (Box<dyn Method + 'a>, Option<ShapeFigures>);
+
 /// Every method of the comparison by name, with its fit's figures where it has a fit.
 fn methods<'a>(
     doc: &Document,
     stream: Option<Stream<'a>>,
     only: Option<&str>,
-) -> Result<Vec<(Box<dyn Method + 'a>, Option<ShapeFigures>)>, String> {
+) -> Result<Vec<Entry<'a>>, String> {
     let wanted = |name: &str| only.map_or(true, |o| o == name);
-    let mut list: Vec<(Box<dyn Method + 'a>, Option<ShapeFigures>)> = Vec::new();
+    let mut list: Vec<Entry<'a>> = Vec::new();
     if wanted("slerp-soa-script") {
         list.push((Box::new(SlerpSoaScript::new(doc)), None));
     }
@@ -122,7 +125,7 @@ fn main() -> Result<(), String> {
 }
 
 /// Each method's figures and its played error over 300 frames against exact evaluation.
-fn report(list: &mut [(Box<dyn Method + '_>, Option<ShapeFigures>)], doc: &Document) {
+fn report(list: &mut [Entry<'_>], doc: &Document) {
     println!(
         "{:<26} {:>8} {:>12} {:>10} {:>7} {:>12}",
         "method", "numbers", "pieces/seg", "fit error", "failed", "played error"
@@ -147,12 +150,7 @@ fn report(list: &mut [(Box<dyn Method + '_>, Option<ShapeFigures>)], doc: &Docum
 
 /// Alternating rounds: every method once a round, its ns per rotation-frame and ratio to
 /// `slerp-soa-script` (the first) that round; then the medians.
-fn timed(
-    list: &mut [(Box<dyn Method + '_>, Option<ShapeFigures>)],
-    width: usize,
-    rotations: usize,
-    rounds: usize,
-) {
+fn timed(list: &mut [Entry<'_>], width: usize, rotations: usize, rounds: usize) {
     println!("load average {}", load_average());
     let mut ratios = vec![Vec::new(); list.len()];
     let mut ns = vec![Vec::new(); list.len()];

@@ -430,9 +430,10 @@ pub fn arc_from_coefficients(
     let o: [f64; 4] = std::array::from_fn(|c| f64::from(coefficients[c][1]));
     let omega = o.iter().map(|x| x * x).sum::<f64>().sqrt();
     let dir: [f64; 4] = std::array::from_fn(|c| if omega > 0.0 { o[c] / omega } else { 0.0 });
-    for k in 2..=ARC_DEGREE {
+    let columns: [[f64; 4]; ARC_DEGREE + 1] =
+        std::array::from_fn(|k| std::array::from_fn(|c| f64::from(coefficients[c][k])));
+    for (k, column) in columns.iter().enumerate().skip(2) {
         let basis = if k % 2 == 0 { m } else { dir };
-        let column: [f64; 4] = std::array::from_fn(|c| f64::from(coefficients[c][k]));
         let scale: f64 = (0..4).map(|c| basis[c] * column[c]).sum();
         let size = column.iter().map(|x| x * x).sum::<f64>().sqrt();
         let off = (0..4)
