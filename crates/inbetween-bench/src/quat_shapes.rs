@@ -406,8 +406,18 @@ pub fn arc_polynomials(seg: &Segment) -> [[f32; ARC_DEGREE + 1]; 4] {
     let lane = arc_lane(seg);
     let omega = seg.theta / (seg.f1 - seg.f0) as f64;
     let h = 0.5 * (seg.f1 - seg.f0) as f64;
-    let cos = fit_centered(|t| (omega * t).cos(), h, ARC_DEGREE);
-    let sin = fit_centered(|t| (omega * t).sin(), h, ARC_DEGREE);
+    // Even and odd by symmetry: the interpolants' other terms are rounding noise, which on a
+    // short arc outweighs their tiny high-order terms, so they are set to 0.
+    let parity = |mut c: Vec<f64>, odd: usize| {
+        for (k, x) in c.iter_mut().enumerate() {
+            if k % 2 != odd {
+                *x = 0.0;
+            }
+        }
+        c
+    };
+    let cos = parity(fit_centered(|t| (omega * t).cos(), h, ARC_DEGREE), 0);
+    let sin = parity(fit_centered(|t| (omega * t).sin(), h, ARC_DEGREE), 1);
     let m = quat::slerp(seg.q0, seg.q1, 0.5);
     std::array::from_fn(|c| {
         let dir = f64::from(lane[4 + c]);
