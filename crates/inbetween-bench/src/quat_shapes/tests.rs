@@ -250,6 +250,7 @@ fn shapes_play_the_quaternion_workload_within_its_tolerance() {
 fn arc_lane_is_recovered_from_its_component_polynomials() {
     use super::{arc_from_coefficients, arc_polynomials};
     for (theta, length) in [
+        (0.005, 64),
         (0.09, 8),
         (0.52, 33),
         (1.05, 64),
