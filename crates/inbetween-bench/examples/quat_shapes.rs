@@ -20,7 +20,9 @@ use std::hint::black_box;
 use inbetween::compile::CompileOptions;
 use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
-use inbetween_bench::quat_shapes::{ArcShape, ChordShape, ShapeFigures};
+use inbetween_bench::quat_shapes::{
+    arc_piece_on_horner_lanes, segments, ArcShape, ChordShape, ShapeFigures,
+};
 use inbetween_bench::{
     compile_with_options, max_error, quat_workload_document, time, BatchMethod, Method,
     SlerpSoaScript, QUAT_TOLERANCE,
@@ -120,6 +122,14 @@ fn main() -> Result<(), String> {
         return Ok(());
     }
     report(&mut list, &doc);
+    let horner = segments(&doc)
+        .iter()
+        .flatten()
+        .map(arc_piece_on_horner_lanes)
+        .fold(0.0, f64::max);
+    println!(
+        "the degree-8 arc pieces on the bank's fused Horner lanes (36 numbers): max error {horner:.2e}"
+    );
     timed(&mut list, width, rotations, rounds);
     Ok(())
 }

@@ -463,6 +463,29 @@ pub fn arc_from_coefficients(
     Some(lane)
 }
 
+/// The degree-8 arc piece of `seg` ([`arc_polynomials`]) played as the bank's fused Horner
+/// lanes play a normalized rotation today (`quat_lanes::played_fma`'s arithmetic: Horner by
+/// FMA at `t` frames from the centre, then the near-unit series `s = fma(d, fma(⅜, d, ½), 1)`,
+/// `d = 1 − ((x² + y²) + (z² + w²))`): its largest error against the exact slerp over the
+/// segment's integer frames — what a player that does not recognize the arc would play.
+#[must_use]
+pub fn arc_piece_on_horner_lanes(seg: &Segment) -> f64 {
+    let coefficients = arc_polynomials(seg);
+    let centre = (0.5 * (seg.f0 + seg.f1) as f64) as f32;
+    (seg.f0..=seg.f1).fold(0.0, |worst: f64, f| {
+        let t = f as f32 - centre;
+        let q = coefficients.map(|c| {
+            c[..ARC_DEGREE]
+                .iter()
+                .rev()
+                .fold(c[ARC_DEGREE], |v, &k| v.mul_add(t, k))
+        });
+        let d = 1.0 - ((q[0] * q[0] + q[1] * q[1]) + (q[2] * q[2] + q[3] * q[3]));
+        let scale = d.mul_add(0.375f32.mul_add(d, 0.5), 1.0);
+        worst.max(distance(q.map(|x| x * scale), seg.exact(f as f64)))
+    })
+}
+
 /// `arc-soa-script`: the arc shape (one piece a segment) on the baselines' reload script.
 pub struct ArcShape {
     script: SoaScript<10>,

@@ -278,3 +278,19 @@ fn arc_lane_is_recovered_from_its_component_polynomials() {
         assert!(arc_from_coefficients(&coefficients, centre).is_none());
     }
 }
+
+/// The degree-8 arc piece played on Horner lanes with the near-unit series stays within the
+/// bench's tolerance for the workload's angles (the piece is within 1.2e-9 of the arc, so the
+/// rest is f32 rounding), and the figure is an error, not 0.
+#[test]
+fn degree_eight_arc_piece_plays_on_horner_lanes_within_the_tolerance() {
+    use super::arc_piece_on_horner_lanes;
+    for (theta, length) in [(0.09, 8), (0.52, 33), (1.05, 64)] {
+        let (q0, q1) = pair(theta);
+        let error = arc_piece_on_horner_lanes(&Segment::new(q0, q1, 0, length));
+        assert!(
+            error > 0.0 && error <= 2e-7,
+            "θ {theta} length {length}: {error:e}"
+        );
+    }
+}
