@@ -21,7 +21,8 @@ use inbetween::compile::CompileOptions;
 use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
 use inbetween_bench::quat_shapes::{
-    arc_piece_on_horner_lanes, segments, ArcShape, ChordShape, ShapeFigures,
+    arc_piece_on_horner_lanes, chord_rounding_floor, segments, ArcShape, ChordShape, Segment,
+    ShapeFigures,
 };
 use inbetween_bench::{
     compile_with_options, max_error, quat_workload_document, time, BatchMethod, Method,
@@ -122,11 +123,14 @@ fn main() -> Result<(), String> {
         return Ok(());
     }
     report(&mut list, &doc);
-    let horner = segments(&doc)
-        .iter()
-        .flatten()
-        .map(arc_piece_on_horner_lanes)
-        .fold(0.0, f64::max);
+    let all: Vec<_> = segments(&doc).into_iter().flatten().collect();
+    let worst = |f: &dyn Fn(&Segment) -> f64| all.iter().map(f).fold(0.0, f64::max);
+    println!(
+        "chord rounding floor (s exact): p / sqrt(n) {:.2e}, p · (1 / sqrt(n)) {:.2e}",
+        worst(&|s| chord_rounding_floor(s, true)),
+        worst(&|s| chord_rounding_floor(s, false))
+    );
+    let horner = worst(&arc_piece_on_horner_lanes);
     println!(
         "the degree-8 arc pieces on the bank's fused Horner lanes (36 numbers): max error {horner:.2e}"
     );
