@@ -21,8 +21,8 @@ use inbetween::compile::CompileOptions;
 use inbetween::stream::{Precision, Stream};
 use inbetween::Document;
 use inbetween_bench::quat_shapes::{
-    arc_piece_on_horner_lanes, chord_rounding_floor, segments, ArcShape, ChordShape, Segment,
-    ShapeFigures,
+    arc_piece_on_horner_lanes, chord_rounding_floor, segments, ArcShape, ChordNormalization,
+    ChordShape, Segment, ShapeFigures,
 };
 use inbetween_bench::{
     compile_with_options, max_error, quat_workload_document, time, BatchMethod, Method,
@@ -125,10 +125,13 @@ fn main() -> Result<(), String> {
     report(&mut list, &doc);
     let all: Vec<_> = segments(&doc).into_iter().flatten().collect();
     let worst = |f: &dyn Fn(&Segment) -> f64| all.iter().map(f).fold(0.0, f64::max);
+    let floor = |n| worst(&|s| chord_rounding_floor(s, n));
     println!(
-        "chord rounding floor (s exact): p / sqrt(n) {:.2e}, p · (1 / sqrt(n)) {:.2e}",
-        worst(&|s| chord_rounding_floor(s, true)),
-        worst(&|s| chord_rounding_floor(s, false))
+        "chord rounding floor (s exact): p / sqrt(n) {:.2e}, p · (1 / sqrt(n)) {:.2e}, \
+         f32 p normalized in f64 {:.2e}",
+        floor(ChordNormalization::Divide),
+        floor(ChordNormalization::Reciprocal),
+        floor(ChordNormalization::Exact)
     );
     let horner = worst(&arc_piece_on_horner_lanes);
     println!(

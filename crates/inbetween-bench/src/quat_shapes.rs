@@ -191,12 +191,24 @@ pub fn played_chord<const N: usize>(lane: &[f32; N], f: f32) -> [f32; 4] {
     p.map(|x| x / norm)
 }
 
+/// How [`chord_rounding_floor`] normalizes `p`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChordNormalization {
+    /// `p_c / sqrt(n)`, as [`played_chord`].
+    Divide,
+    /// `p_c · (1 / sqrt(n))`: one division and four multiplies, one rounding more.
+    Reciprocal,
+    /// `p` widened to f64, normalized there, rounded to f32: no rounding but `p`'s and the
+    /// output's.
+    Exact,
+}
+
 /// The chord shape's rounding floor on `seg`: the largest error over its integer frames when `s`
-/// is exact (rounded to f32 once) and only the rest rounds — `a`, `b`, `p = fma(b, s, a)`,
-/// `n`, then `p_c / sqrt(n)` ([`played_chord`]) when `divide`, else `p_c · (1 / sqrt(n))` (one
-/// division, four multiplies, one rounding more). What is left of the tolerance is the fit's.
+/// is exact (rounded to f32 once) and only the rest rounds — `a`, `b`, `p = fma(b, s, a)`, then
+/// `normalization` (`n` by FMA in f32 but for `Exact`). What is left of the tolerance is the
+/// fit's.
 #[must_use]
-pub fn chord_rounding_floor(seg: &Segment, divide: bool) -> f64 {
+pub fn chord_rounding_floor(seg: &Segment, normalization: ChordNormalization) -> f64 {
     let mut lane = [0.0f32; 10];
     for c in 0..4 {
         lane[c] = seg.q0[c] as f32;
@@ -204,13 +216,19 @@ pub fn chord_rounding_floor(seg: &Segment, divide: bool) -> f64 {
     }
     (seg.f0..=seg.f1).fold(0.0, |worst: f64, f| {
         lane[9] = seg.chord(f as f64) as f32;
-        let played = if divide {
-            played_chord(&lane, f as f32)
-        } else {
-            let p: [f32; 4] = std::array::from_fn(|c| lane[4 + c].mul_add(lane[9], lane[c]));
-            let n = p[3].mul_add(p[3], p[2].mul_add(p[2], p[1].mul_add(p[1], p[0] * p[0])));
-            let r = 1.0 / n.sqrt();
-            p.map(|x| x * r)
+        let p: [f32; 4] = std::array::from_fn(|c| lane[4 + c].mul_add(lane[9], lane[c]));
+        let played = match normalization {
+            ChordNormalization::Divide => played_chord(&lane, f as f32),
+            ChordNormalization::Reciprocal => {
+                let n = p[3].mul_add(p[3], p[2].mul_add(p[2], p[1].mul_add(p[1], p[0] * p[0])));
+                let r = 1.0 / n.sqrt();
+                p.map(|x| x * r)
+            }
+            ChordNormalization::Exact => {
+                let wide = p.map(f64::from);
+                let norm = quat::norm(wide);
+                wide.map(|x| (x / norm) as f32)
+            }
         };
         worst.max(distance(played, seg.exact(f as f64)))
     })
