@@ -1,4 +1,4 @@
-//! Piece shapes for rotations measured against `slerp-soa-script` (issue 12 item 3): the chord shape `normalize(a + b·s(t))` with `s` a fitted polynomial (rank-one component polynomials, the stream format unchanged) and the arc shape `m·cos φ + c·sin φ` with `φ` linear in the frame (a new piece kind), each played on the baselines' SoA reload script by a hand-written AVX2+FMA kernel.
+//! Piece shapes for rotations measured against `slerp-soa-script` (issue 12 item 3): the chord shape `normalize(a + b·s(t))` with `s` a fitted polynomial (rank-one component polynomials, the stream format unchanged) and the arc shape `m·cos φ + c·sin φ` with `φ` linear in the frame (one degree-8 piece of ordinary component polynomials a segment, its lane recovered from the coefficients), each played on the baselines' SoA reload script by a hand-written AVX2+FMA kernel.
 //!
 //! # The chord shape
 //!
@@ -31,6 +31,11 @@
 //! ([`played_arc`]): `φ = ω·t`, `x = φ²`, `sin φ = fma(φ·x, S(x), φ)`, `cos φ = fma(x, C(x), 1)`
 //! with the Taylor polynomials `S`, `C` through φ⁹ and φ¹⁰ (truncation below 2e-9 for |φ| ≤ π/4,
 //! the largest half-angle of a shortest arc), `q_c = fma(c_c, sin φ, m_c·cos φ)`.
+//!
+//! In the existing format the arc is one piece of degree 8 ([`arc_polynomials`]:
+//! `m_c·C(t) + c_c·S(t)`, `C` and `S` interpolating cos ωt and sin ωt), from whose f32
+//! coefficients a player recovers `(m, c, ω)` ([`arc_from_coefficients`]); a player that does
+//! not is measured too ([`arc_piece_on_horner_lanes`]).
 
 use inbetween::quat::{self, Quat};
 use inbetween::Document;
