@@ -269,15 +269,20 @@ pub(super) fn compile_track_in_precision(
     }
 }
 
-/// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
-fn sub_frame_splits(track: &CompiledTrack) -> usize {
-    let (data, spans) = (&track.data, &track.spans);
-    let ends = data
-        .pieces
+/// Where each piece of `data` ends, in order: the next piece's start, the last frame for the
+/// last piece (as the stream's reader computes `Piece::end`).
+pub(super) fn piece_ends(data: &TrackData) -> impl Iterator<Item = f64> + '_ {
+    data.pieces
         .iter()
         .skip(1)
         .map(|p| p.start)
-        .chain(core::iter::once(data.last_frame));
+        .chain(core::iter::once(data.last_frame))
+}
+
+/// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
+fn sub_frame_splits(track: &CompiledTrack) -> usize {
+    let (data, spans) = (&track.data, &track.spans);
+    let ends = piece_ends(data);
     data.pieces
         .iter()
         .zip(ends)
