@@ -318,11 +318,10 @@ impl Arc {
     /// The arc from `a` to `b` (the shorter way round).
     pub(crate) fn new(a: Quat, b: Quat) -> Self {
         let b = shortest_arc_partner(a, b);
-        let omega = half_arc(a, b);
         Self {
             a,
             b,
-            arc: (omega, sinc(omega)),
+            arc: arc_angle(a, b),
         }
     }
 

@@ -796,6 +796,7 @@ impl TrackCompiler<'_> {
         let mut frames = Frames(out);
         if let Some(d) = fit_degree {
             let d = d.max(1);
+            frames.0.reserve(7 * d);
             for j in 0..d {
                 let lobatto = self.lobatto();
                 let (v0, v1) = (lobatto.node(j, d), lobatto.node(j + 1, d));
