@@ -883,11 +883,7 @@ impl<'t> SegmentFrames<'t> {
                 .key
                 .ease
                 .at_offset(*frame - self.key.frame, self.length);
-            let q = if u == 0.0 {
-                first
-            } else {
-                arc.at(u)
-            };
+            let q = if u == 0.0 { first } else { arc.at(u) };
             *slot = q;
             if !q.iter().all(|x| x.is_finite()) {
                 let error = NonFiniteValue {

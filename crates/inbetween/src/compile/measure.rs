@@ -261,13 +261,12 @@ fn play_pieces_backward<E, V: Visit<Error = E>>(
         left -= run;
         let n = usize::from(piece.degree).min(MAX_TERMS - 1);
         let terms = n + 1;
-        let mut float = [[0.0f64; MAX_TERMS]; MAX_COMPONENTS];
-        let mut int = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
         let shape = (n, components, data.normalize);
         // Offset of the last integer frame from the origin (the first): whole, below 2^53.
         let t = run - 1;
         match &piece.numbers {
             PieceNumbers::Fixed(v) => {
+                let mut int = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
                 let binomials = crate::player::integer_binomials(t);
                 for (c, state) in int.iter_mut().enumerate().take(components) {
                     let stored = v.get(c * terms..(c + 1) * terms).unwrap_or(&[0]);
@@ -277,6 +276,7 @@ fn play_pieces_backward<E, V: Visit<Error = E>>(
                 int_run(&mut int, scale, shape, run, &mut batch)?;
             }
             numbers => {
+                let mut float = [[0.0f64; MAX_TERMS]; MAX_COMPONENTS];
                 for (c, state) in float.iter_mut().enumerate().take(components) {
                     let mut stored = [0.0; MAX_TERMS];
                     for (k, s) in stored.iter_mut().enumerate().take(terms) {

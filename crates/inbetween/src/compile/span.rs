@@ -287,10 +287,11 @@ fn sub_frame_splits(track: &CompiledTrack) -> usize {
         .iter()
         .zip(ends)
         .filter(|(piece, end)| {
-            let whole_span = spans
-                .binary_search_by(|s| s.start.total_cmp(&piece.start))
-                .is_ok_and(|i| spans.get(i).is_some_and(|s| s.end == *end));
-            end - piece.start < 1.0 && !whole_span
+            // Most pieces are a frame or longer: the span search only for the others.
+            end - piece.start < 1.0
+                && !spans
+                    .binary_search_by(|s| s.start.total_cmp(&piece.start))
+                    .is_ok_and(|i| spans.get(i).is_some_and(|s| s.end == *end))
         })
         .count()
 }
