@@ -7,6 +7,7 @@
 //! RAYON_NUM_THREADS=1 valgrind --tool=callgrind \
 //!     --toggle-collect='inbetween::compile::compile_tracks_with_progress*' \
 //!     target/release/examples/compile_check once scalar 500 f32
+//! target/release/examples/compile_check once quaternion 50 f32 2e-7   # the bench's tolerance
 //! ```
 //!
 //! `streams` compiles every JSON document of `examples/`, `tests/blender/` (not the
@@ -29,8 +30,14 @@ fn main() -> ExitCode {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["streams", out] => streams(Path::new(out)),
-        ["once", workload, channels, precision] => once(workload, channels, precision),
-        _ => Err("usage: compile_check streams OUT_DIR | once WORKLOAD CHANNELS PRECISION".into()),
+        ["once", workload, channels, precision] => once(workload, channels, precision, None),
+        ["once", workload, channels, precision, tolerance] => {
+            once(workload, channels, precision, Some(tolerance))
+        }
+        _ => Err(
+            "usage: compile_check streams OUT_DIR | once WORKLOAD CHANNELS PRECISION [TOLERANCE]"
+                .into(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -67,12 +74,23 @@ fn precision(name: &str) -> Result<Precision, String> {
     }
 }
 
-/// Compiles one workload once (default options in `precision`).
-fn once(name: &str, channels: &str, precision_name: &str) -> Result<(), String> {
+/// Compiles one workload once (default options in `precision`, and the absolute `tolerance`
+/// when given: `2e-7` is the bench's quaternion workload, `QUAT_TOLERANCE`).
+fn once(
+    name: &str,
+    channels: &str,
+    precision_name: &str,
+    tolerance: Option<&str>,
+) -> Result<(), String> {
     let channels = channels.parse().map_err(|_| "CHANNELS is a whole number")?;
     let doc = workload(name, channels)?;
+    let tolerance = match tolerance {
+        Some(t) => Some(t.parse().map_err(|_| "TOLERANCE is a number")?),
+        None => None,
+    };
     let options = CompileOptions {
         precision: precision(precision_name)?,
+        tolerance,
         ..CompileOptions::default()
     };
     let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();

@@ -600,16 +600,7 @@ impl<'s> TrackPlayer<'s> {
                 for (k, s) in stored.iter_mut().enumerate().take(n + 1) {
                     *s = track.fixed_number(piece, c, k);
                 }
-                for k in 0..=n {
-                    let mut sum = 0i64;
-                    for j in k..=n {
-                        sum = sum.wrapping_add(binomials[j - k].wrapping_mul(stored[j]));
-                    }
-                    chunk[k] = sum;
-                }
-                if d == -1.0 {
-                    reverse_integer(chunk, n);
-                }
+                enter_int(&stored[..=n], &binomials, d == -1.0, chunk);
             }
         } else {
             self.mode = Mode::Float;
@@ -632,13 +623,7 @@ impl<'s> TrackPlayer<'s> {
                 for (k, s) in stored.iter_mut().enumerate().take(n + 1) {
                     *s = track.number(piece, c, k);
                 }
-                let mut shifted = [0.0; MAX_TERMS];
-                shift_differences(&stored[..=n], t, &mut shifted[..=n]);
-                match &matrix {
-                    Some(m) => apply_step_matrix(m, &shifted[..=n], &mut chunk[..=n]),
-                    None => chunk[..=n].copy_from_slice(&shifted[..=n]),
-                }
-                chunk[0] += extra[c];
+                enter_float(&stored[..=n], t, matrix, extra[c], chunk);
             }
         }
     }
@@ -729,6 +714,46 @@ impl<'s> TrackPlayer<'s> {
     }
 }
 
+/// One component's float state as a cursor enters a piece (`load_piece`): the stored numbers
+/// `stored` (degree `n = stored.len() − 1`, as the player reads them) shifted to offset `t`
+/// from the origin ([`shift_differences`]), converted to the step by `matrix` (`None` at step
+/// 1, [`REVERSE_STEP`] at step −1, [`step_matrix`] otherwise), `extra` added to the value;
+/// into `out[..=n]`. The compiler's check enters pieces with it too (`compile::measure`).
+pub fn enter_float(
+    stored: &[f64],
+    t: f64,
+    matrix: Option<&[[f64; MAX_TERMS]; MAX_TERMS]>,
+    extra: f64,
+    out: &mut [f64],
+) {
+    let n = stored.len().clamp(1, MAX_TERMS) - 1;
+    let mut shifted = [0.0; MAX_TERMS];
+    shift_differences(&stored[..=n], t, &mut shifted[..=n]);
+    match matrix {
+        Some(m) => apply_step_matrix(m, &shifted[..=n], &mut out[..=n]),
+        None => out[..=n].copy_from_slice(&shifted[..=n]),
+    }
+    out[0] += extra;
+}
+
+/// One component's integer state as a cursor enters a fixed piece at a whole offset `m` at
+/// step ±1 (`load_piece`): `Σ_{j≥k} C(m, j−k) · I_j` in wrapping arithmetic with
+/// `binomials = integer_binomials(m)`, then converted to step −1 when `backward`; into
+/// `out[..=n]` (`n = stored.len() − 1`). The compiler's check enters pieces with it too.
+pub fn enter_int(stored: &[i64], binomials: &[i64; MAX_TERMS], backward: bool, out: &mut [i64]) {
+    let n = stored.len().clamp(1, MAX_TERMS) - 1;
+    for k in 0..=n {
+        let mut sum = 0i64;
+        for j in k..=n {
+            sum = sum.wrapping_add(binomials[j - k].wrapping_mul(stored[j]));
+        }
+        out[k] = sum;
+    }
+    if backward {
+        reverse_integer(out, n);
+    }
+}
+
 /// Value of component `c` of `piece` at offset `t` from its origin: `Σ_k C(t, k) · D_k`.
 fn newton_value(track: &StreamTrack<'_>, piece: &Piece, c: usize, t: f64) -> f64 {
     let n = usize::from(piece.degree).min(MAX_DEGREE);
@@ -805,7 +830,7 @@ pub const fn step_matrix(h: f64, n: usize) -> [[f64; MAX_TERMS]; MAX_TERMS] {
 
 /// `step_matrix(−1, 8)`, computed once: its rows and columns up to `n` are `step_matrix(−1, n)`'s
 /// (each entry depends only on entries of lower order), the matrix of every backward entry.
-const REVERSE_STEP: [[f64; MAX_TERMS]; MAX_TERMS] = step_matrix(-1.0, MAX_DEGREE);
+pub const REVERSE_STEP: [[f64; MAX_TERMS]; MAX_TERMS] = step_matrix(-1.0, MAX_DEGREE);
 
 /// `out[k] = Σ_{j≥k} m[k][j] · d[j]` for k < d.len().
 pub fn apply_step_matrix(m: &[[f64; MAX_TERMS]; MAX_TERMS], d: &[f64], out: &mut [f64]) {

@@ -283,6 +283,13 @@ pub fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
         return b;
     }
     let (omega, denominator) = arc_angle(a, b);
+    blend(a, b, (omega, denominator), t)
+}
+
+/// The weighted sum of [`slerp`] for `t` ∉ {0, 1}, from `b` already on `a`'s hemisphere and
+/// the arc's `(Ω, sinc Ω)`, normalized.
+#[inline]
+fn blend(a: Quat, b: Quat, (omega, denominator): (f64, f64), t: f64) -> Quat {
     let weight_a = (1.0 - t) * sinc((1.0 - t) * omega) / denominator;
     let weight_b = t * sinc(t * omega) / denominator;
     let blend = [
@@ -294,6 +301,43 @@ pub fn slerp(a: Quat, b: Quat, t: f64) -> Quat {
     normalize(blend).unwrap_or(blend)
 }
 
+/// [`slerp`] between two fixed ends at many `t`: the shortest-arc partner and the arc's Ω and
+/// sinc Ω found once ([`Arc::new`]), then [`Arc::at`] gives `slerp(a, b, t)` bit for bit (the
+/// same operations; `tests::an_arc_is_slerp_bit_for_bit`). The compiler evaluates a slerp
+/// segment at every integer and half frame and at the fits' nodes with it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Arc {
+    a: Quat,
+    /// `b` on `a`'s hemisphere.
+    b: Quat,
+    /// Ω and sinc Ω.
+    arc: (f64, f64),
+}
+
+impl Arc {
+    /// The arc from `a` to `b` (the shorter way round).
+    pub(crate) fn new(a: Quat, b: Quat) -> Self {
+        let b = shortest_arc_partner(a, b);
+        Self {
+            a,
+            b,
+            arc: arc_angle(a, b),
+        }
+    }
+
+    /// `slerp(a, b, t)`.
+    #[inline]
+    pub(crate) fn at(&self, t: f64) -> Quat {
+        if t == 0.0 {
+            return self.a;
+        }
+        if t == 1.0 {
+            return self.b;
+        }
+        blend(self.a, self.b, self.arc, t)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -301,6 +345,34 @@ mod tests {
     use alloc::vec::Vec;
     use core::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2, FRAC_PI_4, PI};
     use proptest::prelude::*;
+
+    /// `Arc::at` is `slerp` bit for bit: random unit ends (and equal, antipodal, orthogonal
+    /// and nearly equal ones) at t in [0, 1] (including 0, ½, 1) and outside it.
+    #[test]
+    fn an_arc_is_slerp_bit_for_bit() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let mut ends: Vec<(Quat, Quat)> = Vec::new();
+        for _ in 0..200 {
+            let a = normalize([next(), next(), next(), next()]).unwrap();
+            let b = normalize([next(), next(), next(), next()]).unwrap();
+            let near = normalize([a[0] + 1e-9, a[1], a[2] - 1e-9, a[3]]).unwrap();
+            ends.extend([(a, b), (a, a), (a, negate(a)), (a, near)]);
+        }
+        ends.push(([1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]));
+        for (a, b) in ends {
+            let arc = Arc::new(a, b);
+            for t in [0.0, 0.5, 1.0, 1e-12, 0.999_999, -0.25, 1.5, next().abs()] {
+                let (x, y) = (arc.at(t), slerp(a, b, t));
+                assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits), "{a:?} {b:?} {t}");
+            }
+        }
+    }
 
     fn max_difference(a: Quat, b: Quat) -> f64 {
         (0..4).fold(0.0, |acc: f64, k| acc.max(math::abs(a[k] - b[k])))

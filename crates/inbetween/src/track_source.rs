@@ -869,23 +869,21 @@ impl<'t> SegmentFrames<'t> {
     }
 
     /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
-    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), written
-    /// straight to the four components.
+    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`, here
+    /// through one `quat::Arc` for all the frames: the same bits), written straight to the four
+    /// components.
     fn eval_each_slerp(
         &self,
         (first, second): ([f64; 4], [f64; 4]),
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), (usize, NonFiniteValue)> {
+        let arc = crate::quat::Arc::new(first, second);
         for (i, (frame, slot)) in out.iter_mut().enumerate() {
             let u = self
                 .key
                 .ease
                 .at_offset(*frame - self.key.frame, self.length);
-            let q = if u == 0.0 {
-                first
-            } else {
-                crate::quat::slerp(first, second, u)
-            };
+            let q = if u == 0.0 { first } else { arc.at(u) };
             *slot = q;
             if !q.iter().all(|x| x.is_finite()) {
                 let error = NonFiniteValue {

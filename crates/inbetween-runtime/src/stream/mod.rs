@@ -547,18 +547,22 @@ impl<'s> StreamTrack<'s> {
     /// Pieces, degrees, bytes, measured error and additions per frame.
     #[must_use]
     pub fn summary(&self) -> TrackSummary {
+        self.summary_of(self.pieces().map(|p| (p.start, p.end, p.degree)))
+    }
+    /// [`StreamTrack::summary`] with the pieces' `(start, end, degree)` given in order (the
+    /// compiler has them at hand, to the same bits: no piece is decoded from the table).
+    #[must_use]
+    pub fn summary_of(&self, pieces: impl Iterator<Item = (f64, f64, u8)>) -> TrackSummary {
         let mut histogram = [0usize; MAX_TERMS];
         let mut additions = 0.0;
         let components = self.components() as f64;
         let mut max_degree = 0u8;
-        for piece in self.pieces() {
-            if let Some(slot) = histogram.get_mut(usize::from(piece.degree)) {
+        for (start, end, degree) in pieces {
+            if let Some(slot) = histogram.get_mut(usize::from(degree)) {
                 *slot += 1;
             }
-            max_degree = max_degree.max(piece.degree);
-            additions += integer_frames(piece.start, piece.end) as f64
-                * f64::from(piece.degree)
-                * components;
+            max_degree = max_degree.max(degree);
+            additions += integer_frames(start, end) as f64 * f64::from(degree) * components;
         }
         let (first, last) = (self.first_frame(), self.last_frame());
         // Saturating: a stream may hold any finite frames, and `integer_frames` saturates at

@@ -11,7 +11,7 @@ use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::{RawState, TrackPlayer};
 use crate::stream::layout::MAX_TERMS;
-use crate::stream::{write_stream_unvalidated, Stream, StreamTrack, TrackData};
+use crate::stream::{write_stream_unvalidated, PieceNumbers, Stream, StreamTrack, TrackData};
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
 /// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
@@ -55,7 +55,10 @@ pub(super) fn compile_and_measure(
     let Some(track) = stream.track(0) else {
         return Ok((data, spans, kept_in_f64, TrackProof::default()));
     };
-    let (error, frame) = measure_track(track, input, &compiled.exact)?;
+    // The pieces' own replay of the integer frames inside the keys (module `verify`): the
+    // largest error and its first frame, which the forward pass takes over (`forward_pass`).
+    let replayed = (data.max_error, data.max_error_frame);
+    let (error, frame) = measure_track(track, (input, &data), &compiled.exact, replayed)?;
     data.max_error = error;
     data.max_error_frame = frame;
     let (proof, error, frame) = prove_track(&data, &compiled.spans, track, &compiled.exact);
@@ -82,10 +85,16 @@ pub(super) fn compile_and_measure(
 /// tie). Inside its keys the exact value at integer frame `⌈first⌉ + m` is `exact[m]`, the value
 /// its piece was checked against; at the last frame and outside the keys it is the source's
 /// where the stream's wrap or outside record sends it (`outside::played`).
+///
+/// `replayed` is the largest error of the compiler's own replay of the pieces at the integer
+/// frames inside the keys and its first frame (`(0, first)` when every error there is 0): the
+/// forward pass takes it over instead of playing those frames again where [`forward_pass`]
+/// shows the values are the same.
 fn measure_track(
     track: StreamTrack<'_>,
-    input: &TrackInput<'_>,
+    (input, data): (&TrackInput<'_>, &TrackData),
     exact_inside: &[[f64; MAX_COMPONENTS]],
+    replayed: (f64, f64),
 ) -> Result<(f64, f64), CompileError> {
     let outside = track.outside();
     let (from, count) = measured_frames(
@@ -93,9 +102,8 @@ fn measure_track(
         track.first_frame(),
         track.last_frame(),
     );
-    let forward = play_measured(track, input, exact_inside, (from, count, 1.0))?;
-    let last = from + count.saturating_sub(1) as f64;
-    let backward = play_measured(track, input, exact_inside, (last, count, -1.0))?;
+    let forward = forward_pass(track, input, exact_inside, (from, count), replayed)?;
+    let backward = backward_pass(track, (input, data), exact_inside, (from, count))?;
     Ok(if backward.0 > forward.0 {
         backward
     } else {
@@ -112,18 +120,57 @@ fn play_measured(
     exact_inside: &[[f64; MAX_COMPONENTS]],
     (start, count, step): (f64, u64, f64),
 ) -> Result<(f64, f64), CompileError> {
-    let (first, last) = (track.first_frame(), track.last_frame());
-    let mut pass = Measured {
-        input,
-        outside: track.outside(),
-        exact_inside,
-        range: (first, last),
-        first_integer: crate::math::ceil(first),
-        worst: (0.0f64, first),
-        components: track.components(),
-        step,
-    };
-    play_runs(track, (start, count, step), &mut pass).map_err(|e| non_finite(input.name, e))?;
+    let mut pass = Measured::new(track, input, exact_inside, step);
+    pass.play(track, (start, count))?;
+    Ok(pass.worst)
+}
+
+/// The forward pass of [`measure_track`] over the `count` integer frames from `from`: the
+/// frames before the keys and from the last frame on played by [`play_runs`], the integer
+/// frames inside the keys, `[⌈first⌉, last)`, taken from the pieces' replay (`replayed`), on
+/// scalar and normalized tracks; other tracks are played whole ([`play_measured`]).
+///
+/// Why the values are the same, bit for bit. At a whole frame `f` of `[first, last)` the
+/// player (`TrackPlayer::place`) takes the piece whose `[start, end)` holds `f` — the stream
+/// holds the compiler's starts and origins to the same bits (`stream::write_compact`), so it
+/// is the compiler's piece, whose interval's integer frames hold `f` — on fold 0 with nothing
+/// added to the value. Going forward at step 1 a run ends where the next position leaves the
+/// piece (`run_length`), so each piece's run is entered by a seek to its first integer frame,
+/// which is its origin (`compact::implied_origin`, the compiler's `verify::origin_of`): offset
+/// `t = 0`, where `load_piece` takes the stored numbers unchanged (`shift_differences`
+/// copies them at `t = 0`; a fixed piece's integers times `C(0, 0) = 1`), and the run adds
+/// `W_i += W_{i+1}` in the order `verify`'s replay adds them (wrapping integers for fixed
+/// pieces, whose replay from offset −n passes through the same integers). The values and the
+/// exact values (`exact_inside`, the pieces' own) are the same, so are the errors: the
+/// pieces' replay measured them, frame by frame in increasing order on a scalar or normalized
+/// track (the largest of a frame's components for a normalized one, as [`frame_error`]), its
+/// largest and that one's first frame kept as the forward pass keeps them. (A raw vector's
+/// replay goes component by component and can name another frame on a tie: played whole.) The
+/// kept pieces hold the tolerance there, so no value inside is NaN. The region changes at
+/// `⌈first⌉` and at the first frame from `last` on, so runs start there, as a seek starts
+/// them. `tests::passes_by_pieces_are_playing_every_frame` compares the result with
+/// frame-by-frame play.
+fn forward_pass(
+    track: StreamTrack<'_>,
+    input: &TrackInput<'_>,
+    exact_inside: &[[f64; MAX_COMPONENTS]],
+    (from, count): (f64, u64),
+    replayed: (f64, f64),
+) -> Result<(f64, f64), CompileError> {
+    if track.components() != 1 && !track.normalizes() {
+        return play_measured(track, input, exact_inside, (from, count, 1.0));
+    }
+    let first_integer = crate::math::ceil(track.first_frame());
+    // Whole frames below 2^53 (`check_frame_limits`): exact.
+    let before = ((first_integer - from).max(0.0) as u64).min(count);
+    let inside = (exact_inside.len() as u64).min(count - before);
+    let mut pass = Measured::new(track, input, exact_inside, 1.0);
+    pass.play(track, (from, before))?;
+    if replayed.0 > pass.worst.0 {
+        pass.worst = replayed;
+    }
+    let after = first_integer + inside as f64;
+    pass.play(track, (after, count - before - inside))?;
     Ok(pass.worst)
 }
 
@@ -140,6 +187,151 @@ struct Measured<'m, 'i> {
     components: usize,
     /// The pass's step (±1).
     step: f64,
+}
+
+/// The backward pass of [`measure_track`] over the `count` integer frames from `from`, from
+/// the last down: the frames from the last frame on and those before the keys played by
+/// [`play_runs`], the integer frames inside the keys, `[⌈first⌉, last)`, by
+/// [`play_pieces_backward`] — each piece's run entered where and as `TrackPlayer` enters it
+/// going backward, without its search and wrap mapping.
+///
+/// Why that is the player's play. At a whole frame `f` of `[first, last)` the player takes the
+/// compiler's piece holding `f`, on fold 0 with nothing added (as for [`forward_pass`]); going
+/// backward at step −1 a run lasts while the position stays in the piece, `⌊f − start⌋ + 1`
+/// steps (`run_length`), so each piece's run is entered by a seek to its last integer frame
+/// `origin + c − 1` (`c` integer frames) and ends at its origin: offset `t = c − 1`, whole.
+/// There `load_piece` enters a float piece with `player::enter_float` (shift to `t`, then
+/// `REVERSE_STEP`) and a fixed one with `player::enter_int` (`integer_binomials(t)`, then the
+/// integer step −1), and plays `c` frames with its additions — the same functions
+/// [`play_pieces_backward`] calls on the same numbers (the stream holds the compiler's
+/// numbers, starts and origins to the same bits), and the same additions ([`float_run`],
+/// [`int_run`]). The region changes at the first frame before `last` and before `⌈first⌉`, so
+/// runs start there. `tests::passes_by_pieces_are_playing_every_frame` compares the result
+/// with frame-by-frame play.
+fn backward_pass(
+    track: StreamTrack<'_>,
+    (input, data): (&TrackInput<'_>, &TrackData),
+    exact_inside: &[[f64; MAX_COMPONENTS]],
+    (from, count): (f64, u64),
+) -> Result<(f64, f64), CompileError> {
+    let first_integer = crate::math::ceil(track.first_frame());
+    // Whole frames below 2^53 (`check_frame_limits`): exact.
+    let before = ((first_integer - from).max(0.0) as u64).min(count);
+    let inside = (exact_inside.len() as u64).min(count - before);
+    let last = from + count.saturating_sub(1) as f64;
+    let mut pass = Measured::new(track, input, exact_inside, -1.0);
+    pass.play(track, (last, count - before - inside))?;
+    let top = first_integer + inside as f64 - 1.0;
+    play_pieces_backward(data, (top, inside), &mut pass).map_err(|e| non_finite(input.name, e))?;
+    pass.play(track, (first_integer - 1.0, before))?;
+    Ok(pass.worst)
+}
+
+/// The `inside` integer frames of `data`'s pieces from `top` down, piece by piece from the
+/// last, each entered at its last integer frame at step −1 with the player's own entry
+/// (`player::enter_float`, `player::enter_int`) and played by [`float_run`] / [`int_run`] into
+/// `visit` (module docs of [`backward_pass`]).
+///
+/// # Errors
+/// The first error `visit` returns.
+fn play_pieces_backward<E, V: Visit<Error = E>>(
+    data: &TrackData,
+    (top, inside): (f64, u64),
+    visit: &mut V,
+) -> Result<(), E> {
+    let components = data.value_type.components().min(MAX_COMPONENTS);
+    let mut batch = Batch {
+        values: [[0.0; MAX_COMPONENTS]; BATCH],
+        len: 0,
+        done: 0,
+        start: top,
+        step: -1.0,
+        visit,
+    };
+    let mut left = inside;
+    for (index, piece) in data.pieces.iter().enumerate().rev() {
+        let end = data
+            .pieces
+            .get(index + 1)
+            .map_or(data.last_frame, |next| next.start);
+        let run = crate::stream::integer_frames(piece.start, end).min(left);
+        if run == 0 {
+            continue;
+        }
+        left -= run;
+        let n = usize::from(piece.degree).min(MAX_TERMS - 1);
+        let terms = n + 1;
+        let shape = (n, components, data.normalize);
+        // Offset of the last integer frame from the origin (the first): whole, below 2^53.
+        let t = run - 1;
+        match &piece.numbers {
+            PieceNumbers::Fixed(v) => {
+                let mut int = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
+                let binomials = crate::player::integer_binomials(t);
+                for (c, state) in int.iter_mut().enumerate().take(components) {
+                    let stored = v.get(c * terms..(c + 1) * terms).unwrap_or(&[0]);
+                    crate::player::enter_int(stored, &binomials, true, state);
+                }
+                let scale = crate::math::powi(2.0, -i32::from(piece.exponent));
+                int_run(&mut int, scale, shape, run, &mut batch)?;
+            }
+            numbers => {
+                let mut float = [[0.0f64; MAX_TERMS]; MAX_COMPONENTS];
+                for (c, state) in float.iter_mut().enumerate().take(components) {
+                    let mut stored = [0.0; MAX_TERMS];
+                    for (k, s) in stored.iter_mut().enumerate().take(terms) {
+                        *s = match numbers {
+                            PieceNumbers::F32(v) => {
+                                v.get(c * terms + k).map_or(0.0, |x| f64::from(*x))
+                            }
+                            PieceNumbers::F64(v) => v.get(c * terms + k).copied().unwrap_or(0.0),
+                            PieceNumbers::Fixed(_) => 0.0,
+                        };
+                    }
+                    let matrix = Some(&crate::player::REVERSE_STEP);
+                    crate::player::enter_float(&stored[..terms], t as f64, matrix, 0.0, state);
+                }
+                float_run(&mut float, shape, run, &mut batch)?;
+            }
+        }
+    }
+    batch.flush()
+}
+
+impl<'m, 'i> Measured<'m, 'i> {
+    /// A pass at `step` (±1) over `track`, nothing measured yet (largest error 0 at `first`).
+    fn new(
+        track: StreamTrack<'_>,
+        input: &'m TrackInput<'i>,
+        exact_inside: &'m [[f64; MAX_COMPONENTS]],
+        step: f64,
+    ) -> Self {
+        let (first, last) = (track.first_frame(), track.last_frame());
+        Self {
+            input,
+            outside: track.outside(),
+            exact_inside,
+            range: (first, last),
+            first_integer: crate::math::ceil(first),
+            worst: (0.0f64, first),
+            components: track.components(),
+            step,
+        }
+    }
+
+    /// Plays `count` frames from a seek to `start` at the pass's step ([`play_runs`]),
+    /// raising the largest error.
+    fn play(
+        &mut self,
+        track: StreamTrack<'_>,
+        (start, count): (f64, u64),
+    ) -> Result<(), CompileError> {
+        if count == 0 {
+            return Ok(());
+        }
+        let name = self.input.name;
+        play_runs(track, (start, count, self.step), self).map_err(|e| non_finite(name, e))
+    }
 }
 
 impl Visit for Measured<'_, '_> {
@@ -522,6 +714,7 @@ fn frame_error(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compile::span::CompiledTrack;
     use crate::compile::CompileOptions;
     use crate::stream::Precision;
     use crate::{Document, Interp, Track, Wrap};
@@ -602,48 +795,92 @@ mod tests {
         worst
     }
 
+    /// Every track of the documents compiled alone (`compile_track_in_precision`) in every
+    /// precision at each of `degrees`, written into a stream of its own: `check(input, compiled,
+    /// track, what)` for each that compiles.
+    fn each_compiled_track(
+        degrees: &[u8],
+        mut check: impl FnMut(&TrackInput<'_>, &CompiledTrack, StreamTrack<'_>, &str),
+    ) {
+        let documents = DOCUMENTS.map(|text| Document::from_json_str(text, "test.json").unwrap());
+        for doc in documents.iter().chain([&long_pieces()]) {
+            for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+                for &max_degree in degrees {
+                    let options = CompileOptions {
+                        precision,
+                        max_degree,
+                        ..CompileOptions::default()
+                    };
+                    for t in doc.tracks() {
+                        let input = TrackInput {
+                            name: t.name(),
+                            value_type: crate::stream_value_type(t.value_type()),
+                            wrap: crate::stream_wrap(t.wrap()),
+                            source: t,
+                        };
+                        let Ok(compiled) = compile_track_in_precision(&input, &options, 0) else {
+                            continue;
+                        };
+                        let data = core::slice::from_ref(&compiled.data);
+                        let bytes = crate::stream::write_stream(60.0, data).unwrap();
+                        let stream = Stream::from_bytes(&bytes).unwrap();
+                        let what = format!("{} {precision} degree {max_degree}", t.name());
+                        check(&input, &compiled, stream.track(0).unwrap(), &what);
+                    }
+                }
+            }
+        }
+    }
+
     /// `play_measured` finds the largest error and its frame that playing frame by frame finds,
     /// forward and backward, for every track of the documents in every precision.
     #[test]
     fn measured_errors_are_those_of_playing_frame_by_frame() {
         let mut passes = 0;
-        let documents = DOCUMENTS.map(|text| Document::from_json_str(text, "test.json").unwrap());
-        for doc in documents.iter().chain([&long_pieces()]) {
-            for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
-                let options = CompileOptions {
-                    precision,
-                    ..CompileOptions::default()
-                };
-                for t in doc.tracks() {
-                    let input = TrackInput {
-                        name: t.name(),
-                        value_type: crate::stream_value_type(t.value_type()),
-                        wrap: crate::stream_wrap(t.wrap()),
-                        source: t,
-                    };
-                    let Ok(compiled) = compile_track_in_precision(&input, &options, 0) else {
-                        continue;
-                    };
-                    let bytes = crate::stream::write_stream(60.0, &[compiled.data]).unwrap();
-                    let stream = Stream::from_bytes(&bytes).unwrap();
-                    let track = stream.track(0).unwrap();
-                    let (from, count) =
-                        measured_frames(true, track.first_frame(), track.last_frame());
-                    let last = from + (count - 1) as f64;
-                    for pass in [(from, count, 1.0), (last, count, -1.0)] {
-                        let exact = &compiled.exact;
-                        assert_eq!(
-                            play_measured(track, &input, exact, pass).unwrap(),
-                            measured_frame_by_frame(track, &input, exact, pass),
-                            "{} {precision} {pass:?}",
-                            t.name()
-                        );
-                        passes += 1;
-                    }
-                }
+        each_compiled_track(&[8], |input, compiled, track, what| {
+            let (from, count) = measured_frames(true, track.first_frame(), track.last_frame());
+            let last = from + (count - 1) as f64;
+            for pass in [(from, count, 1.0), (last, count, -1.0)] {
+                let exact = &compiled.exact;
+                assert_eq!(
+                    play_measured(track, input, exact, pass).unwrap(),
+                    measured_frame_by_frame(track, input, exact, pass),
+                    "{what} {pass:?}"
+                );
+                passes += 1;
             }
-        }
+        });
         assert!(passes > 100, "{passes}");
+    }
+
+    /// The forward pass that takes the pieces' replay for the frames inside the keys, and the
+    /// backward pass that enters the pieces there itself, find the largest error and its
+    /// frame that playing every frame finds, for every track of the documents (scalars,
+    /// normalized quaternions, vectors, every wrap) in every precision and at degrees 8 and 3
+    /// (over ten thousand frames taken over).
+    #[test]
+    fn passes_by_pieces_are_playing_every_frame() {
+        let (mut passes, mut taken) = (0, 0u64);
+        each_compiled_track(&[8, 3], |input, compiled, track, what| {
+            let replayed = (compiled.data.max_error, compiled.data.max_error_frame);
+            let moves = super::super::outside::moves(input.wrap, track.outside().as_ref());
+            let (from, count) = measured_frames(moves, track.first_frame(), track.last_frame());
+            let last = from + (count - 1) as f64;
+            let exact = &compiled.exact;
+            assert_eq!(
+                forward_pass(track, input, exact, (from, count), replayed).unwrap(),
+                measured_frame_by_frame(track, input, exact, (from, count, 1.0)),
+                "forward {what}"
+            );
+            assert_eq!(
+                backward_pass(track, (input, &compiled.data), exact, (from, count)).unwrap(),
+                measured_frame_by_frame(track, input, exact, (last, count, -1.0)),
+                "backward {what}"
+            );
+            passes += 1;
+            taken += exact.len() as u64;
+        });
+        assert!(passes > 200 && taken > 10_000, "{passes} {taken}");
     }
 
     /// `TrackPlayer`'s values, advanced frame by frame as `play` plays them.

@@ -417,7 +417,7 @@ pub fn compile_tracks_with_progress(
     let stream = Stream::from_bytes(&bytes)?;
     let reports = stream
         .tracks()
-        .zip(parallel::summaries(&stream))
+        .zip(parallel::summaries(&stream, &data))
         .zip(spans)
         .map(|((t, summary), (spans, kept_in_f64, proof))| TrackReport {
             name: t.name().to_string(),

@@ -3,10 +3,11 @@
 use alloc::vec::Vec;
 
 use super::measure::{compile_and_measure as compile_track, MeasuredTrack};
+use super::span::piece_ends;
 #[cfg(feature = "rayon")]
 use super::MAX_PIECES;
 use super::{CompileError, CompileOptions, TrackInput};
-use crate::stream::{Stream, TrackSummary};
+use crate::stream::{Stream, StreamTrack, TrackData, TrackSummary};
 
 /// Tracks compiled together across threads before the piece count is checked in order.
 #[cfg(feature = "rayon")]
@@ -67,18 +68,83 @@ pub(super) fn compile_each(
     Ok(out)
 }
 
-/// Every track's `StreamTrack::summary` of the compiled stream, in order (across threads with
-/// feature `rayon`: each decodes every piece of its track, and the whole stream is written
-/// and validated on one thread).
-pub(super) fn summaries(stream: &Stream<'_>) -> Vec<TrackSummary> {
+/// Every track's `StreamTrack::summary` of the compiled stream, in order, from the tracks'
+/// `data` it was written from ([`summary_of`]; across threads with feature `rayon`, the whole
+/// stream being written and validated on one thread).
+pub(super) fn summaries(stream: &Stream<'_>, data: &[TrackData]) -> Vec<TrackSummary> {
     #[cfg(feature = "rayon")]
     {
         use rayon::prelude::*;
         let tracks: Vec<_> = stream.tracks().collect();
-        tracks.par_iter().map(|t| t.summary()).collect()
+        tracks
+            .par_iter()
+            .zip(data)
+            .map(|(t, d)| summary_of(*t, d))
+            .collect()
     }
     #[cfg(not(feature = "rayon"))]
     {
-        stream.tracks().map(|t| t.summary()).collect()
+        stream
+            .tracks()
+            .zip(data)
+            .map(|(t, d)| summary_of(t, d))
+            .collect()
+    }
+}
+
+/// `track.summary()` for a track written from `data`: the pieces' starts, ends and degrees
+/// from `data` (the stream holds them to the same bits) instead of decoding each piece from
+/// the stream's table (`StreamTrack::summary_of`). `tests::summaries_from_the_data_are_the_streams`
+/// compares them.
+pub(super) fn summary_of(track: StreamTrack<'_>, data: &TrackData) -> TrackSummary {
+    let pieces = data
+        .pieces
+        .iter()
+        .zip(piece_ends(data))
+        .map(|(p, end)| (p.start, end, p.degree));
+    track.summary_of(pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::compile::CompileOptions;
+    use crate::stream::Precision;
+    use crate::stream::Stream;
+    use crate::Document;
+
+    /// The compiler's reports hold `StreamTrack::summary` of the stream it returns ([`summary_of`])
+    /// for every track of the example and fuzz-regression documents in every precision at degrees
+    /// 8 and 3 (loops, outside records, sub-frame pieces, wide f32 pieces, constant tracks).
+    #[test]
+    fn summaries_from_the_data_are_the_streams() {
+        let mut checked = 0;
+        for text in [
+            include_str!("../../../../examples/showcase.json"),
+            include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
+            include_str!(
+                "../../tests/fuzz_regressions/document_json/hostile_pingpong_sub_frame_span.json"
+            ),
+            include_str!("../../../../tests/blender/case3.json"),
+        ] {
+            let doc = Document::from_json_str(text, "test.json").unwrap();
+            for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
+                for max_degree in [8, 3] {
+                    let options = CompileOptions {
+                        precision,
+                        max_degree,
+                        ..CompileOptions::default()
+                    };
+                    let Ok(compiled) = doc.compile(&options) else {
+                        continue;
+                    };
+                    let stream = Stream::from_bytes(&compiled.bytes).unwrap();
+                    for (track, report) in stream.tracks().zip(&compiled.reports) {
+                        assert_eq!(report.summary, track.summary(), "{}", track.name());
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 30, "{checked}");
     }
 }

@@ -120,10 +120,12 @@ struct PieceScales {
 }
 
 impl PieceScales {
-    fn new(t_max: f64, length: f64) -> Self {
+    /// The scales of a piece of degree `n` (entries up to `n`, the ones its bounds read; each
+    /// entry is made from the ones below it, so they are those of any higher degree).
+    fn new(t_max: f64, length: f64, n: usize) -> Self {
         let (mut rising, mut slow_c, mut fast_c) =
             ([1.0; MAX_TERMS], [1.0; MAX_TERMS + 1], [1.0; MAX_TERMS + 1]);
-        for i in 1..=MAX_TERMS {
+        for i in 1..=n.min(MAX_TERMS - 1) {
             if i < MAX_TERMS {
                 rising[i] = rising[i - 1] * (t_max + (i - 1) as f64) / i as f64;
             }
@@ -418,7 +420,7 @@ fn piece_bounds(
     let t_max =
         crate::math::abs(piece.start - piece.origin).max(crate::math::abs(end - piece.origin));
     let frame_scale = crate::math::abs(piece.start).max(crate::math::abs(end)) + t_max;
-    let scales = PieceScales::new(t_max, end - piece.start);
+    let scales = PieceScales::new(t_max, end - piece.start, usize::from(piece.degree));
     let (mut integer, mut between) = (0.0f64, 0.0f64);
     for c in 0..components {
         let (d, n) = piece_numbers(piece, c);
@@ -597,7 +599,7 @@ mod tests {
                 .collect();
             let (steps, scales) = (
                 StepBounds::new(),
-                PieceScales::new(length as f64, length as f64),
+                PieceScales::new(length as f64, length as f64, n),
             );
             let (integer, between) = rounding_bounds(&numbers, &scales, &steps, true);
             let bytes = one_piece_stream(&d, length as f64);

@@ -269,23 +269,29 @@ pub(super) fn compile_track_in_precision(
     }
 }
 
-/// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
-fn sub_frame_splits(track: &CompiledTrack) -> usize {
-    let (data, spans) = (&track.data, &track.spans);
-    let ends = data
-        .pieces
+/// Where each piece of `data` ends, in order: the next piece's start, the last frame for the
+/// last piece (as the stream's reader computes `Piece::end`).
+pub(super) fn piece_ends(data: &TrackData) -> impl Iterator<Item = f64> + '_ {
+    data.pieces
         .iter()
         .skip(1)
         .map(|p| p.start)
-        .chain(core::iter::once(data.last_frame));
+        .chain(core::iter::once(data.last_frame))
+}
+
+/// Pieces of `data` shorter than one frame that the compiler made by splitting (not whole spans).
+fn sub_frame_splits(track: &CompiledTrack) -> usize {
+    let (data, spans) = (&track.data, &track.spans);
+    let ends = piece_ends(data);
     data.pieces
         .iter()
         .zip(ends)
         .filter(|(piece, end)| {
-            let whole_span = spans
-                .binary_search_by(|s| s.start.total_cmp(&piece.start))
-                .is_ok_and(|i| spans.get(i).is_some_and(|s| s.end == *end));
-            end - piece.start < 1.0 && !whole_span
+            // Most pieces are a frame or longer: the span search only for the others.
+            end - piece.start < 1.0
+                && !spans
+                    .binary_search_by(|s| s.start.total_cmp(&piece.start))
+                    .is_ok_and(|i| spans.get(i).is_some_and(|s| s.end == *end))
         })
         .count()
 }
@@ -791,6 +797,7 @@ impl TrackCompiler<'_> {
         let mut frames = Frames(out);
         if let Some(d) = fit_degree {
             let d = d.max(1);
+            frames.0.reserve(7 * d);
             for j in 0..d {
                 let lobatto = self.lobatto();
                 let (v0, v1) = (lobatto.node(j, d), lobatto.node(j + 1, d));
