@@ -388,9 +388,9 @@ struct EpochBlocks {
     /// Blocks built (0: none, the bank has no fast lanes).
     count: usize,
     /// Per block, every f32 group's coefficient chunks, group after group.
-    floats: live::Chunks<f32>,
+    floats: live::Floats,
     /// Per block, every i32 group's coefficient chunks, group after group.
-    ints: live::Chunks<i32>,
+    ints: live::Ints,
 }
 
 impl EpochBlocks {
@@ -406,7 +406,8 @@ impl EpochBlocks {
         };
         let floats = sizes(&mut groups.iter().map(HornerGroup::chunk_count));
         let ints = sizes(&mut int_groups.iter().map(IntLanes::chunk_count));
-        let len = (floats.iter().sum::<usize>() + ints.iter().sum::<usize>()) * horner::CHUNK;
+        let len = floats.iter().sum::<usize>() * horner::CHUNK
+            + ints.iter().sum::<usize>() * horner::INT_CHUNK;
         let Some((first, count)) = Self::span(tracks, script, len) else {
             return Self::default();
         };
@@ -506,14 +507,14 @@ impl EpochBlocks {
 }
 
 /// Stores orders `0..=degree` of `hot` into `lane` of a chunked group (`horner::chunked_index`).
-fn store_lane<T: Copy>(
-    group: Option<&mut [[T; horner::CHUNK]]>,
+fn store_lane<T: horner::LaneWord, const W: usize>(
+    group: Option<&mut [[T; W]]>,
     (lane, degree): (usize, usize),
     hot: &[T],
 ) {
     let values = group.map_or(&mut [][..], |g| g.as_flattened_mut());
     for (k, &h) in hot.iter().enumerate().take(degree + 1) {
-        if let Some(x) = values.get_mut(horner::chunked_index(degree + 1, lane, k)) {
+        if let Some(x) = values.get_mut(horner::chunked_index::<T>(degree + 1, lane, k)) {
             *x = h;
         }
     }
@@ -647,9 +648,9 @@ impl<'s> Bank<'s> {
             horner,
         } = LaneGroups::new(&mut tracks)?;
         let max = (u32::MAX - 1) as usize;
-        let chunks = horner.iter().map(HornerGroup::chunk_count);
-        let chunks = chunks.chain(fixed32.iter().map(IntLanes::chunk_count));
-        if let Some(channels) = chunks.map(|c| c * horner::CHUNK).find(|&n| n > max) {
+        let lanes = horner.iter().map(|g| g.chunk_count() * horner::CHUNK);
+        let mut lanes = lanes.chain(fixed32.iter().map(|g| g.chunk_count() * horner::INT_CHUNK));
+        if let Some(channels) = lanes.find(|&n| n > max) {
             // Script records address the lanes' coefficients with 32 bits.
             return Err(BatchError::TooManyChannels { channels, max });
         }
@@ -775,7 +776,7 @@ impl<'s> Bank<'s> {
             + s.hot32.iter().map(IntScript::bytes).sum::<usize>()
             + s.others.len() * 4
             + s.blocks.floats.values.len() * horner::CHUNK * 4
-            + s.blocks.ints.values.len() * horner::CHUNK * 4
+            + s.blocks.ints.values.len() * horner::INT_CHUNK * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len();
@@ -1390,7 +1391,7 @@ fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
 /// and whether its layout is chunked, `horner::chunked_index`, or order-major); each channel
 /// entering its lanes leaves the side list.
 #[inline]
-fn play_records<T: Copy>(
+fn play_records<T: horner::LaneWord>(
     records: &records::Records<T>,
     i: usize,
     (lanes, chunked): (records::GroupLanes<'_, T>, bool),
