@@ -670,9 +670,10 @@ mod tests {
 
     #[test]
     fn group_evaluation_equals_scalar_horner_bit_for_bit() {
-        // 75 lanes: nine whole chunks (two steps of four and one more) and 3 lanes of a tenth;
-        // evaluated from chunk boundaries (steps, single chunks, the partial tail) and from
-        // lane 20 (inside a chunk: `eval_unaligned`).
+        // 75 lanes: nine whole chunks of 8 (two steps of four and one more) and 3 lanes of a
+        // tenth; evaluated from chunk boundaries (steps, single chunks, the partial tail), from
+        // lane 20 (inside a chunk: its part, then whole chunks) and in runs that start and end
+        // inside one chunk (17..19).
         let mut g = HornerGroup::new(3, 75);
         let a = |slot: usize| {
             let s = slot as f64;
@@ -683,10 +684,11 @@ mod tests {
         }
         let mut out = [0.0f32; 75];
         for t in -16..16 {
-            for split in [[0, 20, 75], [0, 64, 75], [0, 75, 75]] {
+            for split in [&[0, 20, 75][..], &[0, 64, 75], &[0, 75], &[0, 17, 19, 75]] {
                 out.fill(f32::NAN);
-                g.eval(None, t as f32, split[0], &mut out[split[0]..split[1]]);
-                g.eval(None, t as f32, split[1], &mut out[split[1]..split[2]]);
+                for run in split.windows(2) {
+                    g.eval(None, t as f32, run[0], &mut out[run[0]..run[1]]);
+                }
                 for (slot, v) in out.iter().enumerate() {
                     assert_eq!(
                         v.to_bits(),

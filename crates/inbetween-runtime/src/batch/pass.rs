@@ -36,12 +36,13 @@ pub(crate) type Aux<K, T, const N: usize, const W: usize> =
 /// orders (`coef`, chunk after chunk) into `out`, through `kernel`. From a chunk boundary:
 /// whole chunks in one pass, then the last partial chunk evaluated whole (its padding lanes
 /// exist) into a stack chunk and copied; from inside a chunk (a group's later runs of
-/// channels), chunk by chunk, the run's part of each. Lanes past the group, or `coef` not
-/// `N · chunks` long (a broken invariant of the group), write nothing.
+/// channels), the run's part of that chunk first ([`Kernel::part`]), then the same from the
+/// next chunk boundary. Lanes past the group, or `coef` not `N · chunks` long (a broken
+/// invariant of the group), write nothing.
 #[inline(always)]
 pub(crate) fn walk<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usize>(
     (coef, chunks, start): (&[[T; W]], usize, usize),
-    out: &mut [f32],
+    mut out: &mut [f32],
     kernel: &K,
 ) {
     let fits = W == T::CHUNK && start + out.len() <= chunks * W && coef.len() == chunks * N;
@@ -49,11 +50,13 @@ pub(crate) fn walk<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usi
     if !fits {
         return;
     }
+    let mut first = start / W;
     if start % W != 0 {
-        unaligned((coef, start), out, kernel);
-        return;
+        let Some(rest) = first_part((coef, start), out, kernel) else {
+            return;
+        };
+        (out, first) = (rest, first + 1);
     }
-    let first = start / W;
     let whole = out.len() / W;
     let (head, tail) = out.split_at_mut(whole * W);
     let body = coef.get(first * N..).unwrap_or(&[]);
@@ -110,42 +113,34 @@ fn step_chunks<T, K: Kernel<T, N, W>, const N: usize, const W: usize, const S: u
         let Some(d) = dst.next() else {
             break;
         };
-        for s in 0..S {
-            let (Some(c), Some(d), Some(a)) = (
-                c.get(s * N..(s + 1) * N),
-                d.get_mut(s * W..(s + 1) * W),
+        // The step's chunks split off as arrays, one after the other (no index checks).
+        let (mut c, mut d) = (c, d);
+        for _ in 0..S {
+            let (Some((orders, c_rest)), Some((values, d_rest)), Some(a)) = (
+                c.split_first_chunk::<N>(),
+                d.split_first_chunk_mut::<W>(),
                 aux.next(),
             ) else {
-                continue;
+                break;
             };
-            if let (Ok(c), Ok(d)) = (<&[[T; W]; N]>::try_from(c), d.try_into()) {
-                kernel.chunk(a, c, d);
-            }
+            kernel.chunk(a, orders, values);
+            (c, d) = (c_rest, d_rest);
         }
     }
 }
 
-/// [`walk`] from a lane inside a chunk: chunk by chunk, the run's part of each.
+/// [`walk`] from lane `start` inside a chunk: the lanes of `out` in that chunk by
+/// [`Kernel::part`]; the rest of `out` (`None` when nothing is left, or the chunk is missing).
 #[inline(always)]
-fn unaligned<T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
+fn first_part<'o, T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
     (coef, start): (&[[T; W]], usize),
-    out: &mut [f32],
+    out: &'o mut [f32],
     kernel: &K,
-) {
-    let mut done = 0;
-    while done < out.len() {
-        let slot = start + done;
-        let (chunk, lo) = (slot / W, slot % W);
-        let n = (W - lo).min(out.len() - done);
-        let orders = coef.get(chunk * N..chunk * N + N);
-        let (Some(Ok(c)), Some(dst), Some(a)) = (
-            orders.map(<&[[T; W]; N]>::try_from),
-            out.get_mut(done..done + n),
-            kernel.aux(chunk).next(),
-        ) else {
-            return;
-        };
-        kernel.part(a, c, lo, dst);
-        done += n;
-    }
+) -> Option<&'o mut [f32]> {
+    let (chunk, lo) = (start / W, start % W);
+    let (dst, rest) = out.split_at_mut((W - lo).min(out.len()));
+    let orders = coef.get(chunk * N..chunk * N + N)?;
+    let c = <&[[T; W]; N]>::try_from(orders).ok()?;
+    kernel.part(kernel.aux(chunk).next()?, c, lo, dst);
+    (!rest.is_empty()).then_some(rest)
 }
