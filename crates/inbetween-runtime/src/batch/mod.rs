@@ -10,11 +10,12 @@
 //!   straight into the caller's row in `write_f32`; `advance` only plays the script. The
 //!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
 //!   epoch is a new block index, no copy; the script's records patch the block being played and
-//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
-//!   lanes (four AVX2 vectors) holding their `D + 1` orders one after the other
-//!   (`horner::chunked_index`: the frame loop walks one array, four vectors a step; the
-//!   blocks are stored on 64-byte cache lines, `horner::Chunks`), so a linear lane reads 8 bytes
-//!   and a one-stream bank's output is contiguous. A group whose float tracks are all
+//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 8
+//!   lanes (`horner::CHUNK`, one AVX2 vector) holding their `D + 1` orders one after the other
+//!   (`horner::chunked_index`: the frame loop walks one array, four chunks a step; a lane's
+//!   numbers lie within `32 (D + 1)` bytes, so a piece change dirties two cache lines of a
+//!   cubic's block, the blocks being stored on 64-byte lines, `horner::Chunks`), so a linear
+//!   lane reads 8 bytes and a one-stream bank's output is contiguous. A group whose float tracks are all
 //!   quaternions with the normalize flag is evaluated and normalized in one pass (`quat_lanes`:
 //!   two quaternions a 256-bit register, written once; with fused multiply-adds where the CPU
 //!   has AVX and FMA, and then checked in that arithmetic); other flagged tracks are
@@ -22,9 +23,10 @@
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
-//!   arithmetic only, checked the same way. They are chunked like the f32 lanes and read in
-//!   place from the same epoch blocks, patched by their own records (`live`); one chunk walk
-//!   (`pass`) serves both kinds of lanes.
+//!   arithmetic only, checked the same way. They are chunked like the f32 lanes, in chunks of
+//!   their own width (`horner::INT_CHUNK`, 32 lanes: at 8 the compiler leaves their kernel
+//!   scalar), and read in place from the same epoch blocks, patched by their own records
+//!   (`live`); one chunk walk (`pass`, generic over the width) serves both kinds of lanes.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,

@@ -60,7 +60,9 @@ impl<T: super::horner::LaneWord> Records<T> {
         let positions: Option<Vec<u32>> = self
             .slot
             .iter()
-            .map(|&lane| u32::try_from(super::horner::chunked_index::<T>(terms, lane as usize, 0)).ok())
+            .map(|&lane| {
+                u32::try_from(super::horner::chunked_index::<T>(terms, lane as usize, 0)).ok()
+            })
             .collect();
         positions.map(|p| self.slot = p).is_some()
     }
@@ -272,7 +274,11 @@ impl<T: super::horner::LaneWord> Lanes<'_, T> {
 /// [`Records::store_chunked`] for `N` orders: record `r`'s numbers `coef[r N .. (r + 1) N]`
 /// stored at `slots[r] + k · T::CHUNK` for `k < N`.
 #[inline(never)]
-fn store_chunked<T: super::horner::LaneWord, const N: usize>(slots: &[u32], coef: &[T], values: &mut [T]) {
+fn store_chunked<T: super::horner::LaneWord, const N: usize>(
+    slots: &[u32],
+    coef: &[T],
+    values: &mut [T],
+) {
     let span = (N - 1) * T::CHUNK + 1;
     for (c, &at) in coef.chunks_exact(N).zip(slots) {
         let at = at as usize;
