@@ -1,4 +1,4 @@
-//! One evaluation pass over a run of a lane group's chunked coefficient arrays (`horner::chunked_index`), the walk shared by the f32 and the i32 Horner lanes: whole chunks straight into the output, the last partial chunk through a stack chunk, a run starting inside a chunk part by part.
+//! One evaluation pass over a run of a lane group's chunked coefficient arrays (`horner::chunked_index`), the walk shared by the f32 and the i32 Horner lanes: whole chunks straight into the output, the last partial chunk through a stack chunk, a run starting inside a chunk with that chunk's part, then as from a boundary.
 
 use super::horner::{step, LaneWord};
 
