@@ -62,7 +62,7 @@
 
 use alloc::vec::Vec;
 
-use super::horner::{centre, chunked_index, CHUNK, EPOCH};
+use super::horner::{centre, chunked_index, EPOCH, INT_CHUNK as CHUNK};
 use crate::stream::layout::MAX_TERMS;
 
 /// Largest coefficient magnitude in units (leaves one bit of headroom below i32's range).
@@ -383,7 +383,7 @@ impl IntLanes {
         for (slot, (&ch, &s)) in self.channel.iter().zip(scale).enumerate() {
             for (k, x) in c.iter_mut().enumerate().take(terms) {
                 *x = coef
-                    .get(chunked_index(terms, slot, k))
+                    .get(chunked_index::<i32>(terms, slot, k))
                     .copied()
                     .unwrap_or(0);
             }
@@ -488,7 +488,7 @@ fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     // Invariant of `IntLanes`: a scale chunk per chunk of lanes (a violation writes nothing).
     if g.scale.len() == g.chunks {
         let kernel = AtU { u, scale: g.scale };
-        super::pass::walk::<i32, AtU<'_>, N>((g.coef, g.chunks, g.start), out, &kernel);
+        super::pass::walk::<i32, AtU<'_>, N, CHUNK>((g.coef, g.chunks, g.start), out, &kernel);
     }
 }
 
@@ -498,7 +498,7 @@ struct AtU<'a> {
     scale: &'a [[f32; CHUNK]],
 }
 
-impl<'a, const N: usize> super::pass::Kernel<i32, N> for AtU<'a> {
+impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
     type Aux = core::slice::Iter<'a, [f32; CHUNK]>;
     const SPLIT: bool = true;
 

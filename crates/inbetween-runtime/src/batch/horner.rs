@@ -250,55 +250,87 @@ pub(crate) fn verify_components<const C: usize>(
     verdict
 }
 
-/// Lanes per chunk of the coefficient arrays: four AVX2 vectors (eight SSE2 ones). A group
-/// holds its lanes in whole chunks (the last one padded with lanes that play 0 and are never
-/// output), each chunk its `D + 1` orders one after the other, so the main pass walks one
-/// array of `[f32; CHUNK]` front to back, four independent Horner chains a chunk. A lane's
-/// numbers are `4 · CHUNK` = 128 bytes apart: a cubic's piece-change record dirties four cache
-/// lines. Chunks of 8 lanes (one vector; two lines a record) were measured in session 7: the
-/// f32 pass the same (2.275 against 2.297 instructions a channel-frame at 1 000 channels), but
-/// the i32 lanes' kernel (`fixed32`, sharing the layout through `live` and `pass`) is then
-/// left scalar by the compiler (9.7 against 3.1), so the chunks stay at 32 lanes.
-pub(crate) const CHUNK: usize = 32;
+/// Lanes per chunk of the f32 lanes' coefficient arrays: one AVX2 vector (two SSE2 ones). A
+/// group holds its lanes in whole chunks (the last one padded with lanes that play 0 and are
+/// never output), each chunk its `D + 1` orders one after the other, so a lane's coefficients
+/// lie within `32 (D + 1)` bytes — a cubic lane's 16 B within 128 B, two cache lines of a block
+/// on lines ([`Chunks`]), which is what a piece-change record dirties (four lines at 32 lanes
+/// a chunk, its numbers 128 B apart) — and the main pass walks one array of `[f32; CHUNK]`
+/// front to back, [`step`]`(CHUNK)` = 4 chunks (four AVX2 vectors) a step. The i32 lanes
+/// have their own width, [`INT_CHUNK`].
+pub(crate) const CHUNK: usize = 8;
 
-/// Chunks per step of the main pass (`pass::walk`): enough for four AVX2 vectors, the
-/// independent Horner chains that keep the multiplier busy (1 at 32 lanes a chunk).
-pub(crate) const STEP: usize = 32 / CHUNK;
+/// Lanes per chunk of the i32 lanes (`fixed32`): four AVX2 vectors (eight SSE2 ones), the
+/// layout of [`CHUNK`] otherwise. At 8 lanes a chunk the compiler leaves the i32 kernel (the
+/// chunk loop of `pass::walk`'s `SPLIT` form) scalar: 9.7 instructions a fixed channel-frame
+/// against 3.1 at 32 (session 7), so the i32 chunks stay at 32 lanes.
+pub(crate) const INT_CHUNK: usize = 32;
 
-/// Chunks per alignment unit of [`Chunks`]: as many as fill a 64-byte cache line, at least
-/// one (a chunk of 32 lanes is two lines, and starts on one).
-pub(crate) const LINE: usize = if 4 * CHUNK >= 64 { 1 } else { 64 / (4 * CHUNK) };
-
-/// A lane number of 4 bytes (the f32 and the i32 lanes): what [`Chunks`] stores.
-pub(crate) trait LaneWord: Copy + Default + core::fmt::Debug {}
-impl LaneWord for f32 {}
-impl LaneWord for i32 {}
-
-/// `LINE` chunks, aligned to a 64-byte cache line.
-#[derive(Debug, Clone, Copy)]
-#[repr(C, align(64))]
-struct Line<T>([[T; CHUNK]; LINE]);
-
-impl<T: LaneWord> Default for Line<T> {
-    fn default() -> Self {
-        Self([[T::default(); CHUNK]; LINE])
+/// Chunks of `width` lanes per step of the f32 pass (`pass::walk`): enough for four AVX2
+/// vectors, the independent Horner chains that keep the multiplier busy (1 from 32 lanes a
+/// chunk).
+#[must_use]
+pub(crate) const fn step(width: usize) -> usize {
+    if width >= 32 {
+        1
+    } else {
+        32 / width
     }
 }
 
-const _: () = assert!(core::mem::size_of::<Line<f32>>() == LINE * CHUNK * 4);
-const _: () = assert!(core::mem::size_of::<Line<i32>>() == LINE * CHUNK * 4);
+/// Chunks of `width` lanes per alignment unit of [`Chunks`]: as many as fill a 64-byte cache
+/// line, at least one (a chunk of 32 lanes is two lines, and starts on one).
+#[must_use]
+pub(crate) const fn line(width: usize) -> usize {
+    if 4 * width >= 64 {
+        1
+    } else {
+        64 / (4 * width)
+    }
+}
 
-/// `len` chunks of lanes whose storage starts on a 64-byte line (the epoch blocks): with the
-/// allocator's 16-byte alignment every other AVX2 load of the pass straddled two lines, and a
-/// cubic lane's 128 bytes three lines instead of two. Used as a slice of chunks
-/// (`Deref`).
+/// A lane number of 4 bytes (the f32 and the i32 lanes): what [`Chunks`] stores, with the
+/// chunk width of its lanes.
+pub(crate) trait LaneWord: Copy + Default + core::fmt::Debug {
+    /// Lanes per chunk of this kind of lanes ([`CHUNK`], [`INT_CHUNK`]): a chunk of them is
+    /// `[Self; Self::CHUNK]`, and a record's `D + 1` numbers are `Self::CHUNK` apart.
+    const CHUNK: usize;
+}
+impl LaneWord for f32 {
+    const CHUNK: usize = CHUNK;
+}
+impl LaneWord for i32 {
+    const CHUNK: usize = INT_CHUNK;
+}
+
+/// Words of a 64-byte line.
+const WORDS: usize = 16;
+
+/// One 64-byte cache line of lane words, aligned to it.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, align(64))]
+struct Line<T>([T; WORDS]);
+
+impl<T: LaneWord> Default for Line<T> {
+    fn default() -> Self {
+        Self([T::default(); WORDS])
+    }
+}
+
+const _: () = assert!(core::mem::size_of::<Line<f32>>() == 64);
+const _: () = assert!(core::mem::size_of::<Line<i32>>() == 64);
+
+/// `len` chunks of `W` lanes (`W = T::CHUNK`) whose storage starts on a 64-byte line (the
+/// epoch blocks): with the allocator's 16-byte alignment every other AVX2 load of the pass
+/// straddled two lines, and a cubic lane's 128 bytes three lines instead of two. Used as a
+/// slice of chunks (`Deref`).
 #[derive(Debug, Clone)]
-pub(crate) struct Chunks<T> {
+pub(crate) struct Chunks<T, const W: usize> {
     lines: Vec<Line<T>>,
     len: usize,
 }
 
-impl<T> Default for Chunks<T> {
+impl<T, const W: usize> Default for Chunks<T, W> {
     fn default() -> Self {
         Self {
             lines: Vec::new(),
@@ -307,41 +339,51 @@ impl<T> Default for Chunks<T> {
     }
 }
 
-impl<T: LaneWord> Chunks<T> {
+impl<T: LaneWord, const W: usize> Chunks<T, W> {
+    /// `W` is the lanes' own width, and a chunk is whole lines or a whole fraction of one.
+    const WIDTH: () = assert!(W == T::CHUNK && (W % WORDS == 0 || WORDS % W == 0));
+
     /// `len` chunks of zeros.
     pub(crate) fn zeroed(len: usize) -> Self {
+        let () = Self::WIDTH;
         Self {
-            lines: alloc::vec![Line::default(); len.div_ceil(LINE)],
+            lines: alloc::vec![Line::default(); len.saturating_mul(W).div_ceil(WORDS)],
             len,
         }
     }
+
+    /// Chunks the lines hold (at least `len` unless the allocation was cut short).
+    fn held(&self) -> usize {
+        self.len.min(self.lines.len() * WORDS / W)
+    }
 }
 
-impl<T: LaneWord> core::ops::Deref for Chunks<T> {
-    type Target = [[T; CHUNK]];
+impl<T: LaneWord, const W: usize> core::ops::Deref for Chunks<T, W> {
+    type Target = [[T; W]];
 
-    fn deref(&self) -> &[[T; CHUNK]] {
-        let len = self.len.min(self.lines.len() * LINE);
-        // SAFETY: `Line<T>` is `repr(C)` and holds exactly `LINE` arrays `[T; CHUNK]` with no
-        // padding (`T` is f32 or i32, `LaneWord`; its size is `LINE · CHUNK · 4`, asserted at
-        // compile time for both), so `lines` is `LINE · lines.len()` contiguous, initialized
-        // `[T; CHUNK]`, aligned (64 is a multiple of their alignment, 4); `len` is at most that
-        // many; the slice borrows `self`, so the vector is neither freed nor written while it
-        // lives. `aligned_chunks_read_and_write_as_a_slice` checks it.
+    fn deref(&self) -> &[[T; W]] {
+        let len = self.held();
+        // SAFETY: `Line<T>` is `repr(C)` and holds exactly `WORDS` values `T` with no padding
+        // (`T` is f32 or i32, `LaneWord`; its size is 64, asserted at compile time for both),
+        // so `lines` is `WORDS · lines.len()` contiguous, initialized `T`, of which `len ≤
+        // WORDS · lines.len() / W` arrays `[T; W]` (no padding in an array) fill the front;
+        // they are aligned (64 is a multiple of their alignment, 4); the slice borrows `self`,
+        // so the vector is neither freed nor written while it lives.
+        // `aligned_chunks_read_and_write_as_a_slice` checks it for both widths.
         #[allow(unsafe_code)]
         unsafe {
-            core::slice::from_raw_parts(self.lines.as_ptr().cast::<[T; CHUNK]>(), len)
+            core::slice::from_raw_parts(self.lines.as_ptr().cast::<[T; W]>(), len)
         }
     }
 }
 
-impl<T: LaneWord> core::ops::DerefMut for Chunks<T> {
-    fn deref_mut(&mut self) -> &mut [[T; CHUNK]] {
-        let len = self.len.min(self.lines.len() * LINE);
+impl<T: LaneWord, const W: usize> core::ops::DerefMut for Chunks<T, W> {
+    fn deref_mut(&mut self) -> &mut [[T; W]] {
+        let len = self.held();
         // SAFETY: as in `deref`; the slice borrows `self` mutably, so it is the only access.
         #[allow(unsafe_code)]
         unsafe {
-            core::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<[T; CHUNK]>(), len)
+            core::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<[T; W]>(), len)
         }
     }
 }
@@ -349,26 +391,26 @@ impl<T: LaneWord> core::ops::DerefMut for Chunks<T> {
 /// Stores `values` (orders 0..; missing ones 0) as lane `slot`'s `terms` orders in `coef`
 /// (the chunked layout of [`chunked_index`]): the test loader of the f32 and i32 groups.
 #[cfg(test)]
-pub(crate) fn set_lane<T: LaneWord>(
-    coef: &mut [[T; CHUNK]],
+pub(crate) fn set_lane<T: LaneWord, const W: usize>(
+    coef: &mut [[T; W]],
     terms: usize,
     slot: usize,
     values: &[T],
 ) {
     let coef = coef.as_flattened_mut();
     for k in 0..terms {
-        if let Some(x) = coef.get_mut(chunked_index(terms, slot, k)) {
+        if let Some(x) = coef.get_mut(chunked_index::<T>(terms, slot, k)) {
             *x = values.get(k).copied().unwrap_or_default();
         }
     }
 }
 
-/// Where order `k` of lane `slot` lives in a group of `terms` orders, flattened: chunk
-/// `slot / CHUNK` holds `terms` arrays of `CHUNK` lanes, order after order.
+/// Where order `k` of lane `slot` lives in a group of `terms` orders of `T` lanes, flattened:
+/// chunk `slot / W` holds `terms` arrays of `W` lanes, order after order (`W = T::CHUNK`).
 #[inline]
 #[must_use]
-pub(crate) fn chunked_index(terms: usize, slot: usize, k: usize) -> usize {
-    (slot / CHUNK) * terms * CHUNK + k * CHUNK + slot % CHUNK
+pub(crate) fn chunked_index<T: LaneWord>(terms: usize, slot: usize, k: usize) -> usize {
+    (slot / T::CHUNK) * terms * T::CHUNK + k * T::CHUNK + slot % T::CHUNK
 }
 
 /// Lanes of one maximum degree `D`: `D + 1` f32 coefficients per lane about the current
@@ -496,7 +538,7 @@ impl HornerGroup {
         let terms = self.degree + 1;
         for (k, x) in c.iter_mut().enumerate().take(terms) {
             *x = coef
-                .get(chunked_index(terms, slot, k))
+                .get(chunked_index::<f32>(terms, slot, k))
                 .copied()
                 .unwrap_or(0.0);
         }
@@ -548,13 +590,13 @@ unsafe fn eval_avx2(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
 /// (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    super::pass::walk::<f32, AtT, N>((lanes.coef, lanes.chunks, lanes.start), out, &AtT(t));
+    super::pass::walk::<f32, AtT, N, CHUNK>((lanes.coef, lanes.chunks, lanes.start), out, &AtT(t));
 }
 
 /// The f32 lanes' arithmetic: [`horner`] at `t`, lane by lane.
 struct AtT(f32);
 
-impl<const N: usize> super::pass::Kernel<f32, N> for AtT {
+impl<const N: usize> super::pass::Kernel<f32, N, CHUNK> for AtT {
     type Aux = core::iter::Repeat<()>;
     const SPLIT: bool = false;
 
@@ -628,9 +670,10 @@ mod tests {
 
     #[test]
     fn group_evaluation_equals_scalar_horner_bit_for_bit() {
-        // 75 lanes: nine whole chunks (two steps of four and one more) and 3 lanes of a tenth;
-        // evaluated from chunk boundaries (steps, single chunks, the partial tail) and from
-        // lane 20 (inside a chunk: `eval_unaligned`).
+        // 75 lanes: nine whole chunks of 8 (two steps of four and one more) and 3 lanes of a
+        // tenth; evaluated from chunk boundaries (steps, single chunks, the partial tail), from
+        // lane 20 (inside a chunk: its part, then whole chunks) and in runs that start and end
+        // inside one chunk (17..19).
         let mut g = HornerGroup::new(3, 75);
         let a = |slot: usize| {
             let s = slot as f64;
@@ -641,10 +684,11 @@ mod tests {
         }
         let mut out = [0.0f32; 75];
         for t in -16..16 {
-            for split in [[0, 20, 75], [0, 64, 75], [0, 75, 75]] {
+            for split in [&[0, 20, 75][..], &[0, 64, 75], &[0, 75], &[0, 17, 19, 75]] {
                 out.fill(f32::NAN);
-                g.eval(None, t as f32, split[0], &mut out[split[0]..split[1]]);
-                g.eval(None, t as f32, split[1], &mut out[split[1]..split[2]]);
+                for run in split.windows(2) {
+                    g.eval(None, t as f32, run[0], &mut out[run[0]..run[1]]);
+                }
                 for (slot, v) in out.iter().enumerate() {
                     assert_eq!(
                         v.to_bits(),
@@ -658,19 +702,29 @@ mod tests {
 
     #[test]
     fn aligned_chunks_read_and_write_as_a_slice() {
+        // The f32 lanes' chunks (8 lanes: two a line) and the i32 lanes' (32: two lines each).
+        aligned_chunks_of::<f32, CHUNK>(|i| i as f32);
+        aligned_chunks_of::<i32, INT_CHUNK>(|i| i as i32);
+    }
+
+    fn aligned_chunks_of<T: LaneWord + PartialEq, const W: usize>(value: fn(usize) -> T) {
         for len in [0, 1, 2, 3, 5, 64] {
-            let mut c = Chunks::zeroed(len);
+            let mut c = Chunks::<T, W>::zeroed(len);
             assert_eq!(c.len(), len);
             assert_eq!(c.as_ptr() as usize % 64, 0, "{len} chunks");
-            assert!(c.iter().flatten().all(|&x| x == 0.0));
+            assert!(c.iter().flatten().all(|&x| x == T::default()));
             for (i, x) in c.as_flattened_mut().iter_mut().enumerate() {
-                *x = i as f32;
+                *x = value(i);
             }
             let flat = c.as_flattened();
-            assert_eq!(flat.len(), len * CHUNK);
-            assert!(flat.iter().enumerate().all(|(i, &x)| x == i as f32));
+            assert_eq!(flat.len(), len * W);
+            assert!(flat.iter().enumerate().all(|(i, &x)| x == value(i)));
             let copy = c.clone();
-            assert_eq!(copy.as_flattened(), flat);
+            assert!(copy.as_flattened() == flat);
+            // Chunk `i` starts `4 W i` bytes after the first: on a line every `line(W)` chunks.
+            for (i, chunk) in c.iter().enumerate().step_by(line(W)) {
+                assert_eq!(chunk.as_ptr() as usize % 64, 0, "chunk {i} of {len}");
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 //! In-place play of the epoch blocks, f32 and i32 lanes alike: forward play evaluates the Horner lanes straight from the current epoch's block (no copy), the piece-change records patch that block, and each record's undo numbers put the blocks back when forward play is left.
 //!
 //! A block holds every lane's coefficients at its epoch's first frame (`EpochBlocks`: the f32
-//! groups' chunks and the i32 groups' chunks, both in `horner::chunked_index`'s layout, so a
-//! record's `D + 1` numbers are `CHUNK` apart from its position in either). Playing epoch `e`
+//! groups' chunks of `horner::CHUNK` lanes and the i32 groups' chunks of `horner::INT_CHUNK`,
+//! both in `horner::chunked_index`'s layout, so a record's `D + 1` numbers are its lane type's
+//! chunk width apart from its position, `LaneWord::CHUNK`). Playing epoch `e`
 //! forward, the records of its frames store the new pieces' coefficients into block `e`
 //! itself, so block `e` is only pristine until its first record. Forward play never comes back
 //! to an epoch on its own, so nothing needs it pristine until the next seek (or step change):
@@ -15,24 +16,29 @@
 
 use core::ops::Range;
 
-use super::horner::{self, LaneWord, CHUNK};
+use super::horner::{self, LaneWord, CHUNK, INT_CHUNK};
 use super::records::Records;
 use super::{EpochBlocks, Script, MAX_TERMS};
 
 /// One lane type's part of the epoch blocks: per block, every group's chunks (`D + 1` arrays
-/// of `CHUNK` lanes each), group after group, then the next block; every block padded to whole
-/// 64-byte cache lines and starting on one (`horner::Chunks`).
+/// of `W = T::CHUNK` lanes each), group after group, then the next block; every block padded to
+/// whole 64-byte cache lines and starting on one (`horner::Chunks`).
 #[derive(Debug, Clone, Default)]
-pub(super) struct Chunks<T> {
-    /// Chunks per block (a multiple of `horner::LINE`).
+pub(super) struct Chunks<T, const W: usize> {
+    /// Chunks per block (a multiple of `horner::line(W)`).
     per_block: usize,
-    pub(super) values: horner::Chunks<T>,
+    pub(super) values: horner::Chunks<T, W>,
     /// Where each group's chunks start in a block, and how many it has.
     starts: [usize; MAX_TERMS],
     sizes: [usize; MAX_TERMS],
 }
 
-impl<T: LaneWord> Chunks<T> {
+/// The f32 lanes' part of the epoch blocks.
+pub(super) type Floats = Chunks<f32, CHUNK>;
+/// The i32 lanes' part of the epoch blocks.
+pub(super) type Ints = Chunks<i32, INT_CHUNK>;
+
+impl<T: LaneWord, const W: usize> Chunks<T, W> {
     /// `count` blocks (all 0) of groups of `sizes[d]` chunks each (group `d`: degree `d`).
     pub(super) fn new(sizes: [usize; MAX_TERMS], count: usize) -> Self {
         let mut starts = [0; MAX_TERMS];
@@ -41,7 +47,7 @@ impl<T: LaneWord> Chunks<T> {
             *s = at;
             at += n;
         }
-        let per_block = at.next_multiple_of(horner::LINE);
+        let per_block = at.next_multiple_of(horner::line(W));
         Self {
             per_block,
             values: horner::Chunks::zeroed(per_block.saturating_mul(count)),
@@ -59,13 +65,13 @@ impl<T: LaneWord> Chunks<T> {
     }
 
     /// The chunks of group `degree` in block `i`.
-    pub(super) fn group(&self, i: usize, degree: usize) -> Option<&[[T; CHUNK]]> {
+    pub(super) fn group(&self, i: usize, degree: usize) -> Option<&[[T; W]]> {
         let from = i.checked_mul(self.per_block)? + *self.starts.get(degree)?;
         self.values.get(from..from + *self.sizes.get(degree)?)
     }
 
     /// [`Chunks::group`], to patch.
-    pub(super) fn group_mut(&mut self, i: usize, degree: usize) -> Option<&mut [[T; CHUNK]]> {
+    pub(super) fn group_mut(&mut self, i: usize, degree: usize) -> Option<&mut [[T; W]]> {
         let from = i.checked_mul(self.per_block)? + *self.starts.get(degree)?;
         self.values.get_mut(from..from + *self.sizes.get(degree)?)
     }
@@ -134,9 +140,9 @@ impl Script {
 /// Gives every record of `records` (one list per group degree) its undo numbers: plays the
 /// records of every script frame in `frames` into its block of `chunks` noting what each
 /// position held just before, then puts the blocks back.
-fn note_undo<T: LaneWord>(
+fn note_undo<T: LaneWord, const W: usize>(
     records: &mut [Records<T>],
-    chunks: &mut Chunks<T>,
+    chunks: &mut Chunks<T, W>,
     block_of: &impl Fn(usize) -> Option<usize>,
     frames: Range<usize>,
 ) {
@@ -154,7 +160,7 @@ fn note_undo<T: LaneWord>(
             let values = group.as_flattened_mut();
             let (from, to) = hot.range(i);
             for r in from..to {
-                for (k, at) in positions(&hot.slot, r, degree + 1) {
+                for (k, at) in positions::<T>(&hot.slot, r, degree + 1) {
                     let (Some(v), Some(&x)) = (values.get_mut(at), hot.coef.get(k)) else {
                         continue;
                     };
@@ -171,9 +177,9 @@ fn note_undo<T: LaneWord>(
 
 /// Writes back, in reverse order, the undo numbers of the records of script frames `frames`
 /// (one list per group degree) into their blocks of `chunks`.
-fn restore<T: LaneWord>(
+fn restore<T: LaneWord, const W: usize>(
     records: &[Records<T>],
-    chunks: &mut Chunks<T>,
+    chunks: &mut Chunks<T, W>,
     block_of: &impl Fn(usize) -> Option<usize>,
     frames: Range<usize>,
 ) {
@@ -188,7 +194,7 @@ fn restore<T: LaneWord>(
             let values = group.as_flattened_mut();
             let (from, to) = hot.range(i);
             for r in (from..to).rev() {
-                for (k, at) in positions(&hot.slot, r, degree + 1) {
+                for (k, at) in positions::<T>(&hot.slot, r, degree + 1) {
                     if let (Some(v), Some(&x)) = (values.get_mut(at), hot.undo.get(k)) {
                         *v = x;
                     }
@@ -200,8 +206,12 @@ fn restore<T: LaneWord>(
 
 /// The `terms` numbers of record `r` (positions `slot`): each one's index in the records'
 /// `coef` / `undo` and its position in the group's chunks (the record's position, then
-/// `CHUNK` apart).
-fn positions(slot: &[u32], r: usize, terms: usize) -> impl Iterator<Item = (usize, usize)> {
+/// `T::CHUNK` apart).
+fn positions<T: LaneWord>(
+    slot: &[u32],
+    r: usize,
+    terms: usize,
+) -> impl Iterator<Item = (usize, usize)> {
     let at = slot.get(r).copied().unwrap_or(u32::MAX) as usize;
-    (0..terms).map(move |k| (r * terms + k, at.saturating_add(k * CHUNK)))
+    (0..terms).map(move |k| (r * terms + k, at.saturating_add(k * T::CHUNK)))
 }

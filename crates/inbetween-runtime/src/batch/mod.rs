@@ -10,11 +10,12 @@
 //!   straight into the caller's row in `write_f32`; `advance` only plays the script. The
 //!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
 //!   epoch is a new block index, no copy; the script's records patch the block being played and
-//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 32
-//!   lanes (four AVX2 vectors) holding their `D + 1` orders one after the other
-//!   (`horner::chunked_index`: the frame loop walks one array, four vectors a step; the
-//!   blocks are stored on 64-byte cache lines, `horner::Chunks`), so a linear lane reads 8 bytes
-//!   and a one-stream bank's output is contiguous. A group whose float tracks are all
+//!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 8
+//!   lanes (`horner::CHUNK`, one AVX2 vector) holding their `D + 1` orders one after the other
+//!   (`horner::chunked_index`: the frame loop walks one array, four chunks a step; a lane's
+//!   numbers lie within `32 (D + 1)` bytes, so a piece change dirties two cache lines of a
+//!   cubic's block, the blocks being stored on 64-byte lines, `horner::Chunks`), so a linear
+//!   lane reads 8 bytes and a one-stream bank's output is contiguous. A group whose float tracks are all
 //!   quaternions with the normalize flag is evaluated and normalized in one pass (`quat_lanes`:
 //!   two quaternions a 256-bit register, written once; with fused multiply-adds where the CPU
 //!   has AVX and FMA, and then checked in that arithmetic); other flagged tracks are
@@ -22,9 +23,10 @@
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
-//!   arithmetic only, checked the same way. They are chunked like the f32 lanes and read in
-//!   place from the same epoch blocks, patched by their own records (`live`); one chunk walk
-//!   (`pass`) serves both kinds of lanes.
+//!   arithmetic only, checked the same way. They are chunked like the f32 lanes, in chunks of
+//!   their own width (`horner::INT_CHUNK`, 32 lanes: at 8 the compiler leaves their kernel
+//!   scalar), and read in place from the same epoch blocks, patched by their own records
+//!   (`live`); one chunk walk (`pass`, generic over the width) serves both kinds of lanes.
 //! - **Exact lanes**: channels are grouped by the lane type their track plays in (f64 for `F32`
 //!   and `F64` tracks, exactly as `TrackPlayer` plays them; i64 for `Fixed` tracks) and by `D`.
 //!   A group holds `D + 1` contiguous arrays, one per difference order; one frame is, per group,
@@ -388,9 +390,9 @@ struct EpochBlocks {
     /// Blocks built (0: none, the bank has no fast lanes).
     count: usize,
     /// Per block, every f32 group's coefficient chunks, group after group.
-    floats: live::Chunks<f32>,
+    floats: live::Floats,
     /// Per block, every i32 group's coefficient chunks, group after group.
-    ints: live::Chunks<i32>,
+    ints: live::Ints,
 }
 
 impl EpochBlocks {
@@ -406,7 +408,8 @@ impl EpochBlocks {
         };
         let floats = sizes(&mut groups.iter().map(HornerGroup::chunk_count));
         let ints = sizes(&mut int_groups.iter().map(IntLanes::chunk_count));
-        let len = (floats.iter().sum::<usize>() + ints.iter().sum::<usize>()) * horner::CHUNK;
+        let len = floats.iter().sum::<usize>() * horner::CHUNK
+            + ints.iter().sum::<usize>() * horner::INT_CHUNK;
         let Some((first, count)) = Self::span(tracks, script, len) else {
             return Self::default();
         };
@@ -506,14 +509,14 @@ impl EpochBlocks {
 }
 
 /// Stores orders `0..=degree` of `hot` into `lane` of a chunked group (`horner::chunked_index`).
-fn store_lane<T: Copy>(
-    group: Option<&mut [[T; horner::CHUNK]]>,
+fn store_lane<T: horner::LaneWord, const W: usize>(
+    group: Option<&mut [[T; W]]>,
     (lane, degree): (usize, usize),
     hot: &[T],
 ) {
     let values = group.map_or(&mut [][..], |g| g.as_flattened_mut());
     for (k, &h) in hot.iter().enumerate().take(degree + 1) {
-        if let Some(x) = values.get_mut(horner::chunked_index(degree + 1, lane, k)) {
+        if let Some(x) = values.get_mut(horner::chunked_index::<T>(degree + 1, lane, k)) {
             *x = h;
         }
     }
@@ -647,9 +650,9 @@ impl<'s> Bank<'s> {
             horner,
         } = LaneGroups::new(&mut tracks)?;
         let max = (u32::MAX - 1) as usize;
-        let chunks = horner.iter().map(HornerGroup::chunk_count);
-        let chunks = chunks.chain(fixed32.iter().map(IntLanes::chunk_count));
-        if let Some(channels) = chunks.map(|c| c * horner::CHUNK).find(|&n| n > max) {
+        let lanes = horner.iter().map(|g| g.chunk_count() * horner::CHUNK);
+        let mut lanes = lanes.chain(fixed32.iter().map(|g| g.chunk_count() * horner::INT_CHUNK));
+        if let Some(channels) = lanes.find(|&n| n > max) {
             // Script records address the lanes' coefficients with 32 bits.
             return Err(BatchError::TooManyChannels { channels, max });
         }
@@ -775,7 +778,7 @@ impl<'s> Bank<'s> {
             + s.hot32.iter().map(IntScript::bytes).sum::<usize>()
             + s.others.len() * 4
             + s.blocks.floats.values.len() * horner::CHUNK * 4
-            + s.blocks.ints.values.len() * horner::CHUNK * 4
+            + s.blocks.ints.values.len() * horner::INT_CHUNK * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len();
@@ -1390,7 +1393,7 @@ fn leave_side(side: &mut Vec<Side>, side_of: &mut [u32], channel: usize) {
 /// and whether its layout is chunked, `horner::chunked_index`, or order-major); each channel
 /// entering its lanes leaves the side list.
 #[inline]
-fn play_records<T: Copy>(
+fn play_records<T: horner::LaneWord>(
     records: &records::Records<T>,
     i: usize,
     (lanes, chunked): (records::GroupLanes<'_, T>, bool),

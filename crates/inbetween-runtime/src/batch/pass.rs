@@ -1,10 +1,11 @@
-//! One evaluation pass over a run of a lane group's chunked coefficient arrays (`horner::chunked_index`), the walk shared by the f32 and the i32 Horner lanes: whole chunks straight into the output, the last partial chunk through a stack chunk, a run starting inside a chunk part by part.
+//! One evaluation pass over a run of a lane group's chunked coefficient arrays (`horner::chunked_index`), the walk shared by the f32 and the i32 Horner lanes: whole chunks straight into the output, the last partial chunk through a stack chunk, a run starting inside a chunk with that chunk's part, then as from a boundary.
 
-use super::horner::{CHUNK, STEP};
+use super::horner::{step, LaneWord};
 
-/// The arithmetic of one kind of lanes of `N` orders, per chunk of lanes, with what it reads
+/// The arithmetic of one kind of lanes of `N` orders, per chunk of `W` lanes (`T::CHUNK`:
+/// `horner::CHUNK` for the f32 lanes, `horner::INT_CHUNK` for the i32 ones), with what it reads
 /// per chunk besides the coefficients (`Aux`: the i32 lanes' scales; nothing for f32 lanes).
-pub(crate) trait Kernel<T, const N: usize> {
+pub(crate) trait Kernel<T, const N: usize, const W: usize> {
     /// Per-chunk data from a chunk on, chunk after chunk.
     type Aux: Iterator;
 
@@ -20,44 +21,48 @@ pub(crate) trait Kernel<T, const N: usize> {
     fn aux(&self, first: usize) -> Self::Aux;
 
     /// The values of every lane of a chunk (its `N` orders `c`, its `aux`) into `out`.
-    fn chunk(&self, aux: Aux<Self, T, N>, c: &[[T; CHUNK]; N], out: &mut [f32; CHUNK]);
+    fn chunk(&self, aux: Aux<Self, T, N, W>, c: &[[T; W]; N], out: &mut [f32; W]);
 
     /// The values of lanes `from .. from + out.len()` of a chunk into `out`: the same
     /// operations per lane as [`Kernel::chunk`], so the same bits.
-    fn part(&self, aux: Aux<Self, T, N>, c: &[[T; CHUNK]; N], from: usize, out: &mut [f32]);
+    fn part(&self, aux: Aux<Self, T, N, W>, c: &[[T; W]; N], from: usize, out: &mut [f32]);
 }
 
 /// What a kernel reads per chunk besides the coefficients.
-pub(crate) type Aux<K, T, const N: usize> = <<K as Kernel<T, N>>::Aux as Iterator>::Item;
+pub(crate) type Aux<K, T, const N: usize, const W: usize> =
+    <<K as Kernel<T, N, W>>::Aux as Iterator>::Item;
 
 /// The values of lanes `start .. start + out.len()` of a group of `chunks` chunks of `N`
 /// orders (`coef`, chunk after chunk) into `out`, through `kernel`. From a chunk boundary:
 /// whole chunks in one pass, then the last partial chunk evaluated whole (its padding lanes
 /// exist) into a stack chunk and copied; from inside a chunk (a group's later runs of
-/// channels), chunk by chunk, the run's part of each. Lanes past the group, or `coef` not
-/// `N · chunks` long (a broken invariant of the group), write nothing.
+/// channels), the run's part of that chunk first ([`Kernel::part`]), then the same from the
+/// next chunk boundary. Lanes past the group, or `coef` not `N · chunks` long (a broken
+/// invariant of the group), write nothing.
 #[inline(always)]
-pub(crate) fn walk<T, K: Kernel<T, N>, const N: usize>(
-    (coef, chunks, start): (&[[T; CHUNK]], usize, usize),
-    out: &mut [f32],
+pub(crate) fn walk<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usize>(
+    (coef, chunks, start): (&[[T; W]], usize, usize),
+    mut out: &mut [f32],
     kernel: &K,
 ) {
-    let fits = start + out.len() <= chunks * CHUNK && coef.len() == chunks * N;
+    let fits = W == T::CHUNK && start + out.len() <= chunks * W && coef.len() == chunks * N;
     debug_assert!(fits, "lanes {start}+{} of {chunks} chunks", out.len());
     if !fits {
         return;
     }
-    if start % CHUNK != 0 {
-        unaligned((coef, start), out, kernel);
-        return;
+    let mut first = start / W;
+    if start % W != 0 {
+        let Some(rest) = first_part((coef, start), out, kernel) else {
+            return;
+        };
+        (out, first) = (rest, first + 1);
     }
-    let first = start / CHUNK;
-    let whole = out.len() / CHUNK;
-    let (head, tail) = out.split_at_mut(whole * CHUNK);
+    let whole = out.len() / W;
+    let (head, tail) = out.split_at_mut(whole * W);
     let body = coef.get(first * N..).unwrap_or(&[]);
     if K::SPLIT {
         let mut body = body;
-        for (d, a) in head.chunks_exact_mut(CHUNK).zip(kernel.aux(first)) {
+        for (d, a) in head.chunks_exact_mut(W).zip(kernel.aux(first)) {
             let Some((c, rest)) = body.split_first_chunk::<N>() else {
                 break;
             };
@@ -67,20 +72,25 @@ pub(crate) fn walk<T, K: Kernel<T, N>, const N: usize>(
             }
         }
     } else {
-        // `STEP` chunks a step (independent Horner chains keep the multiplier busy), then
+        // `step(W)` chunks a step (independent Horner chains keep the multiplier busy), then
         // the rest one by one: the same chunks in the same order.
-        let steps = whole / STEP * STEP;
+        let steps = whole / step(W) * step(W);
         let (body_steps, body_rest) = body.split_at((steps * N).min(body.len()));
-        let (head_steps, head_rest) = head.split_at_mut(steps * CHUNK);
+        let (head_steps, head_rest) = head.split_at_mut(steps * W);
         let mut aux = kernel.aux(first);
-        step_chunks::<T, K, N, STEP>((body_steps, head_steps), &mut aux, kernel);
-        step_chunks::<T, K, N, 1>((body_rest, head_rest), &mut aux, kernel);
+        let main = (body_steps, head_steps);
+        match step(W) {
+            4 => step_chunks::<T, K, N, W, 4>(main, &mut aux, kernel),
+            2 => step_chunks::<T, K, N, W, 2>(main, &mut aux, kernel),
+            _ => step_chunks::<T, K, N, W, 1>(main, &mut aux, kernel),
+        }
+        step_chunks::<T, K, N, W, 1>((body_rest, head_rest), &mut aux, kernel);
     }
     let from = (first + whole) * N;
     let last = coef.get(from..from + N).unwrap_or(&[]);
     let aux = kernel.aux(first + whole).next();
-    if let (false, Ok(c), Some(a)) = (tail.is_empty(), <&[[T; CHUNK]; N]>::try_from(last), aux) {
-        let mut values = [0.0f32; CHUNK];
+    if let (false, Ok(c), Some(a)) = (tail.is_empty(), <&[[T; W]; N]>::try_from(last), aux) {
+        let mut values = [0.0f32; W];
         kernel.chunk(a, c, &mut values);
         if let Some(v) = values.get(..tail.len()) {
             tail.copy_from_slice(v);
@@ -93,52 +103,44 @@ pub(crate) fn walk<T, K: Kernel<T, N>, const N: usize>(
 /// Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42 instructions
 /// a pass under callgrind).
 #[inline(always)]
-fn step_chunks<T, K: Kernel<T, N>, const N: usize, const S: usize>(
-    (coef, out): (&[[T; CHUNK]], &mut [f32]),
+fn step_chunks<T, K: Kernel<T, N, W>, const N: usize, const W: usize, const S: usize>(
+    (coef, out): (&[[T; W]], &mut [f32]),
     aux: &mut K::Aux,
     kernel: &K,
 ) {
-    let mut dst = out.chunks_exact_mut(S * CHUNK);
+    let mut dst = out.chunks_exact_mut(S * W);
     for c in coef.chunks_exact(S * N) {
         let Some(d) = dst.next() else {
             break;
         };
-        for s in 0..S {
-            let (Some(c), Some(d), Some(a)) = (
-                c.get(s * N..(s + 1) * N),
-                d.get_mut(s * CHUNK..(s + 1) * CHUNK),
+        // The step's chunks split off as arrays, one after the other (no index checks).
+        let (mut c, mut d) = (c, d);
+        for _ in 0..S {
+            let (Some((orders, c_rest)), Some((values, d_rest)), Some(a)) = (
+                c.split_first_chunk::<N>(),
+                d.split_first_chunk_mut::<W>(),
                 aux.next(),
             ) else {
-                continue;
+                break;
             };
-            if let (Ok(c), Ok(d)) = (<&[[T; CHUNK]; N]>::try_from(c), d.try_into()) {
-                kernel.chunk(a, c, d);
-            }
+            kernel.chunk(a, orders, values);
+            (c, d) = (c_rest, d_rest);
         }
     }
 }
 
-/// [`walk`] from a lane inside a chunk: chunk by chunk, the run's part of each.
+/// [`walk`] from lane `start` inside a chunk: the lanes of `out` in that chunk by
+/// [`Kernel::part`]; the rest of `out` (`None` when nothing is left, or the chunk is missing).
 #[inline(always)]
-fn unaligned<T, K: Kernel<T, N>, const N: usize>(
-    (coef, start): (&[[T; CHUNK]], usize),
-    out: &mut [f32],
+fn first_part<'o, T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
+    (coef, start): (&[[T; W]], usize),
+    out: &'o mut [f32],
     kernel: &K,
-) {
-    let mut done = 0;
-    while done < out.len() {
-        let slot = start + done;
-        let (chunk, lo) = (slot / CHUNK, slot % CHUNK);
-        let n = (CHUNK - lo).min(out.len() - done);
-        let orders = coef.get(chunk * N..chunk * N + N);
-        let (Some(Ok(c)), Some(dst), Some(a)) = (
-            orders.map(<&[[T; CHUNK]; N]>::try_from),
-            out.get_mut(done..done + n),
-            kernel.aux(chunk).next(),
-        ) else {
-            return;
-        };
-        kernel.part(a, c, lo, dst);
-        done += n;
-    }
+) -> Option<&'o mut [f32]> {
+    let (chunk, lo) = (start / W, start % W);
+    let (dst, rest) = out.split_at_mut((W - lo).min(out.len()));
+    let orders = coef.get(chunk * N..chunk * N + N)?;
+    let c = <&[[T; W]; N]>::try_from(orders).ok()?;
+    kernel.part(kernel.aux(chunk).next()?, c, lo, dst);
+    (!rest.is_empty()).then_some(rest)
 }

@@ -5,7 +5,7 @@
 //! [`fused_groups`] marks the Horner groups (a bit per degree) in which every float track is a
 //! flagged (normalize-on-output) track of four components. A track's lanes start at a multiple
 //! of 4 there (every track before it in the group has four), and a chunk of lanes
-//! (`horner::CHUNK`, 32) holds whole quaternions, so a 256-bit register holds two and a 128-bit
+//! (`horner::CHUNK`, 8) holds whole quaternions, so a 256-bit register holds two and a 128-bit
 //! register one. A group with any other track keeps the two passes (`horner` then
 //! `normalize::normalize_f32`).
 //!
@@ -27,7 +27,7 @@
 use super::horner::{Lanes, CHUNK};
 use super::records::write_lanes;
 use super::{bits, Bank, TrackInfo};
-use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
+use crate::stream::layout::MAX_DEGREE;
 
 impl Bank<'_> {
     /// Forward play's Horner lanes into `out`, group by group: the groups of [`fused_groups`]
@@ -213,63 +213,41 @@ fn by_degree<const K: u8>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     }
 }
 
-/// The chunks holding lanes `start .. start + out.len()`: a chunk partly outside (the first
-/// when `start` is inside one, the last when the run ends inside one) into a stack chunk, its
-/// part copied; the whole chunks between straight into `out`, one pointer walk.
+/// Lanes `start .. start + out.len()` by `pass::walk` (the f32 lanes' chunk walk: whole chunks
+/// straight into `out`, `horner::step(CHUNK)` a step; a chunk partly outside evaluated whole on
+/// the stack, its part copied), each chunk by [`chunk_quats`] with kernel `K`.
 #[inline(always)]
 fn walk<const N: usize, const K: u8>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    let fits = N <= MAX_TERMS
-        && lanes.start + out.len() <= lanes.chunks * CHUNK
-        && lanes.coef.len() == lanes.chunks * N;
-    debug_assert!(fits, "lanes {}+{}", lanes.start, out.len());
-    if !fits {
-        return;
+    let coef = (lanes.coef, lanes.chunks, lanes.start);
+    super::pass::walk::<f32, Quats<K>, N, CHUNK>(coef, out, &Quats::<K>(t));
+}
+
+/// The normalized rotations' arithmetic at `t`, a chunk at a time, with kernel `K`.
+struct Quats<const K: u8>(f32);
+
+impl<const N: usize, const K: u8> super::pass::Kernel<f32, N, CHUNK> for Quats<K> {
+    type Aux = core::iter::Repeat<()>;
+    const SPLIT: bool = false;
+
+    #[inline(always)]
+    fn aux(&self, _: usize) -> Self::Aux {
+        core::iter::repeat(())
     }
-    let (first, lo) = (lanes.start / CHUNK, lanes.start % CHUNK);
-    let orders = |chunk: usize| {
-        let c = lanes.coef.get(chunk * N..chunk * N + N).unwrap_or(&[]);
-        <&[[f32; CHUNK]; N]>::try_from(c).ok()
-    };
-    let mut out = out;
-    let mut chunk = first;
-    if lo != 0 {
-        let n = (CHUNK - lo).min(out.len());
-        let (head, rest) = out.split_at_mut(n);
-        part::<N, K>(orders(chunk), t, lo, head);
-        (out, chunk) = (rest, chunk + 1);
+
+    #[inline(always)]
+    fn chunk(&self, (): (), c: &[[f32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        chunk_quats::<N, K>(c, self.0, out);
     }
-    let whole = out.len() / CHUNK;
-    let (body, tail) = out.split_at_mut(whole * CHUNK);
-    let coef = lanes
-        .coef
-        .get(chunk * N..(chunk + whole) * N)
-        .unwrap_or(&[]);
-    // Two iterators stepped by hand, as `horner::eval_n` (a `zip` of them is left as a call).
-    let mut dst = body.chunks_exact_mut(CHUNK);
-    for c in coef.chunks_exact(N) {
-        let Some(d) = dst.next() else {
-            break;
-        };
-        if let (Ok(c), Ok(d)) = (<&[[f32; CHUNK]; N]>::try_from(c), d.try_into()) {
-            chunk_quats::<N, K>(c, t, d);
-        }
-    }
-    if !tail.is_empty() {
-        part::<N, K>(orders(chunk + whole), t, 0, tail);
+
+    #[inline(always)]
+    fn part(&self, (): (), c: &[[f32; CHUNK]; N], from: usize, out: &mut [f32]) {
+        part::<N, K>(c, self.0, from, out);
     }
 }
 
 /// Lanes `lo .. lo + out.len()` of one chunk (its orders `c`), evaluated whole on the stack.
 #[inline(always)]
-fn part<const N: usize, const K: u8>(
-    c: Option<&[[f32; CHUNK]; N]>,
-    t: f32,
-    lo: usize,
-    out: &mut [f32],
-) {
-    let Some(c) = c else {
-        return;
-    };
+fn part<const N: usize, const K: u8>(c: &[[f32; CHUNK]; N], t: f32, lo: usize, out: &mut [f32]) {
     let mut values = [0.0f32; CHUNK];
     chunk_quats::<N, K>(c, t, &mut values);
     if let Some(v) = values.get(lo..lo + out.len()) {
@@ -277,7 +255,8 @@ fn part<const N: usize, const K: u8>(
     }
 }
 
-/// One chunk's 32 lanes (`N` orders `c`), evaluated and normalized, into `out`.
+/// One chunk's lanes (`N` orders `c`: `CHUNK` lanes, whole quaternions), evaluated and
+/// normalized, into `out`.
 #[inline(always)]
 fn chunk_quats<const N: usize, const K: u8>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f32; CHUNK]) {
     #[cfg(target_arch = "x86_64")]

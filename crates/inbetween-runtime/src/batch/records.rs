@@ -21,7 +21,7 @@ pub(crate) struct Records<T> {
     pub(crate) undo: Vec<T>,
 }
 
-impl<T: Copy> Records<T> {
+impl<T: super::horner::LaneWord> Records<T> {
     /// Records of script frame `i`.
     #[inline]
     pub(crate) fn range(&self, i: usize) -> (usize, usize) {
@@ -60,7 +60,9 @@ impl<T: Copy> Records<T> {
         let positions: Option<Vec<u32>> = self
             .slot
             .iter()
-            .map(|&lane| u32::try_from(super::horner::chunked_index(terms, lane as usize, 0)).ok())
+            .map(|&lane| {
+                u32::try_from(super::horner::chunked_index::<T>(terms, lane as usize, 0)).ok()
+            })
             .collect();
         positions.map(|p| self.slot = p).is_some()
     }
@@ -73,10 +75,10 @@ impl<T: Copy> Records<T> {
 
     /// Plays the records `from..to` into a group's coefficient arrays `coef` (`len` lanes,
     /// `terms` orders): order-major (`chunked` false: lane `slot` of order `k` at `k · len +
-    /// slot`), or in chunks of `horner::CHUNK` lanes, each chunk its `terms` orders one after
+    /// slot`), or in chunks of `T::CHUNK` lanes, each chunk its `terms` orders one after
     /// the other (`horner::chunked_index`; the records' lanes turned into positions by
-    /// [`Records::index_chunks`], so a record's `terms` stores start at its position, `CHUNK`
-    /// values apart). With `on_script`, records whose track is not on its script are skipped
+    /// [`Records::index_chunks`], so a record's `terms` stores start at its position,
+    /// `T::CHUNK` values apart). With `on_script`, records whose track is not on its script are skipped
     /// (`None`: every track with records is on it, the common case, and no record is tested);
     /// `entered(channel of the lane)` is called for each record played.
     #[inline]
@@ -155,7 +157,7 @@ struct Lanes<'a, T> {
     on_script: Option<&'a [bool]>,
 }
 
-impl<T: Copy> Lanes<'_, T> {
+impl<T: super::horner::LaneWord> Lanes<'_, T> {
     /// [`Lanes::order_major`] or [`Lanes::chunked`].
     #[inline(always)]
     fn play<const N: usize>(
@@ -219,19 +221,18 @@ impl<T: Copy> Lanes<'_, T> {
         channel: &[u32],
         entered: impl FnMut(usize),
     ) {
-        use super::horner::CHUNK;
         // Invariant of `HornerGroup`: whole chunks, so every position has its `N` orders.
-        let span = (N - 1) * CHUNK + 1;
-        let end = len.div_ceil(CHUNK) * N * CHUNK;
+        let span = (N - 1) * T::CHUNK + 1;
+        let end = len.div_ceil(T::CHUNK) * N * T::CHUNK;
         let coef = coef.get_mut(..end).unwrap_or(&mut []);
-        let lane = |at: usize| (at / (N * CHUNK)) * CHUNK + at % CHUNK;
+        let lane = |at: usize| (at / (N * T::CHUNK)) * T::CHUNK + at % T::CHUNK;
         self.each::<N>(lane, (channel, entered), |at, c| {
             let Some(dst) = coef.get_mut(at..at + span) else {
                 debug_assert!(false, "record position {at} past the {len} lanes");
                 return false;
             };
             for (k, &x) in c.iter().enumerate() {
-                dst[k * CHUNK] = x;
+                dst[k * T::CHUNK] = x;
             }
             true
         });
@@ -271,16 +272,19 @@ impl<T: Copy> Lanes<'_, T> {
 }
 
 /// [`Records::store_chunked`] for `N` orders: record `r`'s numbers `coef[r N .. (r + 1) N]`
-/// stored at `slots[r] + k · CHUNK` for `k < N`.
+/// stored at `slots[r] + k · T::CHUNK` for `k < N`.
 #[inline(never)]
-fn store_chunked<T: Copy, const N: usize>(slots: &[u32], coef: &[T], values: &mut [T]) {
-    use super::horner::CHUNK;
-    let span = (N - 1) * CHUNK + 1;
+fn store_chunked<T: super::horner::LaneWord, const N: usize>(
+    slots: &[u32],
+    coef: &[T],
+    values: &mut [T],
+) {
+    let span = (N - 1) * T::CHUNK + 1;
     for (c, &at) in coef.chunks_exact(N).zip(slots) {
         let at = at as usize;
         if let (Some(dst), Ok(c)) = (values.get_mut(at..at + span), <&[T; N]>::try_from(c)) {
             for (k, &x) in c.iter().enumerate() {
-                dst[k * CHUNK] = x;
+                dst[k * T::CHUNK] = x;
             }
         }
     }
@@ -349,6 +353,7 @@ pub(crate) fn write_lanes(
 #[cfg(test)]
 mod tests {
     use super::{channel_runs, write_lanes, Records};
+    use crate::batch::horner::{chunked_index, LaneWord};
     use alloc::{vec, vec::Vec};
 
     /// Three lanes of degree 2 (3 orders, order-major) and two frames of records.
@@ -387,21 +392,28 @@ mod tests {
 
     #[test]
     fn chunked_records_store_each_order_a_chunk_apart() {
-        use crate::batch::horner::{chunked_index, CHUNK};
-        // 40 lanes of degree 2: whole chunks of 3 orders. Lane 33 (lane 1 of its chunk)
-        // gets 1, 2, 3; lane 0 gets 4, 5, 6.
+        // The f32 lanes' chunks (8 lanes) and the i32 lanes' (32): each record's orders are
+        // its own lane type's chunk width apart.
+        chunked_records_of::<f32>();
+        chunked_records_of::<i32>();
+    }
+
+    fn chunked_records_of<T: LaneWord + From<u8> + PartialEq>() {
+        let w = T::CHUNK;
+        // 40 lanes of degree 2: whole chunks of 3 orders. Lane 33 gets 1, 2, 3; lane 0 gets
+        // 4, 5, 6.
         let mut r = Records {
             start: vec![0, 2],
             slot: vec![33, 0],
             track: vec![7, 5],
-            coef: vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0],
+            coef: [1, 2, 3, 4, 5, 6].map(T::from).to_vec(),
             undo: Vec::new(),
         };
         assert!(r.index_chunks(3));
-        let chunk = 33 / CHUNK;
-        assert_eq!(r.slot, [(chunk * 3 * CHUNK + 33 % CHUNK) as u32, 0]);
+        // Lane 33: chunk 33 / w (3 orders of w lanes before each chunk), lane 33 % w in it.
+        assert_eq!(r.slot, [((33 / w) * 3 * w + 33 % w) as u32, 0]);
         let channels: Vec<u32> = (100..140).collect();
-        let mut coef = vec![0.0f32; 40usize.div_ceil(CHUNK) * 3 * CHUNK];
+        let mut coef = vec![T::default(); 40usize.div_ceil(w) * 3 * w];
         let mut entered = Vec::new();
         r.play_into(
             (&mut coef, &channels, 40, 3),
@@ -409,12 +421,15 @@ mod tests {
             None,
             |c| entered.push(c),
         );
-        for (lane, values) in [(33, [1.0, 2.0, 3.0]), (0, [4.0, 5.0, 6.0])] {
-            for (k, v) in values.iter().enumerate() {
-                assert_eq!(coef[chunked_index(3, lane, k)], *v, "lane {lane} order {k}");
+        for (lane, values) in [(33, [1, 2, 3]), (0, [4, 5, 6])] {
+            for (k, &v) in values.iter().enumerate() {
+                // Order k of lane 33 (or 0) is k · w after order 0.
+                let at = r.slot[usize::from(lane == 0)] as usize + k * w;
+                assert!(coef[at] == T::from(v), "lane {lane} order {k}");
+                assert_eq!(chunked_index::<T>(3, lane, k), at);
             }
         }
-        assert_eq!(coef.iter().filter(|&&x| x != 0.0).count(), 6);
+        assert_eq!(coef.iter().filter(|&&x| x != T::default()).count(), 6);
         assert_eq!(entered, [133, 100]);
     }
 
