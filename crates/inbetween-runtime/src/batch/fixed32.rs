@@ -443,34 +443,49 @@ fn eval_any(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     }
 }
 
+/// `$body` compiled once for each of the epoch's 16 values of `u` (`$u`), with `$k` the
+/// value as a constant; `$other` for any other `u`.
+macro_rules! each_u {
+    ($u:expr, $k:ident => $body:expr, $other:expr) => {
+        match $u {
+            -8 => each_u!(@ $k = -8, $body),
+            -7 => each_u!(@ $k = -7, $body),
+            -6 => each_u!(@ $k = -6, $body),
+            -5 => each_u!(@ $k = -5, $body),
+            -4 => each_u!(@ $k = -4, $body),
+            -3 => each_u!(@ $k = -3, $body),
+            -2 => each_u!(@ $k = -2, $body),
+            -1 => each_u!(@ $k = -1, $body),
+            0 => each_u!(@ $k = 0, $body),
+            1 => each_u!(@ $k = 1, $body),
+            2 => each_u!(@ $k = 2, $body),
+            3 => each_u!(@ $k = 3, $body),
+            4 => each_u!(@ $k = 4, $body),
+            5 => each_u!(@ $k = 5, $body),
+            6 => each_u!(@ $k = 6, $body),
+            7 => each_u!(@ $k = 7, $body),
+            _ => $other,
+        }
+    };
+    (@ $k:ident = $v:expr, $body:expr) => {{
+        const $k: i32 = $v;
+        $body
+    }};
+}
+use each_u;
+
 /// [`eval_n`] with `u` a compile-time constant for each of the epoch's 16 values (the common
 /// degrees 1 to 3): a product by 0, ±1, ±2, ±4 or −8 compiles to nothing, a negation or a
 /// shift instead of `vpmulld` (2 µops, 10 cycles of latency). The same wrapping integer
 /// products, so the same bits (`avx2_and_default_paths_agree` covers every `u`).
 #[inline(always)]
 fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    match u {
-        -8 => eval_n::<N>(g, -8, out),
-        -7 => eval_n::<N>(g, -7, out),
-        -6 => eval_n::<N>(g, -6, out),
-        -5 => eval_n::<N>(g, -5, out),
-        -4 => eval_n::<N>(g, -4, out),
-        -3 => eval_n::<N>(g, -3, out),
-        -2 => eval_n::<N>(g, -2, out),
-        -1 => eval_n::<N>(g, -1, out),
-        0 => eval_n::<N>(g, 0, out),
-        1 => eval_n::<N>(g, 1, out),
-        2 => eval_n::<N>(g, 2, out),
-        3 => eval_n::<N>(g, 3, out),
-        4 => eval_n::<N>(g, 4, out),
-        5 => eval_n::<N>(g, 5, out),
-        6 => eval_n::<N>(g, 6, out),
-        7 => eval_n::<N>(g, 7, out),
-        _ => eval_n::<N>(g, u, out),
-    }
+    each_u!(u, U => eval_n::<N>(g, U, out), eval_n::<N>(g, u, out));
 }
 
-/// [`eval_any`] compiled for AVX2.
+/// [`eval_any`] compiled for AVX2, the whole chunks of degrees 1 to 3 by the hand-written
+/// loop of [`x86::whole_chunks`] (the same operations lane by lane), the rest (a partial last
+/// chunk, a run from inside a chunk, other degrees) by [`eval_any`].
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -478,7 +493,16 @@ fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn eval_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    eval_any(g, u, out);
+    // SAFETY: AVX2 is this function's own precondition.
+    let done = unsafe { x86::whole_chunks(g, u, out) };
+    let rest = Lanes {
+        degree: g.degree,
+        chunks: g.chunks,
+        coef: g.coef,
+        scale: g.scale,
+        start: g.start + done,
+    };
+    eval_any(&rest, u, out.get_mut(done..).unwrap_or(&mut []));
 }
 
 /// [`horner_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
@@ -558,6 +582,121 @@ impl super::Bank<'_> {
             if let Some(g) = self.fixed32.get(d) {
                 let block = self.live.and_then(|i| self.script.blocks.ints.group(i, d));
                 write(g, block, u, out);
+            }
+        }
+    }
+}
+
+/// The AVX2 pass over whole chunks: [`lane`]'s wrapping i32 steps, the conversion and the
+/// lane's scale, eight lanes a register, `u` a compile-time constant (as [`eval_u`]), the
+/// chunks walked by one index (the generic walk kept ~16 instructions a chunk of
+/// bookkeeping; this loop ~5).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[allow(unsafe_code)]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use super::{Lanes, CHUNK, SHIFT};
+
+    /// `S` ([`SHIFT`]) as the shift intrinsic's immediate.
+    const SHIFT_IMM: i32 = SHIFT as i32;
+
+    /// Evaluates the whole chunks of `out` (lanes `g.start ..`, `g.start` on a chunk boundary,
+    /// degree 1 to 3) and returns how many lanes it wrote: `out.len()` rounded down to whole
+    /// chunks, or 0 (nothing written) for a run from inside a chunk, another degree, `u`
+    /// outside the epoch, or lanes past the group.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 (called only from `eval_avx2`, compiled with it).
+    #[inline(always)]
+    pub(super) unsafe fn whole_chunks(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> usize {
+        if g.start % CHUNK != 0 {
+            return 0;
+        }
+        // SAFETY (each call): AVX2 is this function's precondition.
+        unsafe {
+            match g.degree {
+                1 => at_u::<2>(g, u, out),
+                2 => at_u::<3>(g, u, out),
+                3 => at_u::<4>(g, u, out),
+                _ => 0,
+            }
+        }
+    }
+
+    /// [`run`] with `u` as a compile-time constant, each of the epoch's 16 values.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn at_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> usize {
+        // SAFETY (each call): AVX2 is this function's precondition.
+        unsafe { super::each_u!(u, U => run::<N, U>(g, out), 0) }
+    }
+
+    /// The whole chunks of `out` from chunk `g.start / CHUNK` at `u = U` (see
+    /// [`whole_chunks`]).
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn run<const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f32]) -> usize {
+        let first = g.start / CHUNK;
+        let whole = out.len() / CHUNK;
+        let (Some(coef), Some(scale), Some(out)) = (
+            g.coef.get(first * N..(first + whole) * N),
+            g.scale.get(first..first + whole),
+            out.get_mut(..whole * CHUNK),
+        ) else {
+            return 0;
+        };
+        let (c, s, o) = (coef.as_ptr(), scale.as_ptr(), out.as_mut_ptr());
+        // SAFETY: `coef` is exactly `whole · N` chunks (`[i32; CHUNK]`, contiguous), `scale`
+        // `whole` chunks and `out` `whole · CHUNK` f32, all checked just above. Chunk `i <
+        // whole` reads orders `k < N` at `c + i·N + k`, its scales at `s + i` and writes
+        // `o + i·CHUNK ..+ CHUNK`; each register access covers 8 numbers at `j` (a multiple
+        // of 8 below `CHUNK`) of one such chunk, so every load and store stays inside the
+        // borrowed slices (unaligned loads and stores: no alignment is needed). AVX2 is the
+        // caller's guarantee.
+        unsafe {
+            let uv = _mm256_set1_epi32(U);
+            for i in 0..whole {
+                let (c, s, o) = (c.add(i * N), s.add(i), o.add(i * CHUNK));
+                for j in (0..CHUNK).step_by(8) {
+                    let load = |k: usize| _mm256_loadu_si256(c.add(k).cast::<i32>().add(j).cast());
+                    let v = value::<N>(load, uv);
+                    let x = _mm256_cvtepi32_ps(v);
+                    let x = _mm256_mul_ps(x, _mm256_loadu_ps(s.cast::<f32>().add(j)));
+                    _mm256_storeu_ps(o.add(j), x);
+                }
+            }
+        }
+        whole * CHUNK
+    }
+
+    /// [`super::lane`] on eight lanes: the orders `c(k)` (`N` of them) at `u` (every lane of
+    /// `uv`), by `vpmulld` (the low 32 bits of the product: `wrapping_mul`), `vpaddd`
+    /// (`wrapping_add`) and `vpsrad` (`>>`, arithmetic); a product by a constant the compiler
+    /// may turn into shifts and adds, the same integers.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2; `c` must be sound to call for every `k < N`.
+    #[inline(always)]
+    unsafe fn value<const N: usize>(c: impl Fn(usize) -> __m256i, uv: __m256i) -> __m256i {
+        // SAFETY: AVX2 is the caller's guarantee.
+        unsafe {
+            let mul = |x| _mm256_mullo_epi32(x, uv);
+            if N >= 3 {
+                let mut r = c(N - 1);
+                for k in (2..N - 1).rev() {
+                    r = _mm256_add_epi32(mul(r), c(k));
+                }
+                let p = _mm256_add_epi32(c(1), _mm256_srai_epi32::<SHIFT_IMM>(mul(r)));
+                _mm256_add_epi32(mul(p), c(0))
+            } else if N == 2 {
+                _mm256_add_epi32(mul(c(1)), c(0))
+            } else {
+                c(0)
             }
         }
     }
@@ -761,6 +900,68 @@ mod tests {
                 let want = f64::from(v) * pow2(-e);
                 assert_eq!(wide[i], want, "{v} at 2^-{e}");
                 assert_eq!(out[i].to_bits(), (want as f32).to_bits(), "{v} at 2^-{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn avx2_kernel_plays_the_checked_integers_bit_for_bit() {
+        // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
+        // fine and plain units, `E` from their bound) and with wrapping extremes, degrees 1–3,
+        // every `u`: the hand-written AVX2 loop (called directly where the CPU has AVX2, so a
+        // fallback cannot hide it) and `eval` must give `(horner_i32 as f32) · 2^-E`, the value
+        // `verify_piece` checks rounded once to f32, to the bit.
+        let len = 5 * CHUNK + 7;
+        for degree in 1..=3 {
+            let mut g = IntLanes::new(degree, len);
+            let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
+            for slot in 0..len {
+                let seed = slot as u32;
+                let fine = slot % 2 == 0;
+                let b = coefficients(degree, seed, 400.0, 0.25 * f64::from(seed % 7));
+                let b = shifted(&b, degree, f64::from(seed % 5) - 2.0);
+                let e = exponent_for(bound(&b, degree, fine)).unwrap_or(0);
+                let mut c = quantize(&b, Units { e, fine });
+                if slot % 13 == 0 {
+                    // Products past i32 (wrapping), as the ring operations allow.
+                    c[degree] = i32::MAX - slot as i32;
+                    c[0] = i32::MIN + 3;
+                }
+                g.channel[slot] = slot as u32;
+                g.set_scale(slot, pow2(-e) as f32);
+                g.set(slot, &c[..=degree]);
+                lanes.push((c, pow2(-e) as f32));
+            }
+            for u in -8..8 {
+                let want: Vec<u32> = lanes
+                    .iter()
+                    .map(|(c, s)| (horner_i32(&c[..=degree], u) as f32 * s).to_bits())
+                    .collect();
+                let mut out = vec![f32::NAN; len];
+                g.eval(&g.coef, u, 0, &mut out);
+                let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                assert_eq!(got, want, "degree {degree} u {u}: eval");
+                #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                if std::is_x86_feature_detected!("avx2") {
+                    let lanes = Lanes {
+                        degree,
+                        chunks: g.chunks,
+                        coef: &g.coef,
+                        scale: &g.scale,
+                        start: 0,
+                    };
+                    let mut out = vec![f32::NAN; len];
+                    // SAFETY: AVX2 was just detected.
+                    #[allow(unsafe_code)]
+                    let done = unsafe { x86::whole_chunks(&lanes, u, &mut out) };
+                    assert_eq!(done, 5 * CHUNK, "degree {degree} u {u}");
+                    let got: Vec<u32> = out[..done].iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(got, want[..done], "degree {degree} u {u}: the AVX2 loop");
+                    assert!(
+                        out[done..].iter().all(|v| v.is_nan()),
+                        "wrote past its chunks"
+                    );
+                }
             }
         }
     }

@@ -12,8 +12,8 @@
 //!   with `due`. The frame that reaches it plays the script frame's Horner records inline
 //!   when that is all it holds (the next `due` is then the next script frame, no new plan);
 //!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
-//!   the plan found the records `lean` (every track on its script, the side list empty, no
-//!   i32 lanes) they are stored by [`Bank::lean_records`]: per group one tight loop into the
+//!   the plan found the records `lean` (every track on its script, the side list empty)
+//!   they are stored by [`Bank::lean_records`]: per f32 or i32 group one tight loop into the
 //!   live block's part the plan located (`Records::store_chunked`, ~16 instructions a
 //!   record), instead of `play_hot`'s lookups and per-record callback.
 //! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
@@ -43,12 +43,14 @@ pub(super) struct Straight {
     /// The exact groups that play (a bit per group: tracks without Horner or i32 lanes).
     floats: u32,
     fixed: u32,
-    /// The due script frames' records are f32 records only, of tracks all on their script,
-    /// with no channel on the side list: [`Bank::lean_records`] plays them.
+    /// The due script frames' records (f32 and i32) are of tracks all on their script, with
+    /// no channel on the side list: [`Bank::lean_records`] plays them.
     lean: bool,
     /// Each f32 group's part of the live epoch block: its first chunk in
     /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
     block: [(usize, usize); MAX_TERMS],
+    /// The same for each i32 group, in the blocks' i32 chunks.
+    block32: [(usize, usize); MAX_TERMS],
 }
 
 impl Bank<'_> {
@@ -72,12 +74,17 @@ impl Bank<'_> {
         let first = (1u32 << MAX_TERMS) - 1;
         let due_other = steps_to(epoch).min(heap);
         let mut block = [(0, 0); MAX_TERMS];
+        let mut block32 = [(0, 0); MAX_TERMS];
         if let Some(live) = self.live {
             let blocks = &self.script.blocks;
             for d in bits(self.used.horner) {
                 if let Some(b) = block.get_mut(d) {
                     *b = blocks.floats.group_at(live, d).unwrap_or((0, 0));
                 }
+            }
+            // Every i32 group (not only the used ones): `play_hot` stores any group's records.
+            for (d, b) in block32.iter_mut().enumerate().take(self.fixed32.len()) {
+                *b = blocks.ints.group_at(live, d).unwrap_or((0, 0));
             }
         }
         self.straight = Straight {
@@ -87,11 +94,9 @@ impl Bank<'_> {
             due_other,
             floats: self.used.floats & first,
             fixed: self.used.fixed & first,
-            lean: self.used.fixed32 == 0
-                && self.side.is_empty()
-                && self.all_on_script
-                && self.live.is_some(),
+            lean: self.side.is_empty() && self.all_on_script && self.live.is_some(),
             block,
+            block32,
         };
     }
 
@@ -107,14 +112,15 @@ impl Bank<'_> {
             .filter(|_| n > 0)
     }
 
-    /// The f32 records of script frame `i` into the live block, when the plan found them
-    /// `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
+    /// The f32 and i32 records of script frame `i` into the live block, when the plan found
+    /// them `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
     #[inline]
     fn lean_records(&mut self, i: usize) {
         let Self {
             script:
                 Script {
                     hot,
+                    hot32,
                     hot_used,
                     blocks,
                     ..
@@ -122,13 +128,23 @@ impl Bank<'_> {
             straight,
             ..
         } = self;
-        let used = hot_used.get(i).copied().unwrap_or(0) & ((1 << MAX_TERMS) - 1);
-        for d in bits(used) {
-            let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
-                continue;
-            };
-            if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
-                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+        let used = hot_used.get(i).copied().unwrap_or(0);
+        for bit in bits(used) {
+            if bit < MAX_TERMS {
+                let (Some(hot), Some(&(at, n))) = (hot.get(bit), straight.block.get(bit)) else {
+                    continue;
+                };
+                if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
+                    hot.store_chunked(i, bit + 1, chunks.as_flattened_mut());
+                }
+            } else {
+                let d = bit - MAX_TERMS;
+                let (Some(hot), Some(&(at, n))) = (hot32.get(d), straight.block32.get(d)) else {
+                    continue;
+                };
+                if let Some(chunks) = blocks.ints.values.get_mut(at..at + n) {
+                    hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+                }
             }
         }
     }
