@@ -403,6 +403,10 @@ impl IntLanes {
             start,
         };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if try_avx512(&lanes, u, out) {
+            return;
+        }
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
             // detected at run time; it runs the same wrapping integer operations, conversion
@@ -419,6 +423,7 @@ impl IntLanes {
 
 /// The chunks one pass reads: `chunks` chunks of lanes, `D + 1` coefficient arrays and one
 /// scale array each, from lane `start`.
+#[derive(Clone, Copy)]
 struct Lanes<'a> {
     degree: usize,
     chunks: usize,
@@ -484,8 +489,8 @@ fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 }
 
 /// [`eval_any`] compiled for AVX2, the whole chunks of degrees 1 to 3 by the hand-written
-/// loop of [`x86::whole_chunks`] (the same operations lane by lane), the rest (a partial last
-/// chunk, a run from inside a chunk, other degrees) by [`eval_any`].
+/// loop of [`x86::whole_chunks`] (the same operations lane by lane, 8 a register), the rest
+/// (a partial last chunk, a run from inside a chunk, other degrees) by [`eval_any`].
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -494,15 +499,63 @@ fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 #[allow(unsafe_code)]
 unsafe fn eval_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     // SAFETY: AVX2 is this function's own precondition.
-    let done = unsafe { x86::whole_chunks(g, u, out) };
+    let done = unsafe { x86::whole_chunks::<core::arch::x86_64::__m256i>(g, u, out) };
+    eval_rest(g, u, out, done);
+}
+
+/// [`eval_any`] over the lanes of `out` from `done` on (what a hand-written loop left).
+#[inline(always)]
+fn eval_rest(g: &Lanes<'_>, u: i32, out: &mut [f32], done: usize) {
     let rest = Lanes {
-        degree: g.degree,
-        chunks: g.chunks,
-        coef: g.coef,
-        scale: g.scale,
         start: g.start + done,
+        ..*g
     };
     eval_any(&rest, u, out.get_mut(done..).unwrap_or(&mut []));
+}
+
+/// [`eval_avx2`] with AVX-512 registers (16 lanes) in [`x86::whole_chunks`], when the CPU
+/// has AVX-512F and the compiler its intrinsics (Rust 1.89): `true` if it evaluated `out`.
+/// On this benchmark machine (a Xeon with AVX-512) the 1 000-channel fixed bank plays ~20 %
+/// faster so (`docs/benchmarks.md`).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+#[inline]
+fn try_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+    if !std::is_x86_feature_detected!("avx512f") {
+        return false;
+    }
+    // SAFETY: `eval_avx512` only requires the CPU to support AVX-512F, just detected (AVX2
+    // comes with it); it runs the same wrapping integer operations, conversion and product
+    // (`hand_written_loops_play_the_checked_integers_bit_for_bit`).
+    #[allow(unsafe_code)]
+    unsafe {
+        eval_avx512(g, u, out);
+    }
+    true
+}
+
+/// Without AVX-512 intrinsics in the compiler: never.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::before(1.89)]
+#[inline]
+fn try_avx512(_: &Lanes<'_>, _: i32, _: &mut [f32]) -> bool {
+    false
+}
+
+/// [`eval_avx2`] with the 16-lane registers.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx2")]
+#[allow(unsafe_code)]
+unsafe fn eval_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
+    // SAFETY: AVX-512F is this function's own precondition.
+    let done = unsafe { x86::whole_chunks::<core::arch::x86_64::__m512i>(g, u, out) };
+    eval_rest(g, u, out, done);
 }
 
 /// [`horner_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
@@ -587,120 +640,9 @@ impl super::Bank<'_> {
     }
 }
 
-/// The AVX2 pass over whole chunks: [`lane`]'s wrapping i32 steps, the conversion and the
-/// lane's scale, eight lanes a register, `u` a compile-time constant (as [`eval_u`]), the
-/// chunks walked by one index (the generic walk kept ~16 instructions a chunk of
-/// bookkeeping; this loop ~5).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[allow(unsafe_code)]
-mod x86 {
-    use core::arch::x86_64::*;
-
-    use super::{Lanes, CHUNK, SHIFT};
-
-    /// `S` ([`SHIFT`]) as the shift intrinsic's immediate.
-    const SHIFT_IMM: i32 = SHIFT as i32;
-
-    /// Evaluates the whole chunks of `out` (lanes `g.start ..`, `g.start` on a chunk boundary,
-    /// degree 1 to 3) and returns how many lanes it wrote: `out.len()` rounded down to whole
-    /// chunks, or 0 (nothing written) for a run from inside a chunk, another degree, `u`
-    /// outside the epoch, or lanes past the group.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2 (called only from `eval_avx2`, compiled with it).
-    #[inline(always)]
-    pub(super) unsafe fn whole_chunks(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> usize {
-        if g.start % CHUNK != 0 {
-            return 0;
-        }
-        // SAFETY (each call): AVX2 is this function's precondition.
-        unsafe {
-            match g.degree {
-                1 => at_u::<2>(g, u, out),
-                2 => at_u::<3>(g, u, out),
-                3 => at_u::<4>(g, u, out),
-                _ => 0,
-            }
-        }
-    }
-
-    /// [`run`] with `u` as a compile-time constant, each of the epoch's 16 values.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[inline(always)]
-    unsafe fn at_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> usize {
-        // SAFETY (each call): AVX2 is this function's precondition.
-        unsafe { super::each_u!(u, U => run::<N, U>(g, out), 0) }
-    }
-
-    /// The whole chunks of `out` from chunk `g.start / CHUNK` at `u = U` (see
-    /// [`whole_chunks`]).
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[inline(always)]
-    unsafe fn run<const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f32]) -> usize {
-        let first = g.start / CHUNK;
-        let whole = out.len() / CHUNK;
-        let (Some(coef), Some(scale), Some(out)) = (
-            g.coef.get(first * N..(first + whole) * N),
-            g.scale.get(first..first + whole),
-            out.get_mut(..whole * CHUNK),
-        ) else {
-            return 0;
-        };
-        let (c, s, o) = (coef.as_ptr(), scale.as_ptr(), out.as_mut_ptr());
-        // SAFETY: `coef` is exactly `whole · N` chunks (`[i32; CHUNK]`, contiguous), `scale`
-        // `whole` chunks and `out` `whole · CHUNK` f32, all checked just above. Chunk `i <
-        // whole` reads orders `k < N` at `c + i·N + k`, its scales at `s + i` and writes
-        // `o + i·CHUNK ..+ CHUNK`; each register access covers 8 numbers at `j` (a multiple
-        // of 8 below `CHUNK`) of one such chunk, so every load and store stays inside the
-        // borrowed slices (unaligned loads and stores: no alignment is needed). AVX2 is the
-        // caller's guarantee.
-        unsafe {
-            let uv = _mm256_set1_epi32(U);
-            for i in 0..whole {
-                let (c, s, o) = (c.add(i * N), s.add(i), o.add(i * CHUNK));
-                for j in (0..CHUNK).step_by(8) {
-                    let load = |k: usize| _mm256_loadu_si256(c.add(k).cast::<i32>().add(j).cast());
-                    let v = value::<N>(load, uv);
-                    let x = _mm256_cvtepi32_ps(v);
-                    let x = _mm256_mul_ps(x, _mm256_loadu_ps(s.cast::<f32>().add(j)));
-                    _mm256_storeu_ps(o.add(j), x);
-                }
-            }
-        }
-        whole * CHUNK
-    }
-
-    /// [`super::lane`] on eight lanes: the orders `c(k)` (`N` of them) at `u` (every lane of
-    /// `uv`), by `vpmulld` (the low 32 bits of the product: `wrapping_mul`), `vpaddd`
-    /// (`wrapping_add`) and `vpsrad` (`>>`, arithmetic); a product by a constant the compiler
-    /// may turn into shifts and adds, the same integers.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2; `c` must be sound to call for every `k < N`.
-    #[inline(always)]
-    unsafe fn value<const N: usize>(c: impl Fn(usize) -> __m256i, uv: __m256i) -> __m256i {
-        // SAFETY: AVX2 is the caller's guarantee.
-        unsafe {
-            let mul = |x| _mm256_mullo_epi32(x, uv);
-            if N >= 3 {
-                let mut r = c(N - 1);
-                for k in (2..N - 1).rev() {
-                    r = _mm256_add_epi32(mul(r), c(k));
-                }
-                let p = _mm256_add_epi32(c(1), _mm256_srai_epi32::<SHIFT_IMM>(mul(r)));
-                _mm256_add_epi32(mul(p), c(0))
-            } else if N == 2 {
-                _mm256_add_epi32(mul(c(1)), c(0))
-            } else {
-                c(0)
-            }
-        }
-    }
-}
+mod x86;
 
 /// One group's piece-change records (i32 coefficients).
 pub(crate) type IntScript = super::records::Records<i32>;
@@ -904,12 +846,25 @@ mod tests {
         }
     }
 
+    /// A hand-written whole-chunk loop called directly (not through `eval`'s choice): the
+    /// lanes it wrote, `None` where the CPU (or the compiler) lacks its instructions.
+    type Direct = fn(&Lanes<'_>, i32, &mut [f32]) -> Option<usize>;
+
+    /// The loops of `x86` by name.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    const KERNELS: [(&str, Direct); 2] = [
+        ("AVX2", x86::whole_chunks_avx2),
+        ("AVX-512", x86::whole_chunks_avx512),
+    ];
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    const KERNELS: [(&str, Direct); 0] = [];
+
     #[test]
-    fn avx2_kernel_plays_the_checked_integers_bit_for_bit() {
+    fn hand_written_loops_play_the_checked_integers_bit_for_bit() {
         // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
         // fine and plain units, `E` from their bound) and with wrapping extremes, degrees 1–3,
-        // every `u`: the hand-written AVX2 loop (called directly where the CPU has AVX2, so a
-        // fallback cannot hide it) and `eval` must give `(horner_i32 as f32) · 2^-E`, the value
+        // every `u`: the hand-written AVX2 and AVX-512 loops (called directly where the CPU
+        // has them, so a fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the value
         // `verify_piece` checks rounded once to f32, to the bit.
         let len = 5 * CHUNK + 7;
         for degree in 1..=3 {
@@ -941,26 +896,22 @@ mod tests {
                 g.eval(&g.coef, u, 0, &mut out);
                 let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
                 assert_eq!(got, want, "degree {degree} u {u}: eval");
-                #[cfg(all(feature = "std", target_arch = "x86_64"))]
-                if std::is_x86_feature_detected!("avx2") {
-                    let lanes = Lanes {
-                        degree,
-                        chunks: g.chunks,
-                        coef: &g.coef,
-                        scale: &g.scale,
-                        start: 0,
-                    };
+                let lanes = Lanes {
+                    degree,
+                    chunks: g.chunks,
+                    coef: &g.coef,
+                    scale: &g.scale,
+                    start: 0,
+                };
+                for (name, kernel) in KERNELS {
                     let mut out = vec![f32::NAN; len];
-                    // SAFETY: AVX2 was just detected.
-                    #[allow(unsafe_code)]
-                    let done = unsafe { x86::whole_chunks(&lanes, u, &mut out) };
-                    assert_eq!(done, 5 * CHUNK, "degree {degree} u {u}");
+                    let Some(done) = kernel(&lanes, u, &mut out) else {
+                        continue;
+                    };
+                    assert_eq!(done, 5 * CHUNK, "degree {degree} u {u}: {name}");
                     let got: Vec<u32> = out[..done].iter().map(|v| v.to_bits()).collect();
-                    assert_eq!(got, want[..done], "degree {degree} u {u}: the AVX2 loop");
-                    assert!(
-                        out[done..].iter().all(|v| v.is_nan()),
-                        "wrote past its chunks"
-                    );
+                    assert_eq!(got, want[..done], "degree {degree} u {u}: {name}");
+                    assert!(out[done..].iter().all(|v| v.is_nan()), "{name} wrote past");
                 }
             }
         }
