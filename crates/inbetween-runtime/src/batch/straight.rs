@@ -14,8 +14,8 @@
 //!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
 //!   the plan found the records `lean` (every track on its script, the side list empty)
 //!   they are stored by [`Bank::lean_records`]: per f32 or i32 group one tight loop into the
-//!   live block's part the plan located (`Records::store_chunked`, ~16 instructions a
-//!   record), instead of `play_hot`'s lookups and per-record callback.
+//!   live block's part (the plan located the f32 ones; `Records::store_chunked`, ~16
+//!   instructions a record), instead of `play_hot`'s lookups and per-record callback.
 //! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
 //!   call for a group whose lanes are one run of channels), the
 //!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
@@ -49,8 +49,6 @@ pub(super) struct Straight {
     /// Each f32 group's part of the live epoch block: its first chunk in
     /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
     block: [(usize, usize); MAX_TERMS],
-    /// The same for each i32 group, in the blocks' i32 chunks.
-    block32: [(usize, usize); MAX_TERMS],
 }
 
 impl Bank<'_> {
@@ -74,17 +72,12 @@ impl Bank<'_> {
         let first = (1u32 << MAX_TERMS) - 1;
         let due_other = steps_to(epoch).min(heap);
         let mut block = [(0, 0); MAX_TERMS];
-        let mut block32 = [(0, 0); MAX_TERMS];
         if let Some(live) = self.live {
             let blocks = &self.script.blocks;
             for d in bits(self.used.horner) {
                 if let Some(b) = block.get_mut(d) {
                     *b = blocks.floats.group_at(live, d).unwrap_or((0, 0));
                 }
-            }
-            // Every i32 group (not only the used ones): `play_hot` stores any group's records.
-            for (d, b) in block32.iter_mut().enumerate().take(self.fixed32.len()) {
-                *b = blocks.ints.group_at(live, d).unwrap_or((0, 0));
             }
         }
         self.straight = Straight {
@@ -96,7 +89,6 @@ impl Bank<'_> {
             fixed: self.used.fixed & first,
             lean: self.side.is_empty() && self.all_on_script && self.live.is_some(),
             block,
-            block32,
         };
     }
 
@@ -126,25 +118,24 @@ impl Bank<'_> {
                     ..
                 },
             straight,
+            live,
             ..
         } = self;
         let used = hot_used.get(i).copied().unwrap_or(0);
-        for bit in bits(used) {
-            if bit < MAX_TERMS {
-                let (Some(hot), Some(&(at, n))) = (hot.get(bit), straight.block.get(bit)) else {
-                    continue;
-                };
-                if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
-                    hot.store_chunked(i, bit + 1, chunks.as_flattened_mut());
-                }
-            } else {
-                let d = bit - MAX_TERMS;
-                let (Some(hot), Some(&(at, n))) = (hot32.get(d), straight.block32.get(d)) else {
-                    continue;
-                };
-                if let Some(chunks) = blocks.ints.values.get_mut(at..at + n) {
-                    hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
-                }
+        for d in bits(used & ((1 << MAX_TERMS) - 1)) {
+            let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
+                continue;
+            };
+            if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
+                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+            }
+        }
+        // The i32 groups' parts located here (a few instructions; the plan keeps only the f32
+        // ones, whose copy at every plan costs more in an f32 bank than this in a fixed one).
+        for d in bits(used >> MAX_TERMS) {
+            let chunks = live.and_then(|e| blocks.ints.group_mut(e, d));
+            if let (Some(hot), Some(chunks)) = (hot32.get(d), chunks) {
+                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
             }
         }
     }
