@@ -39,7 +39,16 @@
 //!
 //! The pass is compiled once per value of `u` for degrees 1 to 3 ([`eval_u`]): a product by
 //! 0, ±1, ±2, ±4 or −8 is no instruction, a negation or a shift instead of `vpmulld` (2 µops,
-//! 10 cycles of latency); the other values keep `vpmulld`. Same integers.
+//! 10 cycles of latency); the other values become shifts and adds or keep `vpmulld`. Same
+//! integers. On x86-64 the whole chunks of those degrees go through one hand-written loop
+//! (`x86`: 3 instructions of bookkeeping a chunk against the generic walk's ~16) on AVX-512
+//! registers (16 lanes) where the CPU has AVX-512F and the compiler its intrinsics (Rust
+//! 1.89; builds at the MSRV play AVX2), else AVX2 (8 lanes); a partial last chunk, a run
+//! from inside a chunk and the other degrees take the generic walk. The integer steps are
+//! bound by the vector ALU ports (three 1-µop integer steps and a 2-µop `vpmulld` against
+//! the f32 lanes' multiply and add, which have an adder port of their own on this machine's
+//! cores), so the 16-lane registers, not the fewer instructions, are what brought the
+//! 1 000-channel fixed bank level with the f32 one (`docs/benchmarks.md`, session 8).
 //!
 //! # Output
 //!
@@ -515,18 +524,18 @@ fn eval_rest(g: &Lanes<'_>, u: i32, out: &mut [f32], done: usize) {
 
 /// [`eval_avx2`] with AVX-512 registers (16 lanes) in [`x86::whole_chunks`], when the CPU
 /// has AVX-512F and the compiler its intrinsics (Rust 1.89): `true` if it evaluated `out`.
-/// On this benchmark machine (a Xeon with AVX-512) the 1 000-channel fixed bank plays ~20 %
-/// faster so (`docs/benchmarks.md`).
+/// On the benchmark machine (a Xeon with AVX-512) the 1 000-channel fixed bank plays ~18 %
+/// faster so (`docs/benchmarks.md`, session 8).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[rustversion::since(1.89)]
 #[clippy::msrv = "1.89"]
 #[inline]
 fn try_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
-    if !std::is_x86_feature_detected!("avx512f") {
+    if !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2")) {
         return false;
     }
-    // SAFETY: `eval_avx512` only requires the CPU to support AVX-512F, just detected (AVX2
-    // comes with it); it runs the same wrapping integer operations, conversion and product
+    // SAFETY: `eval_avx512` only requires the CPU to support AVX-512F and AVX2, both just
+    // detected; it runs the same wrapping integer operations, conversion and product
     // (`hand_written_loops_play_the_checked_integers_bit_for_bit`).
     #[allow(unsafe_code)]
     unsafe {
@@ -546,7 +555,7 @@ fn try_avx512(_: &Lanes<'_>, _: i32, _: &mut [f32]) -> bool {
 /// [`eval_avx2`] with the 16-lane registers.
 ///
 /// # Safety
-/// The CPU must support AVX-512F.
+/// The CPU must support AVX-512F and AVX2.
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[rustversion::since(1.89)]
 #[clippy::msrv = "1.89"]
