@@ -39,7 +39,16 @@
 //!
 //! The pass is compiled once per value of `u` for degrees 1 to 3 ([`eval_u`]): a product by
 //! 0, ±1, ±2, ±4 or −8 is no instruction, a negation or a shift instead of `vpmulld` (2 µops,
-//! 10 cycles of latency); the other values keep `vpmulld`. Same integers.
+//! 10 cycles of latency); the other values become shifts and adds or keep `vpmulld`. Same
+//! integers. On x86-64 the whole chunks of those degrees go through one hand-written loop
+//! (`x86`: 3 instructions of bookkeeping a chunk against the generic walk's ~16) on AVX-512
+//! registers (16 lanes) where the CPU has AVX-512F and the compiler its intrinsics (Rust
+//! 1.89; builds at the MSRV play AVX2), else AVX2 (8 lanes); a partial last chunk, a run
+//! from inside a chunk and the other degrees take the generic walk. The integer steps are
+//! bound by the vector ALU ports (three 1-µop integer steps and a 2-µop `vpmulld` against
+//! the f32 lanes' multiply and add, which have an adder port of their own on this machine's
+//! cores), so the 16-lane registers, not the fewer instructions, are what brought the
+//! 1 000-channel fixed bank level with the f32 one (`docs/benchmarks.md`, session 8).
 //!
 //! # Output
 //!
@@ -403,6 +412,10 @@ impl IntLanes {
             start,
         };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if try_avx512(&lanes, u, out) {
+            return;
+        }
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
             // detected at run time; it runs the same wrapping integer operations, conversion
@@ -419,6 +432,7 @@ impl IntLanes {
 
 /// The chunks one pass reads: `chunks` chunks of lanes, `D + 1` coefficient arrays and one
 /// scale array each, from lane `start`.
+#[derive(Clone, Copy)]
 struct Lanes<'a> {
     degree: usize,
     chunks: usize,
@@ -443,34 +457,49 @@ fn eval_any(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     }
 }
 
+/// `$body` compiled once for each of the epoch's 16 values of `u` (`$u`), with `$k` the
+/// value as a constant; `$other` for any other `u`.
+macro_rules! each_u {
+    ($u:expr, $k:ident => $body:expr, $other:expr) => {
+        match $u {
+            -8 => each_u!(@ $k = -8, $body),
+            -7 => each_u!(@ $k = -7, $body),
+            -6 => each_u!(@ $k = -6, $body),
+            -5 => each_u!(@ $k = -5, $body),
+            -4 => each_u!(@ $k = -4, $body),
+            -3 => each_u!(@ $k = -3, $body),
+            -2 => each_u!(@ $k = -2, $body),
+            -1 => each_u!(@ $k = -1, $body),
+            0 => each_u!(@ $k = 0, $body),
+            1 => each_u!(@ $k = 1, $body),
+            2 => each_u!(@ $k = 2, $body),
+            3 => each_u!(@ $k = 3, $body),
+            4 => each_u!(@ $k = 4, $body),
+            5 => each_u!(@ $k = 5, $body),
+            6 => each_u!(@ $k = 6, $body),
+            7 => each_u!(@ $k = 7, $body),
+            _ => $other,
+        }
+    };
+    (@ $k:ident = $v:expr, $body:expr) => {{
+        const $k: i32 = $v;
+        $body
+    }};
+}
+use each_u;
+
 /// [`eval_n`] with `u` a compile-time constant for each of the epoch's 16 values (the common
 /// degrees 1 to 3): a product by 0, ±1, ±2, ±4 or −8 compiles to nothing, a negation or a
 /// shift instead of `vpmulld` (2 µops, 10 cycles of latency). The same wrapping integer
 /// products, so the same bits (`avx2_and_default_paths_agree` covers every `u`).
 #[inline(always)]
 fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    match u {
-        -8 => eval_n::<N>(g, -8, out),
-        -7 => eval_n::<N>(g, -7, out),
-        -6 => eval_n::<N>(g, -6, out),
-        -5 => eval_n::<N>(g, -5, out),
-        -4 => eval_n::<N>(g, -4, out),
-        -3 => eval_n::<N>(g, -3, out),
-        -2 => eval_n::<N>(g, -2, out),
-        -1 => eval_n::<N>(g, -1, out),
-        0 => eval_n::<N>(g, 0, out),
-        1 => eval_n::<N>(g, 1, out),
-        2 => eval_n::<N>(g, 2, out),
-        3 => eval_n::<N>(g, 3, out),
-        4 => eval_n::<N>(g, 4, out),
-        5 => eval_n::<N>(g, 5, out),
-        6 => eval_n::<N>(g, 6, out),
-        7 => eval_n::<N>(g, 7, out),
-        _ => eval_n::<N>(g, u, out),
-    }
+    each_u!(u, U => eval_n::<N>(g, U, out), eval_n::<N>(g, u, out));
 }
 
-/// [`eval_any`] compiled for AVX2.
+/// [`eval_any`] compiled for AVX2, the whole chunks of degrees 1 to 3 by the hand-written
+/// loop of [`x86::whole_chunks`] (the same operations lane by lane, 8 a register), the rest
+/// (a partial last chunk, a run from inside a chunk, other degrees) by [`eval_any`].
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -478,7 +507,64 @@ fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn eval_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    eval_any(g, u, out);
+    // SAFETY: AVX2 is this function's own precondition.
+    let done = unsafe { x86::whole_chunks::<core::arch::x86_64::__m256i>(g, u, out) };
+    eval_rest(g, u, out, done);
+}
+
+/// [`eval_any`] over the lanes of `out` from `done` on (what a hand-written loop left).
+#[inline(always)]
+fn eval_rest(g: &Lanes<'_>, u: i32, out: &mut [f32], done: usize) {
+    let rest = Lanes {
+        start: g.start + done,
+        ..*g
+    };
+    eval_any(&rest, u, out.get_mut(done..).unwrap_or(&mut []));
+}
+
+/// [`eval_avx2`] with AVX-512 registers (16 lanes) in [`x86::whole_chunks`], when the CPU
+/// has AVX-512F and the compiler its intrinsics (Rust 1.89): `true` if it evaluated `out`.
+/// On the benchmark machine (a Xeon with AVX-512) the 1 000-channel fixed bank plays ~18 %
+/// faster so (`docs/benchmarks.md`, session 8).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+#[inline]
+fn try_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+    if !(std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2")) {
+        return false;
+    }
+    // SAFETY: `eval_avx512` only requires the CPU to support AVX-512F and AVX2, both just
+    // detected; it runs the same wrapping integer operations, conversion and product
+    // (`hand_written_loops_play_the_checked_integers_bit_for_bit`).
+    #[allow(unsafe_code)]
+    unsafe {
+        eval_avx512(g, u, out);
+    }
+    true
+}
+
+/// Without AVX-512 intrinsics in the compiler: never.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::before(1.89)]
+#[inline]
+fn try_avx512(_: &Lanes<'_>, _: i32, _: &mut [f32]) -> bool {
+    false
+}
+
+/// [`eval_avx2`] with the 16-lane registers.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX2.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+#[target_feature(enable = "avx512f,avx2")]
+#[allow(unsafe_code)]
+unsafe fn eval_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
+    // SAFETY: AVX-512F is this function's own precondition.
+    let done = unsafe { x86::whole_chunks::<core::arch::x86_64::__m512i>(g, u, out) };
+    eval_rest(g, u, out, done);
 }
 
 /// [`horner_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
@@ -562,6 +648,10 @@ impl super::Bank<'_> {
         }
     }
 }
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[allow(unsafe_code)]
+mod x86;
 
 /// One group's piece-change records (i32 coefficients).
 pub(crate) type IntScript = super::records::Records<i32>;
@@ -761,6 +851,77 @@ mod tests {
                 let want = f64::from(v) * pow2(-e);
                 assert_eq!(wide[i], want, "{v} at 2^-{e}");
                 assert_eq!(out[i].to_bits(), (want as f32).to_bits(), "{v} at 2^-{e}");
+            }
+        }
+    }
+
+    /// A hand-written whole-chunk loop called directly (not through `eval`'s choice): the
+    /// lanes it wrote, `None` where the CPU (or the compiler) lacks its instructions.
+    type Direct = fn(&Lanes<'_>, i32, &mut [f32]) -> Option<usize>;
+
+    /// The loops of `x86` by name.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    const KERNELS: [(&str, Direct); 2] = [
+        ("AVX2", x86::whole_chunks_avx2),
+        ("AVX-512", x86::whole_chunks_avx512),
+    ];
+    #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+    const KERNELS: [(&str, Direct); 0] = [];
+
+    #[test]
+    fn hand_written_loops_play_the_checked_integers_bit_for_bit() {
+        // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
+        // fine and plain units, `E` from their bound) and with wrapping extremes, degrees 1–3,
+        // every `u`: the hand-written AVX2 and AVX-512 loops (called directly where the CPU
+        // has them, so a fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the value
+        // `verify_piece` checks rounded once to f32, to the bit.
+        let len = 5 * CHUNK + 7;
+        for degree in 1..=3 {
+            let mut g = IntLanes::new(degree, len);
+            let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
+            for slot in 0..len {
+                let seed = slot as u32;
+                let fine = slot % 2 == 0;
+                let b = coefficients(degree, seed, 400.0, 0.25 * f64::from(seed % 7));
+                let b = shifted(&b, degree, f64::from(seed % 5) - 2.0);
+                let e = exponent_for(bound(&b, degree, fine)).unwrap_or(0);
+                let mut c = quantize(&b, Units { e, fine });
+                if slot % 13 == 0 {
+                    // Products past i32 (wrapping), as the ring operations allow.
+                    c[degree] = i32::MAX - slot as i32;
+                    c[0] = i32::MIN + 3;
+                }
+                g.channel[slot] = slot as u32;
+                g.set_scale(slot, pow2(-e) as f32);
+                g.set(slot, &c[..=degree]);
+                lanes.push((c, pow2(-e) as f32));
+            }
+            for u in -8..8 {
+                let want: Vec<u32> = lanes
+                    .iter()
+                    .map(|(c, s)| (horner_i32(&c[..=degree], u) as f32 * s).to_bits())
+                    .collect();
+                let mut out = vec![f32::NAN; len];
+                g.eval(&g.coef, u, 0, &mut out);
+                let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                assert_eq!(got, want, "degree {degree} u {u}: eval");
+                let lanes = Lanes {
+                    degree,
+                    chunks: g.chunks,
+                    coef: &g.coef,
+                    scale: &g.scale,
+                    start: 0,
+                };
+                for (name, kernel) in KERNELS {
+                    let mut out = vec![f32::NAN; len];
+                    let Some(done) = kernel(&lanes, u, &mut out) else {
+                        continue;
+                    };
+                    assert_eq!(done, 5 * CHUNK, "degree {degree} u {u}: {name}");
+                    let got: Vec<u32> = out[..done].iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(got, want[..done], "degree {degree} u {u}: {name}");
+                    assert!(out[done..].iter().all(|v| v.is_nan()), "{name} wrote past");
+                }
             }
         }
     }

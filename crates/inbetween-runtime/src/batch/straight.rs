@@ -12,10 +12,10 @@
 //!   with `due`. The frame that reaches it plays the script frame's Horner records inline
 //!   when that is all it holds (the next `due` is then the next script frame, no new plan);
 //!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
-//!   the plan found the records `lean` (every track on its script, the side list empty, no
-//!   i32 lanes) they are stored by [`Bank::lean_records`]: per group one tight loop into the
-//!   live block's part the plan located (`Records::store_chunked`, ~16 instructions a
-//!   record), instead of `play_hot`'s lookups and per-record callback.
+//!   the plan found the records `lean` (every track on its script, the side list empty)
+//!   they are stored by [`Bank::lean_records`]: per f32 or i32 group one tight loop into the
+//!   live block's part (the plan located the f32 ones; `Records::store_chunked`, ~16
+//!   instructions a record), instead of `play_hot`'s lookups and per-record callback.
 //! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
 //!   call for a group whose lanes are one run of channels), the
 //!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
@@ -43,8 +43,8 @@ pub(super) struct Straight {
     /// The exact groups that play (a bit per group: tracks without Horner or i32 lanes).
     floats: u32,
     fixed: u32,
-    /// The due script frames' records are f32 records only, of tracks all on their script,
-    /// with no channel on the side list: [`Bank::lean_records`] plays them.
+    /// The due script frames' records (f32 and i32) are of tracks all on their script, with
+    /// no channel on the side list: [`Bank::lean_records`] plays them.
     lean: bool,
     /// Each f32 group's part of the live epoch block: its first chunk in
     /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
@@ -87,10 +87,7 @@ impl Bank<'_> {
             due_other,
             floats: self.used.floats & first,
             fixed: self.used.fixed & first,
-            lean: self.used.fixed32 == 0
-                && self.side.is_empty()
-                && self.all_on_script
-                && self.live.is_some(),
+            lean: self.side.is_empty() && self.all_on_script && self.live.is_some(),
             block,
         };
     }
@@ -107,27 +104,37 @@ impl Bank<'_> {
             .filter(|_| n > 0)
     }
 
-    /// The f32 records of script frame `i` into the live block, when the plan found them
-    /// `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
+    /// The f32 and i32 records of script frame `i` into the live block, when the plan found
+    /// them `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
     #[inline]
     fn lean_records(&mut self, i: usize) {
         let Self {
             script:
                 Script {
                     hot,
+                    hot32,
                     hot_used,
                     blocks,
                     ..
                 },
             straight,
+            live,
             ..
         } = self;
-        let used = hot_used.get(i).copied().unwrap_or(0) & ((1 << MAX_TERMS) - 1);
-        for d in bits(used) {
+        let used = hot_used.get(i).copied().unwrap_or(0);
+        for d in bits(used & ((1 << MAX_TERMS) - 1)) {
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
             };
             if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
+                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+            }
+        }
+        // The i32 groups' parts located here (a few instructions; the plan keeps only the f32
+        // ones, whose copy at every plan costs more in an f32 bank than this in a fixed one).
+        for d in bits(used >> MAX_TERMS) {
+            let chunks = live.and_then(|e| blocks.ints.group_mut(e, d));
+            if let (Some(hot), Some(chunks)) = (hot32.get(d), chunks) {
                 hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
             }
         }

@@ -1,0 +1,240 @@
+//! The i32 lanes' whole chunks by hand on x86-64: the arithmetic of `fixed32::lane` on AVX2 (8 lanes a register) or AVX-512 (16) registers, `u` a compile-time constant, the chunks walked by one index.
+//!
+//! Per register of lanes: `r = c_D; r = r·u + c_k (k = D−1 … 2)`, `p = c_1 + ((r·u) >> S)`,
+//! `v = c_0 + p·u` with `vpmulld` (the low 32 bits of the product: `wrapping_mul`; a product by
+//! a constant the compiler may turn into shifts and adds, the same integers), `vpaddd`
+//! (`wrapping_add`) and `vpsrad` (`>>`, arithmetic), then `vcvtdq2ps` (round to nearest even,
+//! as `v as f32`) and `vmulps` by the lane's `2^-E`: the bits of `horner_i32(c, u) as f32 ·
+//! 2^-E`, the value `Bank::new`'s check verifies, rounded once
+//! (`hand_written_loops_play_the_checked_integers_bit_for_bit`). The generic chunk walk
+//! (`pass::walk`) kept ~16 instructions of bookkeeping a chunk in the 16 copies of the pass
+//! (one per `u`); this loop keeps 3. The AVX-512 registers exist only when the compiler has
+//! their intrinsics (Rust 1.89; the crate's MSRV is 1.81, whose builds play AVX2).
+
+use core::arch::x86_64::*;
+
+use super::{Lanes, CHUNK, SHIFT};
+
+/// A register of i32 lanes and what the pass does with it.
+pub(super) trait Wide: Copy {
+    /// Lanes a register (a divisor of `CHUNK`).
+    const LANES: usize;
+    /// Every lane `u`.
+    ///
+    /// # Safety
+    /// The CPU must support the register's instructions (so for every method).
+    unsafe fn splat(u: i32) -> Self;
+    /// `LANES` i32 from `p` (unaligned).
+    ///
+    /// # Safety
+    /// As [`Wide::splat`]; `p .. p + LANES` must be readable.
+    unsafe fn load(p: *const i32) -> Self;
+    /// Lane by lane `wrapping_add`.
+    ///
+    /// # Safety
+    /// As [`Wide::splat`].
+    unsafe fn add(self, b: Self) -> Self;
+    /// Lane by lane `wrapping_mul`.
+    ///
+    /// # Safety
+    /// As [`Wide::splat`].
+    unsafe fn mul(self, b: Self) -> Self;
+    /// Lane by lane `>> S` (arithmetic).
+    ///
+    /// # Safety
+    /// As [`Wide::splat`].
+    unsafe fn shift(self) -> Self;
+    /// Lane by lane `(v as f32) · s` stored at `o`, the scales `s` read from `s`.
+    ///
+    /// # Safety
+    /// As [`Wide::splat`]; `s .. s + LANES` readable, `o .. o + LANES` writable.
+    unsafe fn store_scaled(self, s: *const f32, o: *mut f32);
+}
+
+/// `S` ([`SHIFT`]) as the AVX2 shift's immediate.
+const SHIFT_I: i32 = SHIFT as i32;
+
+// SAFETY (every method): AVX2 is the caller's guarantee; the pointers' ranges are theirs.
+impl Wide for __m256i {
+    const LANES: usize = 8;
+    #[inline(always)]
+    unsafe fn splat(u: i32) -> Self {
+        unsafe { _mm256_set1_epi32(u) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const i32) -> Self {
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn add(self, b: Self) -> Self {
+        unsafe { _mm256_add_epi32(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn mul(self, b: Self) -> Self {
+        unsafe { _mm256_mullo_epi32(self, b) }
+    }
+    #[inline(always)]
+    unsafe fn shift(self) -> Self {
+        unsafe { _mm256_srai_epi32::<SHIFT_I>(self) }
+    }
+    #[inline(always)]
+    unsafe fn store_scaled(self, s: *const f32, o: *mut f32) {
+        unsafe {
+            _mm256_storeu_ps(
+                o,
+                _mm256_mul_ps(_mm256_cvtepi32_ps(self), _mm256_loadu_ps(s)),
+            )
+        }
+    }
+}
+
+/// The 16-lane registers (AVX-512F), with compilers that have their intrinsics.
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+mod avx512 {
+    use core::arch::x86_64::*;
+
+    use super::{Wide, SHIFT};
+
+    // SAFETY (every method): AVX-512F is the caller's guarantee; the pointers' ranges are
+    // theirs.
+    impl Wide for __m512i {
+        const LANES: usize = 16;
+        #[inline(always)]
+        unsafe fn splat(u: i32) -> Self {
+            unsafe { _mm512_set1_epi32(u) }
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const i32) -> Self {
+            unsafe { _mm512_loadu_si512(p.cast()) }
+        }
+        #[inline(always)]
+        unsafe fn add(self, b: Self) -> Self {
+            unsafe { _mm512_add_epi32(self, b) }
+        }
+        #[inline(always)]
+        unsafe fn mul(self, b: Self) -> Self {
+            unsafe { _mm512_mullo_epi32(self, b) }
+        }
+        #[inline(always)]
+        unsafe fn shift(self) -> Self {
+            unsafe { _mm512_srai_epi32::<SHIFT>(self) }
+        }
+        #[inline(always)]
+        unsafe fn store_scaled(self, s: *const f32, o: *mut f32) {
+            unsafe {
+                let x = _mm512_mul_ps(_mm512_cvtepi32_ps(self), _mm512_loadu_ps(s));
+                _mm512_storeu_ps(o, x);
+            }
+        }
+    }
+}
+
+/// Evaluates the whole chunks of `out` (lanes `g.start ..`, `g.start` on a chunk boundary,
+/// degree 1 to 3) with registers `V` and returns how many lanes it wrote: `out.len()` rounded
+/// down to whole chunks, or 0 (nothing written) for a run from inside a chunk, another
+/// degree, `u` outside the epoch, or lanes past the group.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions (called from `eval_avx2` / `eval_avx512`,
+/// compiled with them).
+#[inline(always)]
+pub(super) unsafe fn whole_chunks<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> usize {
+    if g.start % CHUNK != 0 {
+        return 0;
+    }
+    // SAFETY (each call): `V`'s instructions are this function's precondition.
+    unsafe {
+        match g.degree {
+            1 => super::each_u!(u, U => run::<V, 2, U>(g, out), 0),
+            2 => super::each_u!(u, U => run::<V, 3, U>(g, out), 0),
+            3 => super::each_u!(u, U => run::<V, 4, U>(g, out), 0),
+            _ => 0,
+        }
+    }
+}
+
+/// The whole chunks of `out` from chunk `g.start / CHUNK` at `u = U` (see [`whole_chunks`]).
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f32]) -> usize {
+    let first = g.start / CHUNK;
+    let whole = out.len() / CHUNK;
+    let (Some(coef), Some(scale), Some(out)) = (
+        g.coef.get(first * N..(first + whole) * N),
+        g.scale.get(first..first + whole),
+        out.get_mut(..whole * CHUNK),
+    ) else {
+        return 0;
+    };
+    let (c, s, o) = (coef.as_ptr(), scale.as_ptr(), out.as_mut_ptr());
+    // SAFETY: `coef` is exactly `whole · N` chunks (`[i32; CHUNK]`, contiguous), `scale`
+    // `whole` chunks and `out` `whole · CHUNK` f32, all checked just above. Chunk `i < whole`
+    // reads orders `k < N` at `c + i·N + k`, its scales at `s + i` and writes
+    // `o + i·CHUNK ..+ CHUNK`; each register access covers `V::LANES` numbers at `j` (a
+    // multiple of `V::LANES`, a divisor of `CHUNK`, below `CHUNK`) of one such chunk, so every
+    // load and store stays inside the borrowed slices (unaligned: no alignment is needed).
+    // `V`'s instructions are the caller's guarantee.
+    unsafe {
+        let uv = V::splat(U);
+        for i in 0..whole {
+            let (c, s, o) = (c.add(i * N), s.add(i), o.add(i * CHUNK));
+            for j in (0..CHUNK).step_by(V::LANES) {
+                let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+                value::<V, N>(load, uv).store_scaled(s.cast::<f32>().add(j), o.add(j));
+            }
+        }
+    }
+    whole * CHUNK
+}
+
+/// `fixed32::lane` on a register of lanes: the orders `c(k)` (`N` of them) at `u` (every
+/// lane of `uv`).
+///
+/// # Safety
+/// The CPU must support `V`'s instructions; `c` must be sound to call for every `k < N`.
+#[inline(always)]
+unsafe fn value<V: Wide, const N: usize>(c: impl Fn(usize) -> V, uv: V) -> V {
+    // SAFETY: `V`'s instructions are the caller's guarantee.
+    unsafe {
+        if N >= 3 {
+            let mut r = c(N - 1);
+            for k in (2..N - 1).rev() {
+                r = r.mul(uv).add(c(k));
+            }
+            let p = c(1).add(r.mul(uv).shift());
+            p.mul(uv).add(c(0))
+        } else if N == 2 {
+            c(1).mul(uv).add(c(0))
+        } else {
+            c(0)
+        }
+    }
+}
+
+/// [`whole_chunks`] with AVX2 registers where the CPU has AVX2 (for the tests: `None`
+/// otherwise).
+#[cfg(test)]
+pub(super) fn whole_chunks_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> Option<usize> {
+    // SAFETY: AVX2 is detected first.
+    std::is_x86_feature_detected!("avx2").then(|| unsafe { whole_chunks::<__m256i>(g, u, out) })
+}
+
+/// [`whole_chunks`] with AVX-512 registers where the CPU has AVX-512F (for the tests: `None`
+/// otherwise).
+#[cfg(test)]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+pub(super) fn whole_chunks_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> Option<usize> {
+    // SAFETY: AVX-512F is detected first.
+    std::is_x86_feature_detected!("avx512f").then(|| unsafe { whole_chunks::<__m512i>(g, u, out) })
+}
+
+/// Without AVX-512 intrinsics in the compiler: `None`.
+#[cfg(test)]
+#[rustversion::before(1.89)]
+pub(super) fn whole_chunks_avx512(_: &Lanes<'_>, _: i32, _: &mut [f32]) -> Option<usize> {
+    None
+}
