@@ -661,6 +661,9 @@ impl CurveSource for Track {
             return crate::fcurve::write_value(curve.eval_compiled(frame), frame, out);
         }
         let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
+        if let Some(segment) = SegmentFrames::slerp_at(self, clamped) {
+            return segment.eval_one(frame, clamped, out);
+        }
         let value = Track::eval(self, clamped);
         for (o, v) in out.iter_mut().zip(value.iter()) {
             *o = *v;
@@ -720,6 +723,9 @@ impl CurveSource for Track {
         if let Some(curve) = self.fcurve() {
             let v = curve.eval_span(span.key, span.start, span.end, frame);
             return crate::fcurve::write_value(v, frame, out);
+        }
+        if let Some(segment) = SegmentFrames::of(self, span).filter(|s| s.slerp.is_some()) {
+            return segment.eval_one(frame, frame, out);
         }
         let value = match self.arclength_table() {
             Some(table) if self.path() == crate::track::PathMode::SegmentArclength => {
@@ -817,6 +823,34 @@ impl<'t> SegmentFrames<'t> {
         })
     }
 
+    /// The slerp segment holding `frame` when `eval` there is that segment's `eval_segment`
+    /// (as [`SegmentFrames::of`] and [`SegmentFrames::evals_as_eval`] decide): the compiler's
+    /// exact values on slerp segments come from `quat::Arc::closed_form` however they are
+    /// asked for.
+    fn slerp_at(track: &'t Track, frame: f64) -> Option<Self> {
+        let index = track.segment_index(frame)?;
+        track.slerp_keys(index)?;
+        let keys = track.keys();
+        let span = SourceSpan {
+            start: keys.get(index)?.frame,
+            end: keys.get(index + 1)?.frame,
+            key: index,
+            shape: SpanShape::Smooth,
+        };
+        Self::of(track, &span).filter(|s| s.evals_as_eval(&[(frame, [0.0; MAX_COMPONENTS])]))
+    }
+
+    /// [`SegmentFrames::eval_each`] at the one frame `at`, written to `out`; a non-finite
+    /// value is reported at `frame` (the frame asked for, before any clamp).
+    fn eval_one(&self, frame: f64, at: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+        let mut one = [(at, [0.0; MAX_COMPONENTS])];
+        let result = self.eval_each(&mut one);
+        for (o, v) in out.iter_mut().zip(one[0].1) {
+            *o = v;
+        }
+        result.map_err(|(_, e)| NonFiniteValue { frame, ..e })
+    }
+
     /// Whether `eval` at every frame of `out` is this segment's `eval_segment`: the frames
     /// increase, lie in the keys (the clamp and the wrap leave them as they are) and in this
     /// segment (`segment_index`, checked at the first and last: it does not decrease).
@@ -869,8 +903,10 @@ impl<'t> SegmentFrames<'t> {
     }
 
     /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
-    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`, here
-    /// through one `quat::Arc` for all the frames: the same bits), written straight to the four
+    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), here
+    /// through one `quat::Arc` for all the frames and its `closed_form` (within
+    /// `quat::CLOSED_FORM_TOLERANCE`, 5e-14, of the slerp: the compiler's exact value on slerp
+    /// segments, which `eval` and `eval_in_span` give as well), written straight to the four
     /// components.
     fn eval_each_slerp(
         &self,
@@ -883,7 +919,7 @@ impl<'t> SegmentFrames<'t> {
                 .key
                 .ease
                 .at_offset(*frame - self.key.frame, self.length);
-            let q = if u == 0.0 { first } else { arc.at(u) };
+            let q = if u == 0.0 { first } else { arc.closed_form(u) };
             *slot = q;
             if !q.iter().all(|x| x.is_finite()) {
                 let error = NonFiniteValue {
