@@ -325,7 +325,7 @@ pub(crate) struct Arc {
 /// [`Arc::closed_form`] and the closed form cos(tΩ)·a + sin(tΩ)·e evaluated exactly: see the
 /// error bound in [`Arc::closed_form`]'s docs; `slerp` is within a few units in the last place
 /// of the same closed form.
-pub(crate) const CLOSED_FORM_TOLERANCE: f64 = 5e-14;
+pub const CLOSED_FORM_TOLERANCE: f64 = 5e-14;
 
 /// Arcs (Ω, radians) below this take [`blend`] in [`Arc::closed_form`]: the normal `e` is
 /// then the difference of nearly equal quaternions (the bound below needs none of this, but

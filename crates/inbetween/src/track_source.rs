@@ -914,11 +914,15 @@ impl<'t> SegmentFrames<'t> {
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), (usize, NonFiniteValue)> {
         let arc = crate::quat::Arc::new(first, second);
+        let (ease, start, length) = (&self.key.ease, self.key.frame, self.length);
+        let linear = matches!(ease, Ease::Linear);
         for (i, (frame, slot)) in out.iter_mut().enumerate() {
-            let u = self
-                .key
-                .ease
-                .at_offset(*frame - self.key.frame, self.length);
+            let offset = *frame - start;
+            let u = if linear {
+                linear_at_offset(offset, length)
+            } else {
+                ease.at_offset(offset, length)
+            };
             let q = if u == 0.0 { first } else { arc.closed_form(u) };
             *slot = q;
             if !q.iter().all(|x| x.is_finite()) {
@@ -933,10 +937,38 @@ impl<'t> SegmentFrames<'t> {
     }
 }
 
+/// `Ease::Linear.at_offset(offset, length)` with the ease's match and calls taken out (the
+/// same operations, so the same bits: 1 at or past the end, else `offset / length` clamped
+/// to [0, 1]; `tests::linear_at_offset_is_the_ease_bit_for_bit`).
+#[inline]
+fn linear_at_offset(offset: f64, length: f64) -> f64 {
+    if offset >= length {
+        1.0
+    } else {
+        (offset / length).clamp(0.0, 1.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::track::Interp;
+
+    /// `linear_at_offset` gives `Ease::Linear.at_offset`'s bits: offsets before, inside, at and
+    /// past the end of segments of several lengths (zero included), signed zeros and NaN.
+    #[test]
+    fn linear_at_offset_is_the_ease_bit_for_bit() {
+        let mut offsets = vec![-0.0, 0.0, -1.5, f64::NAN, 1e-300, f64::INFINITY];
+        offsets.extend((0..200).map(|k| f64::from(k) * 0.37 - 3.0));
+        for length in [0.0, 1.0, 7.5, 36.0, 1e9] {
+            offsets.extend([length, length - 0.5, length + 0.5, length * 0.999]);
+            for &offset in &offsets {
+                let ease = Ease::Linear.at_offset(offset, length);
+                let ours = linear_at_offset(offset, length);
+                assert_eq!(ours.to_bits(), ease.to_bits(), "{offset} / {length}");
+            }
+        }
+    }
     use crate::Document;
 
     fn poly_eval(coeffs: &[[f64; MAX_COMPONENTS]], v: f64, c: usize) -> f64 {
