@@ -661,7 +661,10 @@ impl CurveSource for Track {
             return crate::fcurve::write_value(curve.eval_compiled(frame), frame, out);
         }
         let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
-        if let Some(segment) = SegmentFrames::slerp_at(self, clamped) {
+        let slerp = (Track::components(self) == 4)
+            .then(|| SegmentFrames::slerp_at(self, clamped))
+            .flatten();
+        if let Some(segment) = slerp {
             return segment.eval_one(frame, clamped, out);
         }
         let value = Track::eval(self, clamped);
@@ -724,7 +727,10 @@ impl CurveSource for Track {
             let v = curve.eval_span(span.key, span.start, span.end, frame);
             return crate::fcurve::write_value(v, frame, out);
         }
-        if let Some(segment) = SegmentFrames::of(self, span).filter(|s| s.slerp.is_some()) {
+        let slerp = (Track::components(self) == 4)
+            .then(|| SegmentFrames::of(self, span).filter(|s| s.slerp.is_some()))
+            .flatten();
+        if let Some(segment) = slerp {
             return segment.eval_one(frame, frame, out);
         }
         let value = match self.arclength_table() {
@@ -923,15 +929,21 @@ impl<'t> SegmentFrames<'t> {
             } else {
                 ease.at_offset(offset, length)
             };
-            let q = if u == 0.0 { first } else { arc.closed_form(u) };
-            *slot = q;
-            if !q.iter().all(|x| x.is_finite()) {
+            let value = if u == 0.0 {
+                first.iter().all(|x| x.is_finite()).then_some(first)
+            } else {
+                arc.closed_form(u)
+            };
+            let Some(q) = value else {
+                // The value is not finite: written as the slerp gives it, then reported.
+                *slot = crate::quat::slerp(first, second, u);
                 let error = NonFiniteValue {
                     frame: *frame,
                     key: self.index,
                 };
                 return Err((i, error));
-            }
+            };
+            *slot = q;
         }
         Ok(())
     }

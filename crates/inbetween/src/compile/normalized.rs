@@ -41,8 +41,12 @@ pub(super) fn normalizes(input: &TrackInput<'_>, options: &CompileOptions) -> bo
 /// there, at its half frames and other fractional frames, each value normalized before it is
 /// compared with the exact unit quaternion.
 ///
+/// Kept out of line: inlined into `TrackCompiler::check`, it made the scalar path's `Checked`
+/// move once more per candidate (a `memcpy`).
+///
 /// # Errors
 /// `OutOfRange` when a number does not fit the precision.
+#[inline(never)]
 pub(super) fn store_and_check(
     candidate: &Candidate,
     precision: Precision,
