@@ -681,6 +681,12 @@ impl CurveSource for Track {
         }
     }
 
+    /// On `Smooth` spans every path checks each value it writes (`SegmentFrames::eval_each`,
+    /// `eval_in_span` and `eval` off the polynomial branch, `fcurve::write_value`).
+    fn reports_non_finite(&self, span: &SourceSpan) -> bool {
+        matches!(span.shape, SpanShape::Smooth)
+    }
+
     fn eval_in_span_each(
         &self,
         span: &SourceSpan,
@@ -1131,6 +1137,65 @@ mod tests {
             }
         }
         assert!(looked_up >= 4, "the lookup was taken on {looked_up} spans");
+    }
+
+    /// `reports_non_finite` holds on every `Smooth` span: the lookups in one call return `Ok`
+    /// only when every value is finite, and otherwise the error at the first non-finite value
+    /// (slerp, expression, eased and Hermite segments, an expression that is infinite at a
+    /// key, frames inside and between; F-curve tracks are covered by `fcurve`'s writer).
+    #[test]
+    fn smooth_spans_report_their_first_non_finite_value() {
+        let q = |x: f64| crate::quat::from_axis_angle([0.0, 0.6, 0.8], x);
+        let tracks = [
+            Track::quat("q")
+                .key(0.0, q(0.0))
+                .interp(Interp::Slerp)
+                .key(9.5, q(2.5))
+                .interp(Interp::Slerp)
+                .ease(Ease::from_name("out_back").unwrap())
+                .key(30.0, q(-1.0))
+                .build()
+                .unwrap(),
+            Track::scalar("inf")
+                .key(0.0, 1.0)
+                .expr(["ln(4 - 4 * u)"])
+                .key(8.0, 2.0)
+                .interp(Interp::hermite([1.0], [0.5]))
+                .ease(Ease::from_name("in_expo").unwrap())
+                .key(20.0, 0.0)
+                .build()
+                .unwrap(),
+        ];
+        let mut smooth = 0;
+        for track in &tracks {
+            for span in CurveSource::spans(track) {
+                if !track.reports_non_finite(&span) {
+                    continue;
+                }
+                smooth += 1;
+                let (a, b) = (span.start, span.end);
+                let frames: Vec<(f64, [f64; MAX_COMPONENTS])> = (0..=24)
+                    .map(|k| (a + (b - a) * f64::from(k) / 24.0, [0.0; MAX_COMPONENTS]))
+                    .collect();
+                let inside = frames[..24].to_vec();
+                for (mut out, in_span) in [(frames, true), (inside, false)] {
+                    let result = if in_span {
+                        track.eval_in_span_each(&span, &mut out)
+                    } else {
+                        track.eval_each_in_span(&span, &mut out)
+                    };
+                    let finite = |v: &[f64; MAX_COMPONENTS]| {
+                        v[..track.components()].iter().all(|x| x.is_finite())
+                    };
+                    let first_bad = out.iter().position(|(_, v)| !finite(v));
+                    match result {
+                        Ok(()) => assert_eq!(first_bad, None, "{} {span:?}", track.name()),
+                        Err((i, _)) => assert_eq!(first_bad, Some(i), "{} {span:?}", track.name()),
+                    }
+                }
+            }
+        }
+        assert!(smooth >= 3, "{smooth} smooth spans");
     }
 
     /// The linear ease's shortcut gives the bits of the general composition with the ease's
