@@ -6,6 +6,7 @@
 //! a negative dot product.
 
 use crate::math;
+use core::f64::consts::FRAC_PI_2;
 
 /// A quaternion [x, y, z, w] (glTF order, w is the scalar part).
 pub type Quat = [f64; 4];
@@ -303,8 +304,10 @@ fn blend(a: Quat, b: Quat, (omega, denominator): (f64, f64), t: f64) -> Quat {
 
 /// [`slerp`] between two fixed ends at many `t`: the shortest-arc partner and the arc's Ω and
 /// sinc Ω found once ([`Arc::new`]), then [`Arc::at`] gives `slerp(a, b, t)` bit for bit (the
-/// same operations; `tests::an_arc_is_slerp_bit_for_bit`). The compiler evaluates a slerp
-/// segment at every integer and half frame and at the fits' nodes with it.
+/// same operations; `tests::an_arc_is_slerp_bit_for_bit`), and [`Arc::closed_form`] gives it
+/// within [`CLOSED_FORM_TOLERANCE`] for about a third of the instructions. The compiler
+/// evaluates a slerp segment at every integer and half frame and at the fits' nodes with
+/// `closed_form`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Arc {
     a: Quat,
@@ -312,20 +315,93 @@ pub(crate) struct Arc {
     b: Quat,
     /// Ω and sinc Ω.
     arc: (f64, f64),
+    /// The unit quaternion `e` orthogonal to `a` in the plane of `a` and `b`, so that
+    /// `b = cos Ω·a + sin Ω·e`; `None` when the closed form is not used (an arc under
+    /// [`CLOSED_FORM_MIN_ARC`], ends not unit to rounding).
+    normal: Option<Quat>,
+}
+
+/// Largest difference (any component, any `t` in [−1, 2] with |tΩ| ≤ π/2) between
+/// [`Arc::closed_form`] and the closed form cos(tΩ)·a + sin(tΩ)·e evaluated exactly: see the
+/// error bound in [`Arc::closed_form`]'s docs; `slerp` is within a few units in the last place
+/// of the same closed form.
+pub const CLOSED_FORM_TOLERANCE: f64 = 5e-14;
+
+/// Arcs (Ω, radians) below this take [`blend`] in [`Arc::closed_form`]: the normal `e` is
+/// then the difference of nearly equal quaternions (the bound below needs none of this, but
+/// sinc's series is exact there and cheap enough for the rare tiny arc).
+const CLOSED_FORM_MIN_ARC: f64 = 1e-6;
+
+/// Ends whose squared norm is further than this from 1 take [`blend`] in
+/// [`Arc::closed_form`] (a validated key is normalized: within a few units in the last place).
+const UNIT_SQUARED_NORM_SLACK: f64 = 1e-15;
+
+/// `1/k!` for k = 0..=21 (each quotient rounded once: 1/k! within k units in the last place).
+const INVERSE_FACTORIALS: [f64; 22] = {
+    let mut out = [1.0; 22];
+    let mut k = 1;
+    while k < 22 {
+        out[k] = out[k - 1] / k as f64;
+        k += 1;
+    }
+    out
+};
+
+/// (sin x, cos x) for |x| ≤ π/2 by their Taylor polynomials through x²¹ and x²⁰, Horner's rule
+/// in y = x². Truncation: the series alternate with decreasing terms there, so the error is
+/// below the first omitted term, (π/2)²³/23! < 1.3e-18 and (π/2)²²/22! < 1.9e-17. Rounding:
+/// Horner's rule of m steps errs by at most γ_{2m}·Σ|c_k||y|^k (Higham, *Accuracy and
+/// Stability*, 5.1), and Σ|c_k||x|^k is sinh |x| ≤ 2.31 or cosh |x| ≤ 2.51; with m = 11, the
+/// coefficients' own rounding (≤ 21u relative), y's (≤ u relative) and the final product,
+/// each result is within (22 + 21 + 3)·u·2.51 < 1.3e-14 of sin x or cos x (u = 2⁻⁵³).
+#[inline]
+fn sin_cos_small(x: f64) -> (f64, f64) {
+    let y = x * x;
+    // sin x = x·(1 − y/3! + y²/5! − … − y¹⁰/21!), cos x = 1 − y/2! + … + y¹⁰/20!.
+    let (mut s, mut c) = (0.0, 0.0);
+    for j in (0..SERIES_TERMS).rev() {
+        s = s * y + SIN_SERIES[j];
+        c = c * y + COS_SERIES[j];
+    }
+    (x * s, c)
+}
+
+/// Terms of the sine and cosine series in [`sin_cos_small`].
+const SERIES_TERMS: usize = 11;
+
+/// (−1)^j / (2j + 1)!: the sine series in y = x², divided by x.
+const SIN_SERIES: [f64; SERIES_TERMS] = alternating(1);
+
+/// (−1)^j / (2j)!: the cosine series in y = x².
+const COS_SERIES: [f64; SERIES_TERMS] = alternating(0);
+
+/// (−1)^j / (2j + first)! for j = 0..SERIES_TERMS.
+const fn alternating(first: usize) -> [f64; SERIES_TERMS] {
+    let mut out = [0.0; SERIES_TERMS];
+    let mut j = 0;
+    while j < SERIES_TERMS {
+        let c = INVERSE_FACTORIALS[2 * j + first];
+        out[j] = if j % 2 == 0 { c } else { -c };
+        j += 1;
+    }
+    out
 }
 
 impl Arc {
     /// The arc from `a` to `b` (the shorter way round).
     pub(crate) fn new(a: Quat, b: Quat) -> Self {
         let b = shortest_arc_partner(a, b);
+        let arc = arc_angle(a, b);
         Self {
             a,
             b,
-            arc: arc_angle(a, b),
+            arc,
+            normal: normal(a, b, arc.0),
         }
     }
 
-    /// `slerp(a, b, t)`.
+    /// `slerp(a, b, t)` bit for bit (the tests compare `closed_form` and `slerp` through it).
+    #[cfg(test)]
     #[inline]
     pub(crate) fn at(&self, t: f64) -> Quat {
         if t == 0.0 {
@@ -336,6 +412,64 @@ impl Arc {
         }
         blend(self.a, self.b, self.arc, t)
     }
+
+    /// `slerp(a, b, t)` as cos(tΩ)·a + sin(tΩ)·e (`e` the unit normal to `a` towards `b` in
+    /// their plane), one polynomial sine and cosine ([`sin_cos_small`]) and no normalization,
+    /// within [`CLOSED_FORM_TOLERANCE`] of the closed form for t in [−1, 2] with |tΩ| ≤ π/2;
+    /// [`Arc::at`]'s `blend` elsewhere, on tiny arcs and on ends that are not unit. `a` at
+    /// t = 0 and `b` at t = 1 exactly, as `slerp`. `None` when the value is not finite, which
+    /// the series never gives (|sin|, |cos| ≤ cosh(π/2) < 2.6 there, `a` and `e` unit), so it
+    /// is checked only on the other paths.
+    ///
+    /// Error bound, per component (u = 2⁻⁵³, unit ends to 1e-15): sin and cos each within
+    /// 1.3e-14 ([`sin_cos_small`]); `e` = w/|w| with w = b − (a·b)·a computed within 4u·(1 +
+    /// 1e-15) of its exact value, whose norm is sin Ω, so `e` is within ~8u/sin Ω and
+    /// sin(tΩ)·e within 8u·|sin tΩ|/sin Ω ≤ 8u·|t|·Ω/sin Ω ≤ 8u·2·π/2 < 3e-15; Ω itself
+    /// (`half_arc`, a few u relative) moves tΩ by under 2e-15; the two products and the sum
+    /// add 3u. Total under 3.2e-14, below [`CLOSED_FORM_TOLERANCE`]
+    /// (`tests::closed_form_is_slerp_within_its_tolerance` measures it against an independent
+    /// closed form on random arcs up to a half turn).
+    #[inline]
+    pub(crate) fn closed_form(&self, t: f64) -> Option<Quat> {
+        let finite = |q: Quat| q.iter().all(|x| x.is_finite()).then_some(q);
+        if t == 0.0 {
+            return finite(self.a);
+        }
+        if t == 1.0 {
+            return finite(self.b);
+        }
+        let theta = t * self.arc.0;
+        match self.normal {
+            Some(e) if (-1.0..=2.0).contains(&t) && math::abs(theta) <= FRAC_PI_2 => {
+                let (s, c) = sin_cos_small(theta);
+                let a = self.a;
+                Some([
+                    c * a[0] + s * e[0],
+                    c * a[1] + s * e[1],
+                    c * a[2] + s * e[2],
+                    c * a[3] + s * e[3],
+                ])
+            }
+            _ => finite(blend(self.a, self.b, self.arc, t)),
+        }
+    }
+}
+
+/// The unit quaternion along b − (a·b)·a, the direction from `a` towards `b` orthogonal to
+/// `a`, for unit ends (squared norms within [`UNIT_SQUARED_NORM_SLACK`] of 1) an arc `omega`
+/// of at least [`CLOSED_FORM_MIN_ARC`] apart; `None` otherwise.
+fn normal(a: Quat, b: Quat, omega: f64) -> Option<Quat> {
+    let unit = |q: Quat| math::abs(dot(q, q) - 1.0) <= UNIT_SQUARED_NORM_SLACK;
+    if !(omega >= CLOSED_FORM_MIN_ARC && unit(a) && unit(b)) {
+        return None;
+    }
+    let d = dot(a, b);
+    normalize([
+        b[0] - d * a[0],
+        b[1] - d * a[1],
+        b[2] - d * a[2],
+        b[3] - d * a[3],
+    ])
 }
 
 #[cfg(test)]
@@ -372,6 +506,61 @@ mod tests {
                 assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits), "{a:?} {b:?} {t}");
             }
         }
+    }
+
+    /// The polynomial sine and cosine are within their proven 1.3e-14 of libm's (itself
+    /// within an ulp) over [−π/2, π/2], at 100 001 points and both ends.
+    #[test]
+    fn series_sine_and_cosine_are_within_their_bound() {
+        let mut worst = 0.0f64;
+        for k in 0..=100_000 {
+            let x = -FRAC_PI_2 + PI * f64::from(k) / 100_000.0;
+            let (s, c) = sin_cos_small(x);
+            worst = worst.max((s - x.sin()).abs()).max((c - x.cos()).abs());
+        }
+        assert!(worst <= 1.3e-14, "{worst:e}");
+        assert_eq!(sin_cos_small(0.0), (0.0, 1.0));
+    }
+
+    /// `Arc::closed_form` against an independent closed form: `b` made as `a` turned by φ
+    /// about a random axis (φ up to a half turn, so Ω = φ/2 up to π/2, and tiny φ that take
+    /// `blend`), and the value at t the turn by tφ, `a·(axis, tφ)` with libm's sin and cos;
+    /// at 1 000 points of a long segment from t = −0.25 to 1.25 (eases overshoot) and at the
+    /// ends. Also within the tolerance of `slerp`, and `a`/`b` exactly at t = 0/1.
+    #[test]
+    fn closed_form_is_slerp_within_its_tolerance() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut worst = 0.0f64;
+        let mut fast = 0;
+        for case in 0..400 {
+            let a = normalize([next() - 0.5, next() - 0.5, next() - 0.5, next() - 0.5]).unwrap();
+            let axis = [next() - 0.5, next() - 0.5, next() - 0.5];
+            let phi = match case % 4 {
+                0 => PI * (1.0 - 1e-9 * next()),
+                1 => 1e-7 * next(),
+                _ => PI * next(),
+            };
+            let b = normalize(mul(a, from_axis_angle(axis, phi))).unwrap();
+            let arc = Arc::new(a, b);
+            fast += usize::from(arc.normal.is_some());
+            assert_eq!(arc.closed_form(0.0), Some(a));
+            assert_eq!(arc.closed_form(1.0), Some(arc.b));
+            for k in 0..=1000 {
+                let t = -0.25 + 1.5 * f64::from(k) / 1000.0;
+                let reference = mul(a, from_axis_angle(axis, t * phi));
+                let got = arc.closed_form(t).expect("unit ends give finite values");
+                worst = worst.max(max_difference(got, reference));
+                worst = worst.max(max_difference(got, slerp(a, b, t)));
+            }
+        }
+        assert!(fast >= 250, "{fast} arcs took the closed form");
+        assert!(worst <= CLOSED_FORM_TOLERANCE, "{worst:e}");
     }
 
     fn max_difference(a: Quat, b: Quat) -> f64 {

@@ -661,6 +661,12 @@ impl CurveSource for Track {
             return crate::fcurve::write_value(curve.eval_compiled(frame), frame, out);
         }
         let clamped = frame.clamp(Track::first_frame(self), Track::last_frame(self));
+        let slerp = (Track::components(self) == 4)
+            .then(|| SegmentFrames::slerp_at(self, clamped))
+            .flatten();
+        if let Some(segment) = slerp {
+            return segment.eval_one(frame, clamped, out);
+        }
         let value = Track::eval(self, clamped);
         for (o, v) in out.iter_mut().zip(value.iter()) {
             *o = *v;
@@ -673,6 +679,12 @@ impl CurveSource for Track {
                 key: self.segment_index(clamped).unwrap_or(0),
             })
         }
+    }
+
+    /// On `Smooth` spans every path checks each value it writes (`SegmentFrames::eval_each`,
+    /// `eval_in_span` and `eval` off the polynomial branch, `fcurve::write_value`).
+    fn reports_non_finite(&self, span: &SourceSpan) -> bool {
+        matches!(span.shape, SpanShape::Smooth)
     }
 
     fn eval_in_span_each(
@@ -720,6 +732,12 @@ impl CurveSource for Track {
         if let Some(curve) = self.fcurve() {
             let v = curve.eval_span(span.key, span.start, span.end, frame);
             return crate::fcurve::write_value(v, frame, out);
+        }
+        let slerp = (Track::components(self) == 4)
+            .then(|| SegmentFrames::of(self, span).filter(|s| s.slerp.is_some()))
+            .flatten();
+        if let Some(segment) = slerp {
+            return segment.eval_one(frame, frame, out);
         }
         let value = match self.arclength_table() {
             Some(table) if self.path() == crate::track::PathMode::SegmentArclength => {
@@ -817,6 +835,34 @@ impl<'t> SegmentFrames<'t> {
         })
     }
 
+    /// The slerp segment holding `frame` when `eval` there is that segment's `eval_segment`
+    /// (as [`SegmentFrames::of`] and [`SegmentFrames::evals_as_eval`] decide): the compiler's
+    /// exact values on slerp segments come from `quat::Arc::closed_form` however they are
+    /// asked for.
+    fn slerp_at(track: &'t Track, frame: f64) -> Option<Self> {
+        let index = track.segment_index(frame)?;
+        track.slerp_keys(index)?;
+        let keys = track.keys();
+        let span = SourceSpan {
+            start: keys.get(index)?.frame,
+            end: keys.get(index + 1)?.frame,
+            key: index,
+            shape: SpanShape::Smooth,
+        };
+        Self::of(track, &span).filter(|s| s.evals_as_eval(&[(frame, [0.0; MAX_COMPONENTS])]))
+    }
+
+    /// [`SegmentFrames::eval_each`] at the one frame `at`, written to `out`; a non-finite
+    /// value is reported at `frame` (the frame asked for, before any clamp).
+    fn eval_one(&self, frame: f64, at: f64, out: &mut [f64]) -> Result<(), NonFiniteValue> {
+        let mut one = [(at, [0.0; MAX_COMPONENTS])];
+        let result = self.eval_each(&mut one);
+        for (o, v) in out.iter_mut().zip(one[0].1) {
+            *o = v;
+        }
+        result.map_err(|(_, e)| NonFiniteValue { frame, ..e })
+    }
+
     /// Whether `eval` at every frame of `out` is this segment's `eval_segment`: the frames
     /// increase, lie in the keys (the clamp and the wrap leave them as they are) and in this
     /// segment (`segment_index`, checked at the first and last: it does not decrease).
@@ -869,8 +915,10 @@ impl<'t> SegmentFrames<'t> {
     }
 
     /// [`SegmentFrames::eval_each`] on a slerp segment between the quaternions `ends`: what
-    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`, here
-    /// through one `quat::Arc` for all the frames: the same bits), written straight to the four
+    /// `eval_segment_at` is there (the first key's value at u = 0, else `quat::slerp`), here
+    /// through one `quat::Arc` for all the frames and its `closed_form` (within
+    /// `quat::CLOSED_FORM_TOLERANCE`, 5e-14, of the slerp: the compiler's exact value on slerp
+    /// segments, which `eval` and `eval_in_span` give as well), written straight to the four
     /// components.
     fn eval_each_slerp(
         &self,
@@ -878,22 +926,44 @@ impl<'t> SegmentFrames<'t> {
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), (usize, NonFiniteValue)> {
         let arc = crate::quat::Arc::new(first, second);
+        let (ease, start, length) = (&self.key.ease, self.key.frame, self.length);
+        let linear = matches!(ease, Ease::Linear);
         for (i, (frame, slot)) in out.iter_mut().enumerate() {
-            let u = self
-                .key
-                .ease
-                .at_offset(*frame - self.key.frame, self.length);
-            let q = if u == 0.0 { first } else { arc.at(u) };
-            *slot = q;
-            if !q.iter().all(|x| x.is_finite()) {
+            let offset = *frame - start;
+            let u = if linear {
+                linear_at_offset(offset, length)
+            } else {
+                ease.at_offset(offset, length)
+            };
+            let value = if u == 0.0 {
+                first.iter().all(|x| x.is_finite()).then_some(first)
+            } else {
+                arc.closed_form(u)
+            };
+            let Some(q) = value else {
+                // The value is not finite: written as the slerp gives it, then reported.
+                *slot = crate::quat::slerp(first, second, u);
                 let error = NonFiniteValue {
                     frame: *frame,
                     key: self.index,
                 };
                 return Err((i, error));
-            }
+            };
+            *slot = q;
         }
         Ok(())
+    }
+}
+
+/// `Ease::Linear.at_offset(offset, length)` with the ease's match and calls taken out (the
+/// same operations, so the same bits: 1 at or past the end, else `offset / length` clamped
+/// to [0, 1]; `tests::linear_at_offset_is_the_ease_bit_for_bit`).
+#[inline]
+fn linear_at_offset(offset: f64, length: f64) -> f64 {
+    if offset >= length {
+        1.0
+    } else {
+        (offset / length).clamp(0.0, 1.0)
     }
 }
 
@@ -901,6 +971,22 @@ impl<'t> SegmentFrames<'t> {
 mod tests {
     use super::*;
     use crate::track::Interp;
+
+    /// `linear_at_offset` gives `Ease::Linear.at_offset`'s bits: offsets before, inside, at and
+    /// past the end of segments of several lengths (zero included), signed zeros and NaN.
+    #[test]
+    fn linear_at_offset_is_the_ease_bit_for_bit() {
+        let mut offsets = vec![-0.0, 0.0, -1.5, f64::NAN, 1e-300, f64::INFINITY];
+        offsets.extend((0..200).map(|k| f64::from(k) * 0.37 - 3.0));
+        for length in [0.0, 1.0, 7.5, 36.0, 1e9] {
+            offsets.extend([length, length - 0.5, length + 0.5, length * 0.999]);
+            for &offset in &offsets {
+                let ease = Ease::Linear.at_offset(offset, length);
+                let ours = linear_at_offset(offset, length);
+                assert_eq!(ours.to_bits(), ease.to_bits(), "{offset} / {length}");
+            }
+        }
+    }
     use crate::Document;
 
     fn poly_eval(coeffs: &[[f64; MAX_COMPONENTS]], v: f64, c: usize) -> f64 {
@@ -1051,6 +1137,65 @@ mod tests {
             }
         }
         assert!(looked_up >= 4, "the lookup was taken on {looked_up} spans");
+    }
+
+    /// `reports_non_finite` holds on every `Smooth` span: the lookups in one call return `Ok`
+    /// only when every value is finite, and otherwise the error at the first non-finite value
+    /// (slerp, expression, eased and Hermite segments, an expression that is infinite at a
+    /// key, frames inside and between; F-curve tracks are covered by `fcurve`'s writer).
+    #[test]
+    fn smooth_spans_report_their_first_non_finite_value() {
+        let q = |x: f64| crate::quat::from_axis_angle([0.0, 0.6, 0.8], x);
+        let tracks = [
+            Track::quat("q")
+                .key(0.0, q(0.0))
+                .interp(Interp::Slerp)
+                .key(9.5, q(2.5))
+                .interp(Interp::Slerp)
+                .ease(Ease::from_name("out_back").unwrap())
+                .key(30.0, q(-1.0))
+                .build()
+                .unwrap(),
+            Track::scalar("inf")
+                .key(0.0, 1.0)
+                .expr(["ln(4 - 4 * u)"])
+                .key(8.0, 2.0)
+                .interp(Interp::hermite([1.0], [0.5]))
+                .ease(Ease::from_name("in_expo").unwrap())
+                .key(20.0, 0.0)
+                .build()
+                .unwrap(),
+        ];
+        let mut smooth = 0;
+        for track in &tracks {
+            for span in CurveSource::spans(track) {
+                if !track.reports_non_finite(&span) {
+                    continue;
+                }
+                smooth += 1;
+                let (a, b) = (span.start, span.end);
+                let frames: Vec<(f64, [f64; MAX_COMPONENTS])> = (0..=24)
+                    .map(|k| (a + (b - a) * f64::from(k) / 24.0, [0.0; MAX_COMPONENTS]))
+                    .collect();
+                let inside = frames[..24].to_vec();
+                for (mut out, in_span) in [(frames, true), (inside, false)] {
+                    let result = if in_span {
+                        track.eval_in_span_each(&span, &mut out)
+                    } else {
+                        track.eval_each_in_span(&span, &mut out)
+                    };
+                    let finite = |v: &[f64; MAX_COMPONENTS]| {
+                        v[..track.components()].iter().all(|x| x.is_finite())
+                    };
+                    let first_bad = out.iter().position(|(_, v)| !finite(v));
+                    match result {
+                        Ok(()) => assert_eq!(first_bad, None, "{} {span:?}", track.name()),
+                        Err((i, _)) => assert_eq!(first_bad, Some(i), "{} {span:?}", track.name()),
+                    }
+                }
+            }
+        }
+        assert!(smooth >= 3, "{smooth} smooth spans");
     }
 
     /// The linear ease's shortcut gives the bits of the general composition with the ease's

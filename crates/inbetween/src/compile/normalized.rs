@@ -41,8 +41,12 @@ pub(super) fn normalizes(input: &TrackInput<'_>, options: &CompileOptions) -> bo
 /// there, at its half frames and other fractional frames, each value normalized before it is
 /// compared with the exact unit quaternion.
 ///
+/// Kept out of line: inlined into `TrackCompiler::check`, it made the scalar path's `Checked`
+/// move once more per candidate (a `memcpy`).
+///
 /// # Errors
 /// `OutOfRange` when a number does not fit the precision.
+#[inline(never)]
 pub(super) fn store_and_check(
     candidate: &Candidate,
     precision: Precision,
@@ -78,15 +82,18 @@ pub(super) fn store_and_check(
     } else {
         f64::INFINITY
     };
+    // The stored numbers as the player reads them, once for the three replays.
+    let widened = widened(&checked, candidate.degree + 1);
     replay(
         &mut checked,
+        &widened,
         (candidate.degree, candidate.origin),
         truth.exact,
         stop_above,
     );
     if checked.max_error <= limit.integer {
-        check_halves(&mut checked, candidate, truth.halves);
-        check_between(&mut checked, candidate, truth.between);
+        check_halves(&mut checked, &widened, candidate, truth.halves);
+        between_with(&mut checked, &widened, candidate, truth.between);
     }
     Ok(checked)
 }
@@ -123,11 +130,12 @@ fn widened(checked: &Checked, terms: usize) -> [[f64; MAX_TERMS]; 4] {
 }
 
 /// Sets `max_error` and its frame from the integer frames `origin + m` (`exact[m]`), played
-/// forward from the origin as `TrackPlayer` plays them: f64 additions of the widened numbers,
-/// or wrapping i64 additions of a fixed piece's integers scaled by `2^-exponent`. Stops at the
-/// first error above `stop_above`.
+/// forward from the origin as `TrackPlayer` plays them: f64 additions of the `widened`
+/// numbers, or wrapping i64 additions of a fixed piece's integers scaled by `2^-exponent`.
+/// Stops at the first error above `stop_above`.
 fn replay(
     checked: &mut Checked,
+    widened: &[[f64; MAX_TERMS]; 4],
     (degree, origin): (usize, f64),
     exact: &[[f64; MAX_COMPONENTS]],
     stop_above: f64,
@@ -135,7 +143,6 @@ fn replay(
     let terms = degree + 1;
     // The states by term, the four components side by side: each component's additions in
     // the player's order (`W_i += W_{i+1}`, i ascending), four at a time.
-    let widened = widened(checked, terms);
     let mut floats: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| widened.map(|row| row[j]));
     let mut ints = [[0i64; 4]; MAX_TERMS];
     let fixed = matches!(checked.numbers, PieceNumbers::Fixed(_));
@@ -175,14 +182,18 @@ fn replay(
 /// Raises `between_error` to the largest normalized error at the half frames
 /// `origin + m + ½` (`halves[m]`), played as after a half-frame seek: the widened numbers
 /// shifted once (`player::shift_differences`), then f64 additions.
-fn check_halves(checked: &mut Checked, candidate: &Candidate, halves: &[[f64; MAX_COMPONENTS]]) {
+fn check_halves(
+    checked: &mut Checked,
+    widened: &[[f64; MAX_TERMS]; 4],
+    candidate: &Candidate,
+    halves: &[[f64; MAX_COMPONENTS]],
+) {
     if halves.is_empty() {
         return;
     }
     let n = candidate.degree;
-    let widened = widened(checked, n + 1);
     let mut state = [[0.0; MAX_TERMS]; 4];
-    for (s, w) in state.iter_mut().zip(&widened) {
+    for (s, w) in state.iter_mut().zip(widened) {
         crate::player::shift_differences(&w[..=n], 0.5, &mut s[..=n]);
     }
     // By term, the components side by side (as in `replay`).
@@ -209,8 +220,21 @@ pub(super) fn check_between(
     if between.is_empty() {
         return;
     }
+    let widened = widened(checked, candidate.degree + 1);
+    between_with(checked, &widened, candidate, between);
+}
+
+/// [`check_between`] with the stored numbers already `widened`.
+fn between_with(
+    checked: &mut Checked,
+    widened: &[[f64; MAX_TERMS]; 4],
+    candidate: &Candidate,
+    between: &[(f64, [f64; MAX_COMPONENTS])],
+) {
+    if between.is_empty() {
+        return;
+    }
     let terms = candidate.degree + 1;
-    let widened = widened(checked, terms);
     // The numbers by term, the four components side by side.
     let by_term: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| widened.map(|row| row[j]));
     for (frame, truth) in between {

@@ -73,6 +73,14 @@ pub trait CurveSource: MaybeSync {
         let _ = span;
         each(self, out)
     }
+    /// Whether [`CurveSource::eval_in_span_each`] and [`CurveSource::eval_each_in_span`] on
+    /// `span` return an error at the first frame whose value is not finite (in its first
+    /// `components()`) and `Ok` only when every value is finite, so that the compiler takes
+    /// their values without scanning them again. The default, `false`, has them scanned.
+    fn reports_non_finite(&self, span: &SourceSpan) -> bool {
+        let _ = span;
+        false
+    }
     /// What a stream plays outside `[first_frame, last_frame]` when that is not the track's
     /// wrap on both sides (the stream's outside record, format version 2); `None` (the
     /// default) plays the wrap.

@@ -718,7 +718,9 @@ impl TrackCompiler<'_> {
             Ok(()) => out.len(),
             Err((i, _)) => i,
         };
-        self.first_non_finite(span, &out[..evaluated])?;
+        if !source.reports_non_finite(span) {
+            self.first_non_finite(span, &out[..evaluated])?;
+        }
         result.map_err(|(_, e)| non_finite(self.input.name, e))
     }
 
