@@ -4,6 +4,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use alloc::string::ToString;
+use alloc::vec::Vec;
 
 use super::seek::{prove_track, TrackProof};
 use super::source::{NonFiniteValue, MAX_COMPONENTS};
@@ -11,7 +12,9 @@ use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::{RawState, TrackPlayer};
 use crate::stream::layout::MAX_TERMS;
-use crate::stream::{write_stream_unvalidated, PieceNumbers, Stream, StreamTrack, TrackData};
+use crate::stream::{
+    write_stream_unvalidated, PieceNumbers, Stream, StreamTrack, TrackData, TrackSummary,
+};
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
 /// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
@@ -28,9 +31,19 @@ fn measured_frames(moves: bool, first: f64, last: f64) -> (f64, u64) {
     (from, (to - from) as u64 + 1)
 }
 
-/// A compiled and measured track: its data, its span count, `TrackReport::kept_in_f64` and
-/// `TrackReport::proof`.
-pub(super) type MeasuredTrack = (TrackData, usize, Option<f64>, TrackProof);
+/// A compiled and measured track: its stream alone, as `write_stream_unvalidated` wrote it
+/// and `Stream::from_bytes` validated it, then its measured error and frame set in its track
+/// entry (`assemble::set_measured_error`; the checksum is left stale: `stream::join_streams`
+/// does not read it), its piece count, report summary, span count, `TrackReport::kept_in_f64`
+/// and `TrackReport::proof`. Its pieces are dropped on the thread that made them.
+pub(super) struct MeasuredTrack {
+    pub(super) stream: Vec<u8>,
+    pub(super) pieces: usize,
+    pub(super) summary: TrackSummary,
+    pub(super) spans: usize,
+    pub(super) kept_in_f64: Option<f64>,
+    pub(super) proof: TrackProof,
+}
 
 /// Compiles one track (`span::compile_track_in_precision`, counting `pieces_before` pieces of the tracks
 /// before it), writes it alone into a stream at `fps`, and measures that stream with
@@ -52,8 +65,9 @@ pub(super) fn compile_and_measure(
     // Validated once, here (`write_stream` would validate the same bytes first).
     let bytes = write_stream_unvalidated(fps, core::slice::from_ref(&data))?;
     let stream = Stream::from_bytes(&bytes)?;
+    // A stream written from one track holds it.
     let Some(track) = stream.track(0) else {
-        return Ok((data, spans, kept_in_f64, TrackProof::default()));
+        return Err(super::assemble::no_track(&bytes).into());
     };
     // The pieces' own replay of the integer frames inside the keys (module `verify`): the
     // largest error and its first frame, which the forward pass takes over (`forward_pass`).
@@ -72,9 +86,19 @@ pub(super) fn compile_and_measure(
             max_degree: options.max_degree,
         });
     }
-    data.max_error = error;
-    data.max_error_frame = frame;
-    Ok((data, spans, kept_in_f64, proof))
+    let mut summary = super::parallel::summary_of(track, &data);
+    (summary.max_error, summary.max_error_frame) = (error, frame);
+    let mut bytes = bytes;
+    super::assemble::set_measured_error(&mut bytes, error, frame);
+    let pieces = data.pieces.len();
+    Ok(MeasuredTrack {
+        stream: bytes,
+        pieces,
+        summary,
+        spans,
+        kept_in_f64,
+        proof,
+    })
 }
 
 /// Plays `track` over [`measured_frames`] — through the keys and, for wrapping tracks, across
