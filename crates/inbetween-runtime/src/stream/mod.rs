@@ -611,6 +611,8 @@ pub fn integer_frames(a: f64, b: f64) -> u64 {
 pub mod bound;
 mod compact_check;
 mod validate;
+#[cfg(feature = "rayon")]
+mod validate_parallel;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,8 @@
 //! The one-time validation of a stream: every count, offset, size, code, number and the checksum.
 //!
 //! Nothing here allocates: every loop is bounded by a count that was first checked against the
-//! actual byte length.
+//! actual byte length. With feature `rayon` the tracks of a stream of many tracks are validated
+//! across threads first (`validate_parallel`, rayon's own bookkeeping aside), with the same result.
 
 use super::bound::{bound_limit, fixed_fits, newton_bound, replay_range, MAX_FIXED_REPLAY_FRAMES};
 use super::compact::{self, StartCode};
@@ -87,12 +88,23 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
     need("names area", names_offset, u64::from(names_length), body)?;
 
     let mut cursor = names_offset + u64::from(names_length);
-    let mut replayed = 0u64;
-    for t in 0..track_count {
-        // `t < track_count <= u32::MAX`.
-        let track = u32::try_from(t).unwrap_or(u32::MAX);
-        let names = (names_offset, names_length);
-        cursor = validate_track_entry(bytes, track, names, cursor, body, &mut replayed)?;
+    let names = (names_offset, names_length);
+    // Many tracks: across threads first; the loop below when that does not pass them all.
+    #[cfg(feature = "rayon")]
+    let parallel = (track_count >= super::validate_parallel::PARALLEL_TRACKS)
+        .then(|| super::validate_parallel::validate_tracks(bytes, track_count, names, cursor, body))
+        .flatten();
+    #[cfg(not(feature = "rayon"))]
+    let parallel = None;
+    if let Some(end) = parallel {
+        cursor = end;
+    } else {
+        let mut replayed = 0u64;
+        for t in 0..track_count {
+            // `t < track_count <= u32::MAX`.
+            let track = u32::try_from(t).unwrap_or(u32::MAX);
+            cursor = validate_track_entry(bytes, track, names, cursor, body, &mut replayed)?;
+        }
     }
     layout(None, None, "end of data (checksum offset)", body, cursor)?;
 
@@ -167,7 +179,7 @@ pub(super) fn to_usize_u64(value: u64) -> usize {
 /// Validates track `track` whose piece table must start at `cursor`; returns the offset after
 /// its numbers (and its outside record), in named steps: name, codes, reserved bytes, frames
 /// and summary numbers, piece count, table and data location, each piece, outside record.
-fn validate_track_entry(
+pub(super) fn validate_track_entry(
     bytes: &[u8],
     track: u32,
     names: (u64, u32),
