@@ -1,10 +1,121 @@
-//! Streams joined into one by copying: the track entries, names and piece sections of version-3 streams laid out as `write_stream` lays out all their tracks together.
+//! Streams joined into one by copying: the track entries, names and piece sections of version-3 streams laid out as `write_stream` lays out all their tracks together, and validated streams joined without checking their pieces again.
 
 use alloc::vec::Vec;
 
+use super::bound::MAX_FIXED_REPLAY_FRAMES;
 use super::layout::*;
-use super::write::{finish, fit_u32};
-use super::StreamError;
+use super::validate::{validate, validate_with};
+use super::write::{finish, fit_u32, fix_checksum};
+use super::{Stream, StreamError};
+
+/// A validated stream that owns its bytes: `Stream::from_bytes` for a `Vec<u8>`, which can be
+/// kept, moved between threads and joined with others ([`join_validated`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnedStream {
+    bytes: Vec<u8>,
+    /// The frames validation replayed for the fixed-point pieces (`validate::check_bounds`).
+    replayed: u64,
+}
+
+impl OwnedStream {
+    /// Validates `bytes` as `Stream::from_bytes` does and keeps them.
+    ///
+    /// # Errors
+    /// As `Stream::from_bytes`.
+    pub fn from_vec(bytes: Vec<u8>) -> Result<Self, StreamError> {
+        let replayed = validate(&bytes)?;
+        Ok(Self { bytes, replayed })
+    }
+    /// The stream.
+    #[must_use]
+    pub fn stream(&self) -> Stream<'_> {
+        Stream {
+            bytes: &self.bytes,
+            track_count: read_u32(&self.bytes, H_TRACK_COUNT),
+            fps: read_f64(&self.bytes, H_FPS),
+        }
+    }
+    /// The bytes.
+    #[must_use]
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+    /// Stores `error` and `frame` as track `track`'s measured largest error and its frame (the
+    /// compiler measures them by playing the stream) and updates the checksum.
+    ///
+    /// # Errors
+    /// `BadNumber` (and nothing changed) for an error that is not finite and ≥ 0 or a frame that
+    /// is not finite, as validation refuses them; `Truncated` for a track past the last.
+    pub fn set_max_error(
+        &mut self,
+        track: usize,
+        error: f64,
+        frame: f64,
+    ) -> Result<(), StreamError> {
+        let index = u32::try_from(track).unwrap_or(u32::MAX);
+        if index >= read_u32(&self.bytes, H_TRACK_COUNT) {
+            return Err(StreamError::Truncated {
+                region: "track table",
+                needed: TRACK_ENTRY_SIZE as u64,
+                needed_end: (HEADER_SIZE + (track + 1) * TRACK_ENTRY_SIZE) as u64,
+                available: self.bytes.len() as u64,
+            });
+        }
+        let bad = |field, found, expected| StreamError::BadNumber {
+            track: Some(index),
+            piece: None,
+            field,
+            found,
+            expected,
+        };
+        if !(error.is_finite() && error >= 0.0) {
+            return Err(bad("max error", error, "a finite number ≥ 0"));
+        }
+        if !frame.is_finite() {
+            return Err(bad("max error frame", frame, "a finite number"));
+        }
+        let entry = HEADER_SIZE + track * TRACK_ENTRY_SIZE;
+        for (field, value) in [(T_MAX_ERROR, error), (T_MAX_ERROR_FRAME, frame)] {
+            if let Some(slot) = self.bytes.get_mut(entry + field..entry + field + 8) {
+                slot.copy_from_slice(&value.to_le_bytes());
+            }
+        }
+        fix_checksum(&mut self.bytes);
+        Ok(())
+    }
+}
+
+/// [`join_streams`] of validated streams, validated: everything `Stream::from_bytes` checks
+/// but the pieces, whose checks passed in the parts.
+///
+/// Why that is `Stream::from_bytes`'s verdict. A track's piece checks
+/// (`compact_check::validate_pieces`) read its entry's value type, components, precision,
+/// start code, piece count, frames and data length, and its own piece table and numbers at
+/// their offsets from its table and data offsets; `join_streams` copies every entry and every
+/// track's sections byte for byte, moving both offsets by the same amount (the bytes are
+/// `write_stream`'s, compared by the compiler's `assemble` tests), so each check computes what it
+/// computed in the part: it passes, its numbers fill the data length, and it replays the part's
+/// fixed-point frames. Everything else — the header, every entry's fields, the names, the
+/// sections tiling the stream, the outside records and the checksum — is checked on the joined
+/// bytes, and the fixed-point frames of all parts against `MAX_FIXED_REPLAY_FRAMES`; over it the
+/// whole stream is validated as `from_bytes` validates it, which names the error.
+/// (`tests::joined_validation_is_full_validation` compares the verdicts.)
+///
+/// # Errors
+/// As [`join_streams`] and `Stream::from_bytes`.
+pub fn join_validated(fps: f64, parts: &[OwnedStream]) -> Result<OwnedStream, StreamError> {
+    let slices: Vec<&[u8]> = parts.iter().map(|p| p.bytes.as_slice()).collect();
+    let bytes = join_streams(fps, &slices)?;
+    let known = parts
+        .iter()
+        .try_fold(0u64, |sum, p| sum.checked_add(p.replayed))
+        .filter(|&sum| sum <= MAX_FIXED_REPLAY_FRAMES);
+    let replayed = match known {
+        Some(sum) => validate_with(&bytes, Some(sum))?,
+        None => validate(&bytes)?,
+    };
+    Ok(OwnedStream { bytes, replayed })
+}
 
 /// Where one part's regions are: its track count, names area `[names, body)` and piece
 /// sections `[body, end)` (everything between the names and the checksum).

@@ -22,7 +22,7 @@ mod write_compact;
 
 pub use error::StreamError;
 #[cfg(feature = "write")]
-pub use join::join_streams;
+pub use join::{join_streams, join_validated, OwnedStream};
 #[cfg(feature = "write")]
 pub use write::{
     fix_checksum, reencode, write_stream, write_stream_as, write_stream_unvalidated, PieceData,

@@ -27,8 +27,8 @@ fn stated_end(bytes: &[u8], t: u64) -> u64 {
 }
 
 /// `validate`'s loop over the `track_count` tracks (each `validate_track_entry`), across
-/// threads: `Some(end)`, the offset after the last track's sections, when every track is
-/// valid; `None` when one is not, or when anything differs from the loop's conditions below —
+/// threads: `Some((end, replayed))`, the offset after the last track's sections and the
+/// fixed-point frames replayed, when every track is valid; `None` when one is not, or when anything differs from the loop's conditions below —
 /// the caller then runs the loop itself, which finds the error (and names it as it always did).
 ///
 /// Why `Some` means the loop passes with the same end. The loop validates track `t` from the
@@ -44,7 +44,7 @@ pub(super) fn validate_tracks(
     names: (u64, u32),
     first_cursor: u64,
     body: u64,
-) -> Option<u64> {
+) -> Option<(u64, u64)> {
     let last = track_count.checked_sub(1)?;
     let replayed = (0..track_count)
         .into_par_iter()
@@ -55,12 +55,12 @@ pub(super) fn validate_tracks(
             };
             let track = u32::try_from(t).ok()?;
             let mut replayed = 0u64;
-            let end =
-                validate_track_entry(bytes, track, names, cursor, body, &mut replayed).ok()?;
+            let at = (cursor, body, true);
+            let end = validate_track_entry(bytes, track, names, at, &mut replayed).ok()?;
             (end == stated_end(bytes, t)).then_some(replayed)
         })
         .try_reduce(|| 0u64, |a, b| Some(a.saturating_add(b)))?;
-    (replayed <= MAX_FIXED_REPLAY_FRAMES).then(|| stated_end(bytes, last))
+    (replayed <= MAX_FIXED_REPLAY_FRAMES).then(|| (stated_end(bytes, last), replayed))
 }
 
 #[cfg(all(test, feature = "write"))]
@@ -116,8 +116,9 @@ mod tests {
         write_stream(30.0, &tracks).unwrap()
     }
 
-    /// `validate`'s loop over the tracks, one after another: the end or the first error.
-    fn one_after_another(bytes: &[u8]) -> Result<u64, StreamError> {
+    /// `validate`'s loop over the tracks, one after another: the end and the frames replayed, or
+    /// the first error.
+    fn one_after_another(bytes: &[u8]) -> Result<(u64, u64), StreamError> {
         let count = u64::from(read_u32(bytes, H_TRACK_COUNT));
         let names = (
             u64::from(read_u32(bytes, H_NAMES_OFFSET)),
@@ -127,12 +128,12 @@ mod tests {
         let mut cursor = names.0 + u64::from(names.1);
         let mut replayed = 0;
         for t in 0..count as u32 {
-            cursor = validate_track_entry(bytes, t, names, cursor, body, &mut replayed)?;
+            cursor = validate_track_entry(bytes, t, names, (cursor, body, true), &mut replayed)?;
         }
-        Ok(cursor)
+        Ok((cursor, replayed))
     }
 
-    fn across_threads(bytes: &[u8]) -> Option<u64> {
+    fn across_threads(bytes: &[u8]) -> Option<(u64, u64)> {
         let count = u64::from(read_u32(bytes, H_TRACK_COUNT));
         let names = (
             u64::from(read_u32(bytes, H_NAMES_OFFSET)),

@@ -1,23 +1,12 @@
-//! The whole stream made from the tracks' own streams by copying (`stream::join_streams`), validated once, with the reports the tracks' threads made.
+//! The whole stream made from the tracks' own validated streams by copying (`stream::join_validated`), with the reports the tracks' threads made.
 
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
 use super::measure::MeasuredTrack;
 use super::{CompileError, CompiledStream, TrackInput, TrackReport};
-use crate::stream::layout::{HEADER_SIZE, TRACK_ENTRY_SIZE, T_MAX_ERROR, T_MAX_ERROR_FRAME};
-use crate::stream::{join_streams, Stream, StreamError};
-
-/// Writes the measured largest error and its frame into the track entry of `stream`, a stream
-/// of one track (its checksum is left as it was: `join_streams` does not read it).
-pub(super) fn set_measured_error(stream: &mut [u8], error: f64, frame: f64) {
-    for (field, value) in [(T_MAX_ERROR, error), (T_MAX_ERROR_FRAME, frame)] {
-        let at = HEADER_SIZE + field;
-        if let Some(slot) = stream.get_mut(at..at + 8) {
-            slot.copy_from_slice(&value.to_le_bytes());
-        }
-    }
-}
+use crate::stream::layout::{HEADER_SIZE, TRACK_ENTRY_SIZE};
+use crate::stream::{join_validated, StreamError};
 
 /// The error for a validated stream written from one track that holds none (never: the
 /// writer writes every track it is given).
@@ -31,9 +20,10 @@ pub(super) fn no_track(stream: &[u8]) -> StreamError {
 }
 
 /// The stream of `tracks` (compiled from `inputs`, in order) at `fps` and its reports: the
-/// tracks' streams joined (`join_streams`: the bytes `write_stream_unvalidated` writes from
-/// all the tracks' data, since the tracks' streams were written from their data and only their
-/// measured-error fields changed since) and validated once, here.
+/// tracks' validated streams joined and validated without checking their pieces again
+/// (`join_validated`; its docs say why that is `Stream::from_bytes`'s verdict) — the bytes
+/// `write_stream` writes from all the tracks' data, since each track's stream was written from
+/// its data and only its measured-error fields changed since.
 ///
 /// # Errors
 /// `Stream` when the joined stream exceeds the format's limits or fails validation.
@@ -42,20 +32,19 @@ pub(super) fn assemble(
     fps: f64,
     tracks: Vec<MeasuredTrack>,
 ) -> Result<CompiledStream, CompileError> {
-    let parts: Vec<&[u8]> = tracks.iter().map(|t| t.stream.as_slice()).collect();
-    let bytes = join_streams(fps, &parts)?;
-    Stream::from_bytes(&bytes)?;
-    let reports = inputs
-        .iter()
-        .zip(tracks)
-        .map(|(input, track)| TrackReport {
+    let mut parts = Vec::with_capacity(tracks.len());
+    let mut reports = Vec::with_capacity(tracks.len());
+    for (input, track) in inputs.iter().zip(tracks) {
+        parts.push(track.stream);
+        reports.push(TrackReport {
             name: input.name.to_string(),
             spans: track.spans,
             summary: track.summary,
             kept_in_f64: track.kept_in_f64,
             proof: track.proof,
-        })
-        .collect();
+        });
+    }
+    let bytes = join_validated(fps, &parts)?.into_bytes();
     Ok(CompiledStream { bytes, reports })
 }
 
@@ -65,8 +54,8 @@ mod tests {
 
     use crate::compile::CompileOptions;
     use crate::stream::{
-        join_streams, write_stream, write_stream_as, write_stream_unvalidated, Precision, Stream,
-        StreamError, TableLayout, TrackData,
+        join_streams, join_validated, write_stream, write_stream_as, write_stream_unvalidated,
+        OwnedStream, Precision, Stream, StreamError, TableLayout, TrackData,
     };
     use crate::Document;
 
@@ -117,6 +106,47 @@ mod tests {
         assert!(tracks_seen > 60, "{tracks_seen}");
         let empty = write_stream(24.0, &[]).unwrap();
         assert_eq!(join_streams(24.0, &[]).unwrap(), empty);
+    }
+
+    /// Validated streams of one track each, their measured errors changed, joined and validated
+    /// without their pieces (`join_validated`) are the bytes `write_stream` writes from all the
+    /// tracks with those errors, which `Stream::from_bytes` (every check) accepts.
+    #[test]
+    fn joined_validation_is_full_validation() {
+        for (fps, mut tracks) in compiled_tracks() {
+            let mut parts = Vec::new();
+            for (i, track) in tracks.iter_mut().enumerate() {
+                let bytes = write_stream_unvalidated(fps, core::slice::from_ref(track)).unwrap();
+                let mut part = OwnedStream::from_vec(bytes).unwrap();
+                (track.max_error, track.max_error_frame) = (i as f64 * 0.25, -(i as f64));
+                part.set_max_error(0, track.max_error, track.max_error_frame)
+                    .unwrap();
+                parts.push(part);
+            }
+            let joined = join_validated(fps, &parts).unwrap().into_bytes();
+            assert!(Stream::from_bytes(&joined).is_ok());
+            assert_eq!(joined, write_stream(fps, &tracks).unwrap());
+        }
+    }
+
+    /// A measured error that validation would refuse is refused and leaves the stream as it
+    /// was; one it accepts is read back, with a checksum that validates.
+    #[test]
+    fn measured_errors_are_stored_only_when_valid() {
+        let (fps, tracks) = compiled_tracks().swap_remove(0);
+        let bytes = write_stream_unvalidated(fps, &tracks[..1]).unwrap();
+        let mut part = OwnedStream::from_vec(bytes).unwrap();
+        let before = part.clone();
+        for (error, frame) in [(f64::NAN, 0.0), (-1e-9, 0.0), (1.0, f64::INFINITY)] {
+            let err = part.set_max_error(0, error, frame).unwrap_err();
+            assert!(matches!(err, StreamError::BadNumber { .. }), "{err}");
+            assert_eq!(part, before);
+        }
+        assert!(part.set_max_error(1, 0.0, 0.0).is_err());
+        part.set_max_error(0, 0.125, 7.0).unwrap();
+        let bytes = part.into_bytes();
+        let track = Stream::from_bytes(&bytes).unwrap().track(0).unwrap();
+        assert_eq!((track.max_error(), track.max_error_frame()), (0.125, 7.0));
     }
 
     /// A part in the legacy layout (versions 1 and 2) is refused, not misread.

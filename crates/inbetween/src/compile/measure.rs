@@ -4,7 +4,6 @@
 #![allow(clippy::needless_range_loop)]
 
 use alloc::string::ToString;
-use alloc::vec::Vec;
 
 use super::seek::{prove_track, TrackProof};
 use super::source::{NonFiniteValue, MAX_COMPONENTS};
@@ -13,7 +12,7 @@ use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::{RawState, TrackPlayer};
 use crate::stream::layout::MAX_TERMS;
 use crate::stream::{
-    write_stream_unvalidated, PieceNumbers, Stream, StreamTrack, TrackData, TrackSummary,
+    write_stream_unvalidated, OwnedStream, PieceNumbers, StreamTrack, TrackData, TrackSummary,
 };
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
@@ -31,13 +30,12 @@ fn measured_frames(moves: bool, first: f64, last: f64) -> (f64, u64) {
     (from, (to - from) as u64 + 1)
 }
 
-/// A compiled and measured track: its stream alone, as `write_stream_unvalidated` wrote it
-/// and `Stream::from_bytes` validated it, then its measured error and frame set in its track
-/// entry (`assemble::set_measured_error`; the checksum is left stale: `stream::join_streams`
-/// does not read it), its piece count, report summary, span count, `TrackReport::kept_in_f64`
-/// and `TrackReport::proof`. Its pieces are dropped on the thread that made them.
+/// A compiled and measured track: its stream alone, validated, its measured error and frame
+/// stored (`OwnedStream::set_max_error`), its piece count, report summary, span count,
+/// `TrackReport::kept_in_f64` and `TrackReport::proof`. Its pieces are dropped on the thread
+/// that made them; the whole stream is joined from these (`assemble`).
 pub(super) struct MeasuredTrack {
-    pub(super) stream: Vec<u8>,
+    pub(super) stream: OwnedStream,
     pub(super) pieces: usize,
     pub(super) summary: TrackSummary,
     pub(super) spans: usize,
@@ -64,10 +62,11 @@ pub(super) fn compile_and_measure(
         (compiled.data, compiled.spans.len(), compiled.kept_in_f64);
     // Validated once, here (`write_stream` would validate the same bytes first).
     let bytes = write_stream_unvalidated(fps, core::slice::from_ref(&data))?;
-    let stream = Stream::from_bytes(&bytes)?;
+    let mut owned = OwnedStream::from_vec(bytes)?;
+    let stream = owned.stream();
     // A stream written from one track holds it.
     let Some(track) = stream.track(0) else {
-        return Err(super::assemble::no_track(&bytes).into());
+        return Err(super::assemble::no_track(stream.as_bytes()).into());
     };
     // The pieces' own replay of the integer frames inside the keys (module `verify`): the
     // largest error and its first frame, which the forward pass takes over (`forward_pass`).
@@ -88,11 +87,10 @@ pub(super) fn compile_and_measure(
     }
     let mut summary = super::parallel::summary_of(track, &data);
     (summary.max_error, summary.max_error_frame) = (error, frame);
-    let mut bytes = bytes;
-    super::assemble::set_measured_error(&mut bytes, error, frame);
+    owned.set_max_error(0, error, frame)?;
     let pieces = data.pieces.len();
     Ok(MeasuredTrack {
-        stream: bytes,
+        stream: owned,
         pieces,
         summary,
         spans,
@@ -740,7 +738,7 @@ mod tests {
     use super::*;
     use crate::compile::span::CompiledTrack;
     use crate::compile::CompileOptions;
-    use crate::stream::Precision;
+    use crate::stream::{Precision, Stream};
     use crate::{Document, Interp, Track, Wrap};
     use alloc::format;
     use alloc::vec::Vec;
