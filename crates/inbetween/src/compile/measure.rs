@@ -263,7 +263,7 @@ fn play_pieces_backward<E, V: Visit<Error = E>>(
 ) -> Result<(), E> {
     let components = data.value_type.components().min(MAX_COMPONENTS);
     let mut batch = Batch {
-        values: [[0.0; MAX_COMPONENTS]; BATCH],
+        values: &mut [[0.0; MAX_COMPONENTS]; BATCH],
         len: 0,
         done: 0,
         start: top,
@@ -531,8 +531,16 @@ where
     // `start` is finite and `step` is ±1: validated, so neither call can fail.
     let _ = player.seek(start);
     let _ = player.set_step(step);
+    let (mut short, mut full);
+    let values: &mut [[f64; MAX_COMPONENTS]] = if count <= SHORT_BATCH as u64 {
+        short = [[0.0; MAX_COMPONENTS]; SHORT_BATCH];
+        &mut short
+    } else {
+        full = [[0.0; MAX_COMPONENTS]; BATCH];
+        &mut full
+    };
     let mut batch = Batch {
-        values: [[0.0; MAX_COMPONENTS]; BATCH],
+        values,
         len: 0,
         done: 0,
         start,
@@ -605,9 +613,15 @@ impl<E, F: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Visit for F {
 /// loop over them is compiled as one).
 pub(super) const BATCH: usize = 64;
 
-/// Values waiting for the visitor: `len` of them, the first at frame `start + step · done`.
-struct Batch<'v, V> {
-    values: [[f64; MAX_COMPONENTS]; BATCH],
+/// Plays of at most this many frames (a clamped track's frames outside its keys) hand their
+/// values over in a batch of this size instead of [`BATCH`] (less to clear: the same values,
+/// frames and order).
+const SHORT_BATCH: usize = 4;
+
+/// Values waiting for the visitor: `len` of them, the first at frame `start + step · done`,
+/// handed over when `values` is full.
+struct Batch<'b, 'v, V> {
+    values: &'b mut [[f64; MAX_COMPONENTS]],
     len: usize,
     done: u64,
     start: f64,
@@ -615,13 +629,15 @@ struct Batch<'v, V> {
     visit: &'v mut V,
 }
 
-impl<E, V: Visit<Error = E>> Batch<'_, V> {
+impl<E, V: Visit<Error = E>> Batch<'_, '_, V> {
     /// Adds the next frame's value, handing the batch over when it is full.
     #[inline]
     fn push(&mut self, value: [f64; MAX_COMPONENTS]) -> Result<(), E> {
-        self.values[self.len] = value;
+        if let Some(slot) = self.values.get_mut(self.len) {
+            *slot = value;
+        }
         self.len += 1;
-        if self.len == BATCH {
+        if self.len >= self.values.len() {
             self.flush()?;
         }
         Ok(())
@@ -632,7 +648,8 @@ impl<E, V: Visit<Error = E>> Batch<'_, V> {
     fn flush(&mut self) -> Result<(), E> {
         if self.len > 0 {
             let frame = self.start + self.step * self.done as f64;
-            self.visit.values(frame, &self.values[..self.len])?;
+            let values = self.values.get(..self.len).unwrap_or(&[]);
+            self.visit.values(frame, values)?;
             self.done += self.len as u64;
             self.len = 0;
         }
@@ -646,7 +663,7 @@ fn float_run<E, V: Visit<Error = E>>(
     state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
     (n, components, normalize): (usize, usize, bool),
     run: u64,
-    batch: &mut Batch<'_, V>,
+    batch: &mut Batch<'_, '_, V>,
 ) -> Result<(), E> {
     if components == 1 && !normalize {
         // A scalar: the same values and additions without the per-component loops; the
@@ -692,7 +709,7 @@ fn int_run<E, V: Visit<Error = E>>(
     scale: f64,
     (n, components, normalize): (usize, usize, bool),
     run: u64,
-    batch: &mut Batch<'_, V>,
+    batch: &mut Batch<'_, '_, V>,
 ) -> Result<(), E> {
     for _ in 0..run {
         let mut value = [0.0; MAX_COMPONENTS];
