@@ -142,9 +142,20 @@ impl<'a> Part<'a> {
         let body = names
             .saturating_add(to_usize(read_u32(bytes, H_NAMES_LENGTH)))
             .min(end);
+        let tracks = to_usize(read_u32(bytes, H_TRACK_COUNT));
+        // The track table must lie before the names: no more tracks than the bytes hold.
+        let table = tracks.saturating_mul(TRACK_ENTRY_SIZE);
+        if HEADER_SIZE.saturating_add(table) > names {
+            return Err(StreamError::Truncated {
+                region: "track table",
+                needed: table as u64,
+                needed_end: HEADER_SIZE.saturating_add(table) as u64,
+                available: names as u64,
+            });
+        }
         Ok(Self {
             bytes,
-            tracks: to_usize(read_u32(bytes, H_TRACK_COUNT)),
+            tracks,
             names,
             body,
             end,
@@ -171,9 +182,13 @@ impl<'a> Part<'a> {
 /// (the compiler's `assemble::tests::joined_streams_are_the_stream_of_all_tracks` compares it
 /// with `write_stream` on the example documents' tracks).
 ///
+/// A part that is not such a stream gives bytes that `Stream::from_bytes` refuses, or an error
+/// here; never a panic.
+///
 /// # Errors
-/// `UnsupportedVersion` for a part that is not version 3; `StreamError::TooLarge` when a count
-/// or offset of the joined stream exceeds u32 (as `write_stream`, in its order).
+/// `UnsupportedVersion` for a part that is not version 3, `Truncated` for one whose track
+/// table does not end before its names; `StreamError::TooLarge` when a count or offset of the
+/// joined stream exceeds u32 (as `write_stream`, in its order).
 pub fn join_streams(fps: f64, parts: &[&[u8]]) -> Result<Vec<u8>, StreamError> {
     let parts = parts
         .iter()
@@ -198,10 +213,14 @@ pub fn join_streams(fps: f64, parts: &[&[u8]]) -> Result<Vec<u8>, StreamError> {
         for k in 0..part.tracks {
             let at = HEADER_SIZE + k * TRACK_ENTRY_SIZE;
             let mut entry = [0u8; TRACK_ENTRY_SIZE];
-            entry.copy_from_slice(part.region(at, at + TRACK_ENTRY_SIZE));
+            // Always there: the table lies before the names (`Part::new`).
+            if let Some(bytes) = part.bytes.get(at..at + TRACK_ENTRY_SIZE) {
+                entry.copy_from_slice(bytes);
+            }
             // A part's sections start at `part.body`; in the joined stream at `body_cursor`.
-            let moved = |offset: usize| (offset + body_cursor).saturating_sub(part.body);
-            let name = to_usize(read_u32(&entry, T_NAME_OFFSET)) + name_cursor;
+            let moved =
+                |offset: usize| offset.saturating_add(body_cursor).saturating_sub(part.body);
+            let name = to_usize(read_u32(&entry, T_NAME_OFFSET)).saturating_add(name_cursor);
             let table = moved(to_usize(read_u32(&entry, T_PIECE_TABLE_OFFSET)));
             let data = moved(to_usize(read_u32(&entry, T_DATA_OFFSET)));
             let name = fit_u32("name offset", name)?;

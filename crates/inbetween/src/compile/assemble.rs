@@ -149,6 +149,25 @@ mod tests {
         assert_eq!((track.max_error(), track.max_error_frame()), (0.125, 7.0));
     }
 
+    /// Parts that are not streams laid out by the writer — cut short anywhere, or claiming
+    /// u32::MAX tracks — give an error from `join_streams` or bytes `Stream::from_bytes`
+    /// refuses, never a panic.
+    #[test]
+    fn broken_parts_are_refused() {
+        let (fps, tracks) = compiled_tracks().swap_remove(0);
+        let bytes = write_stream_unvalidated(fps, &tracks[..2]).unwrap();
+        for cut in 0..bytes.len() {
+            let part = &bytes[..cut];
+            if let Ok(joined) = join_streams(fps, &[part, &bytes]) {
+                assert!(Stream::from_bytes(&joined).is_err(), "cut at {cut}");
+            }
+        }
+        let mut many = bytes.clone();
+        many[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let err = join_streams(fps, &[&many]).unwrap_err();
+        assert!(matches!(err, StreamError::Truncated { .. }), "{err}");
+    }
+
     /// A part in the legacy layout (versions 1 and 2) is refused, not misread.
     #[test]
     fn a_legacy_part_is_not_joined() {
