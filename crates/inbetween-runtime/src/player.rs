@@ -217,6 +217,22 @@ impl<'s> TrackPlayer<'s> {
         Self::at(track, track.first_frame(), 0, 1.0)
     }
 
+    /// A cursor at `frame` with step `step`, its run entered once: the state `new`,
+    /// `seek(frame)` and `set_step(step)` leave (whose base frame is `frame + 0 · step`), for
+    /// a caller that plays many short stretches (the compiler's final check).
+    ///
+    /// # Errors
+    /// `NonFiniteFrame` or `InvalidStep`, as `seek` and `set_step`.
+    pub fn starting_at(track: StreamTrack<'s>, frame: f64, step: f64) -> Result<Self, PlayerError> {
+        if !frame.is_finite() {
+            return Err(PlayerError::NonFiniteFrame { frame });
+        }
+        if !(step.is_finite() && step != 0.0) {
+            return Err(PlayerError::InvalidStep { step });
+        }
+        Ok(Self::at(track, frame + 0.0 * step, 0, step))
+    }
+
     /// A cursor at `base_frame + steps · step` whose positions are computed exactly as those of
     /// a cursor seeked to `base_frame`, stepped with `step` and advanced `steps` times (for the
     /// batch player's reloads). `step` must be finite and non-zero (the caller checked it).

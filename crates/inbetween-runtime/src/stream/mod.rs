@@ -11,6 +11,8 @@
 pub mod compact;
 pub(crate) mod cursor;
 mod error;
+#[cfg(feature = "write")]
+mod join;
 pub mod layout;
 pub mod outside;
 #[cfg(feature = "write")]
@@ -19,6 +21,8 @@ mod write;
 mod write_compact;
 
 pub use error::StreamError;
+#[cfg(feature = "write")]
+pub use join::{join_streams, join_validated, OwnedStream};
 #[cfg(feature = "write")]
 pub use write::{
     fix_checksum, reencode, write_stream, write_stream_as, write_stream_unvalidated, PieceData,
@@ -607,6 +611,8 @@ pub fn integer_frames(a: f64, b: f64) -> u64 {
 pub mod bound;
 mod compact_check;
 mod validate;
+#[cfg(feature = "rayon")]
+mod validate_parallel;
 
 #[cfg(test)]
 mod tests {

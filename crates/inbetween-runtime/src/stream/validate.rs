@@ -1,7 +1,8 @@
 //! The one-time validation of a stream: every count, offset, size, code, number and the checksum.
 //!
 //! Nothing here allocates: every loop is bounded by a count that was first checked against the
-//! actual byte length.
+//! actual byte length. With feature `rayon` the tracks of a stream of many tracks are validated
+//! across threads first (`validate_parallel`, rayon's own bookkeeping aside), with the same result.
 
 use super::bound::{bound_limit, fixed_fits, newton_bound, replay_range, MAX_FIXED_REPLAY_FRAMES};
 use super::compact::{self, StartCode};
@@ -66,8 +67,16 @@ pub(super) fn finite(
     Ok(())
 }
 
-/// Validates the whole stream.
-pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
+/// Validates the whole stream; returns the frames replayed for its fixed-point pieces
+/// (`check_bounds`).
+pub(super) fn validate(bytes: &[u8]) -> Result<u64, StreamError> {
+    validate_with(bytes, None)
+}
+
+/// [`validate`], or with `pieces_known = Some(replayed)` everything but each track's pieces
+/// (`validate_track_entry` without `check_pieces`), whose checks the caller knows pass with
+/// `replayed` fixed-point frames in all (`join::join_validated`).
+pub(super) fn validate_with(bytes: &[u8], pieces_known: Option<u64>) -> Result<u64, StreamError> {
     let len = bytes.len() as u64;
     need("header", 0, (HEADER_SIZE + CHECKSUM_SIZE) as u64, len)?;
     check_header(bytes, len)?;
@@ -87,13 +96,29 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
     need("names area", names_offset, u64::from(names_length), body)?;
 
     let mut cursor = names_offset + u64::from(names_length);
-    let mut replayed = 0u64;
-    for t in 0..track_count {
-        // `t < track_count <= u32::MAX`.
-        let track = u32::try_from(t).unwrap_or(u32::MAX);
-        let names = (names_offset, names_length);
-        cursor = validate_track_entry(bytes, track, names, cursor, body, &mut replayed)?;
-    }
+    let names = (names_offset, names_length);
+    // Many tracks: across threads first; the loop below when that does not pass them all.
+    #[cfg(feature = "rayon")]
+    let parallel = (pieces_known.is_none()
+        && track_count >= super::validate_parallel::PARALLEL_TRACKS)
+        .then(|| super::validate_parallel::validate_tracks(bytes, track_count, names, cursor, body))
+        .flatten();
+    #[cfg(not(feature = "rayon"))]
+    let parallel = None;
+    let replayed = if let Some((end, replayed)) = parallel {
+        cursor = end;
+        replayed
+    } else {
+        let mut replayed = pieces_known.unwrap_or(0);
+        let check_pieces = pieces_known.is_none();
+        for t in 0..track_count {
+            // `t < track_count <= u32::MAX`.
+            let track = u32::try_from(t).unwrap_or(u32::MAX);
+            let at = (cursor, body, check_pieces);
+            cursor = validate_track_entry(bytes, track, names, at, &mut replayed)?;
+        }
+        replayed
+    };
     layout(None, None, "end of data (checksum offset)", body, cursor)?;
 
     let stored = read_u32(bytes, to_usize_u64(body));
@@ -101,7 +126,7 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), StreamError> {
     if stored != computed {
         return Err(StreamError::Checksum { stored, computed });
     }
-    Ok(())
+    Ok(replayed)
 }
 
 /// The header's fixed fields: magic, byte order, a version this crate reads, the total length
@@ -166,13 +191,13 @@ pub(super) fn to_usize_u64(value: u64) -> usize {
 
 /// Validates track `track` whose piece table must start at `cursor`; returns the offset after
 /// its numbers (and its outside record), in named steps: name, codes, reserved bytes, frames
-/// and summary numbers, piece count, table and data location, each piece, outside record.
-fn validate_track_entry(
+/// and summary numbers, piece count, table and data location, each piece (unless not
+/// `check_pieces`: then their numbers are taken to fill the data length), outside record.
+pub(super) fn validate_track_entry(
     bytes: &[u8],
     track: u32,
     names: (u64, u32),
-    cursor: u64,
-    body: u64,
+    (cursor, body, check_pieces): (u64, u64, bool),
     replayed: &mut u64,
 ) -> Result<u64, StreamError> {
     let entry = HEADER_SIZE + to_usize(track) * TRACK_ENTRY_SIZE;
@@ -227,6 +252,7 @@ fn validate_track_entry(
         frames: (first, last),
     };
     let expected_data = match start_code {
+        _ if !check_pieces => data_length,
         Some(_) => super::compact_check::validate_pieces(&pieces, replayed)?,
         None => {
             let mut expected_data = 0u64;

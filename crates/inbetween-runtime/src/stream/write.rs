@@ -160,7 +160,17 @@ pub fn write_stream_unvalidated(fps: f64, tracks: &[TrackData]) -> Result<Vec<u8
 /// The bytes of [`write_stream_as`], not yet validated.
 fn lay_out(fps: f64, tracks: &[TrackData], layout: TableLayout) -> Result<Vec<u8>, StreamError> {
     let plans: Vec<TablePlan> = tracks.iter().map(|t| TablePlan::new(t, layout)).collect();
-    let mut out = Vec::new();
+    // The exact length, so that the bytes are never moved while they grow.
+    let size = HEADER_SIZE
+        + tracks.len() * TRACK_ENTRY_SIZE
+        + tracks.iter().map(|t| t.name.len()).sum::<usize>()
+        + tracks
+            .iter()
+            .zip(&plans)
+            .map(|(t, p)| p.table_size + p.data_length + record_size(t))
+            .sum::<usize>()
+        + CHECKSUM_SIZE;
+    let mut out = Vec::with_capacity(size);
     write_header(&mut out, fps, tracks, layout)?;
     write_track_table(&mut out, tracks, &plans)?;
     for track in tracks {
@@ -378,7 +388,7 @@ fn write_legacy_table(out: &mut Vec<u8>, track: &TrackData) -> Result<(), Stream
 }
 
 /// Sets the total length, appends the checksum and validates the stream.
-fn finish(mut out: Vec<u8>) -> Result<Vec<u8>, StreamError> {
+pub(super) fn finish(mut out: Vec<u8>) -> Result<Vec<u8>, StreamError> {
     let total = out.len() + CHECKSUM_SIZE;
     if let Some(slot) = out.get_mut(H_TOTAL_LENGTH..H_TOTAL_LENGTH + 8) {
         slot.copy_from_slice(&(total as u64).to_le_bytes());

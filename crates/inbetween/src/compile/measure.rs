@@ -11,7 +11,9 @@ use super::span::compile_track_in_precision;
 use super::{non_finite, CompileError, CompileOptions, TrackInput, WRAP_WINDOW};
 use crate::player::{RawState, TrackPlayer};
 use crate::stream::layout::MAX_TERMS;
-use crate::stream::{write_stream_unvalidated, PieceNumbers, Stream, StreamTrack, TrackData};
+use crate::stream::{
+    write_stream_unvalidated, OwnedStream, PieceNumbers, StreamTrack, TrackData, TrackSummary,
+};
 
 /// The integer frames the final measurement plays, as (first, count): from ⌈first⌉ to ⌊last⌋,
 /// widened by [`WRAP_WINDOW`] on each side for `loop` and `ping_pong` (where the player folds
@@ -28,9 +30,18 @@ fn measured_frames(moves: bool, first: f64, last: f64) -> (f64, u64) {
     (from, (to - from) as u64 + 1)
 }
 
-/// A compiled and measured track: its data, its span count, `TrackReport::kept_in_f64` and
-/// `TrackReport::proof`.
-pub(super) type MeasuredTrack = (TrackData, usize, Option<f64>, TrackProof);
+/// A compiled and measured track: its stream alone, validated, its measured error and frame
+/// stored (`OwnedStream::set_max_error`), its piece count, report summary, span count,
+/// `TrackReport::kept_in_f64` and `TrackReport::proof`. Its pieces are dropped on the thread
+/// that made them; the whole stream is joined from these (`assemble`).
+pub(super) struct MeasuredTrack {
+    pub(super) stream: OwnedStream,
+    pub(super) pieces: usize,
+    pub(super) summary: TrackSummary,
+    pub(super) spans: usize,
+    pub(super) kept_in_f64: Option<f64>,
+    pub(super) proof: TrackProof,
+}
 
 /// Compiles one track (`span::compile_track_in_precision`, counting `pieces_before` pieces of the tracks
 /// before it), writes it alone into a stream at `fps`, and measures that stream with
@@ -51,9 +62,11 @@ pub(super) fn compile_and_measure(
         (compiled.data, compiled.spans.len(), compiled.kept_in_f64);
     // Validated once, here (`write_stream` would validate the same bytes first).
     let bytes = write_stream_unvalidated(fps, core::slice::from_ref(&data))?;
-    let stream = Stream::from_bytes(&bytes)?;
+    let mut owned = OwnedStream::from_vec(bytes)?;
+    let stream = owned.stream();
+    // A stream written from one track holds it.
     let Some(track) = stream.track(0) else {
-        return Ok((data, spans, kept_in_f64, TrackProof::default()));
+        return Err(super::assemble::no_track(stream.as_bytes()).into());
     };
     // The pieces' own replay of the integer frames inside the keys (module `verify`): the
     // largest error and its first frame, which the forward pass takes over (`forward_pass`).
@@ -72,9 +85,18 @@ pub(super) fn compile_and_measure(
             max_degree: options.max_degree,
         });
     }
-    data.max_error = error;
-    data.max_error_frame = frame;
-    Ok((data, spans, kept_in_f64, proof))
+    let mut summary = super::parallel::summary_of(track, &data);
+    (summary.max_error, summary.max_error_frame) = (error, frame);
+    owned.set_max_error(0, error, frame)?;
+    let pieces = data.pieces.len();
+    Ok(MeasuredTrack {
+        stream: owned,
+        pieces,
+        summary,
+        spans,
+        kept_in_f64,
+        proof,
+    })
 }
 
 /// Plays `track` over [`measured_frames`] — through the keys and, for wrapping tracks, across
@@ -241,7 +263,7 @@ fn play_pieces_backward<E, V: Visit<Error = E>>(
 ) -> Result<(), E> {
     let components = data.value_type.components().min(MAX_COMPONENTS);
     let mut batch = Batch {
-        values: [[0.0; MAX_COMPONENTS]; BATCH],
+        values: &mut [[0.0; MAX_COMPONENTS]; BATCH],
         len: 0,
         done: 0,
         start: top,
@@ -505,12 +527,18 @@ where
 {
     let components = track.components().min(MAX_COMPONENTS);
     let normalize = track.normalizes();
-    let mut player = TrackPlayer::new(track);
-    // `start` is finite and `step` is ±1: validated, so neither call can fail.
-    let _ = player.seek(start);
-    let _ = player.set_step(step);
+    // `start` is finite and `step` is ±1: the default is never taken.
+    let mut player = TrackPlayer::starting_at(track, start, step).unwrap_or_default();
+    let (mut short, mut full);
+    let values: &mut [[f64; MAX_COMPONENTS]] = if count <= SHORT_BATCH as u64 {
+        short = [[0.0; MAX_COMPONENTS]; SHORT_BATCH];
+        &mut short
+    } else {
+        full = [[0.0; MAX_COMPONENTS]; BATCH];
+        &mut full
+    };
     let mut batch = Batch {
-        values: [[0.0; MAX_COMPONENTS]; BATCH],
+        values,
         len: 0,
         done: 0,
         start,
@@ -583,9 +611,15 @@ impl<E, F: FnMut(f64, &[[f64; MAX_COMPONENTS]]) -> Result<(), E>> Visit for F {
 /// loop over them is compiled as one).
 pub(super) const BATCH: usize = 64;
 
-/// Values waiting for the visitor: `len` of them, the first at frame `start + step · done`.
-struct Batch<'v, V> {
-    values: [[f64; MAX_COMPONENTS]; BATCH],
+/// Plays of at most this many frames (a clamped track's frames outside its keys) hand their
+/// values over in a batch of this size instead of [`BATCH`] (less to clear: the same values,
+/// frames and order).
+const SHORT_BATCH: usize = 4;
+
+/// Values waiting for the visitor: `len` of them, the first at frame `start + step · done`,
+/// handed over when `values` is full.
+struct Batch<'b, 'v, V> {
+    values: &'b mut [[f64; MAX_COMPONENTS]],
     len: usize,
     done: u64,
     start: f64,
@@ -593,13 +627,15 @@ struct Batch<'v, V> {
     visit: &'v mut V,
 }
 
-impl<E, V: Visit<Error = E>> Batch<'_, V> {
+impl<E, V: Visit<Error = E>> Batch<'_, '_, V> {
     /// Adds the next frame's value, handing the batch over when it is full.
     #[inline]
     fn push(&mut self, value: [f64; MAX_COMPONENTS]) -> Result<(), E> {
-        self.values[self.len] = value;
+        if let Some(slot) = self.values.get_mut(self.len) {
+            *slot = value;
+        }
         self.len += 1;
-        if self.len == BATCH {
+        if self.len >= self.values.len() {
             self.flush()?;
         }
         Ok(())
@@ -610,7 +646,8 @@ impl<E, V: Visit<Error = E>> Batch<'_, V> {
     fn flush(&mut self) -> Result<(), E> {
         if self.len > 0 {
             let frame = self.start + self.step * self.done as f64;
-            self.visit.values(frame, &self.values[..self.len])?;
+            let values = self.values.get(..self.len).unwrap_or(&[]);
+            self.visit.values(frame, values)?;
             self.done += self.len as u64;
             self.len = 0;
         }
@@ -624,7 +661,7 @@ fn float_run<E, V: Visit<Error = E>>(
     state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
     (n, components, normalize): (usize, usize, bool),
     run: u64,
-    batch: &mut Batch<'_, V>,
+    batch: &mut Batch<'_, '_, V>,
 ) -> Result<(), E> {
     if components == 1 && !normalize {
         // A scalar: the same values and additions without the per-component loops; the
@@ -670,7 +707,7 @@ fn int_run<E, V: Visit<Error = E>>(
     scale: f64,
     (n, components, normalize): (usize, usize, bool),
     run: u64,
-    batch: &mut Batch<'_, V>,
+    batch: &mut Batch<'_, '_, V>,
 ) -> Result<(), E> {
     for _ in 0..run {
         let mut value = [0.0; MAX_COMPONENTS];
@@ -716,7 +753,7 @@ mod tests {
     use super::*;
     use crate::compile::span::CompiledTrack;
     use crate::compile::CompileOptions;
-    use crate::stream::Precision;
+    use crate::stream::{Precision, Stream};
     use crate::{Document, Interp, Track, Wrap};
     use alloc::format;
     use alloc::vec::Vec;
@@ -894,6 +931,45 @@ mod tests {
             player.advance();
         }
         out
+    }
+
+    /// `TrackPlayer::starting_at` is `new`, `seek` and `set_step`: the same values, bit for
+    /// bit, over 40 steps from starts before, inside and after every compiled track of the test
+    /// documents at steps ±1, 0.5 and −2.75 (fractional starts too, and −0.0); and the same
+    /// errors.
+    #[test]
+    fn starting_at_is_new_seek_and_set_step() {
+        let mut compared = 0;
+        each_compiled_track(&[8, 3], |_, _, track, what| {
+            let (first, last) = (track.first_frame(), track.last_frame());
+            for start in [
+                first - 3.0,
+                -0.0,
+                first,
+                (first + last) / 2.0 + 0.3,
+                last,
+                last + 2.5,
+            ] {
+                for step in [1.0, -1.0, 0.5, -2.75] {
+                    let mut old = TrackPlayer::new(track);
+                    old.seek(start).unwrap();
+                    old.set_step(step).unwrap();
+                    let mut new = TrackPlayer::starting_at(track, start, step).unwrap();
+                    for k in 0..40 {
+                        for c in 0..MAX_COMPONENTS {
+                            let (a, b) = (old.component(c), new.component(c));
+                            assert_eq!(a.to_bits(), b.to_bits(), "{what} {start} {step} {k}");
+                        }
+                        old.advance();
+                        new.advance();
+                    }
+                    compared += 1;
+                }
+            }
+            assert!(TrackPlayer::starting_at(track, f64::NAN, 1.0).is_err());
+            assert!(TrackPlayer::starting_at(track, 0.0, 0.0).is_err());
+        });
+        assert!(compared > 1000, "{compared}");
     }
 
     /// [`play_runs`] gives the values `TrackPlayer::advance` gives, at the frames it plays them, bit for bit, forward and

@@ -28,6 +28,7 @@
 // Index loops over small fixed arrays read like the formulas they implement.
 #![allow(clippy::needless_range_loop)]
 
+mod assemble;
 mod convert;
 mod measure;
 pub mod normalized;
@@ -47,8 +48,7 @@ pub use source::{CurveSource, MaybeSync, NonFiniteValue, SourceSpan, SpanShape, 
 
 use crate::stream::layout::MAX_DEGREE;
 use crate::stream::{
-    integer_frames, write_stream_unvalidated, Precision, Stream, StreamError, StreamValueType,
-    StreamWrap, TrackSummary,
+    integer_frames, Precision, StreamError, StreamValueType, StreamWrap, TrackSummary,
 };
 
 /// Default tolerance relative to the track's scale: `1e-6 × scale` (absolute, value units).
@@ -408,26 +408,8 @@ pub fn compile_tracks_with_progress(
         });
     }
     check_frame_limits(tracks)?;
-    let (data, spans): (Vec<_>, Vec<_>) = parallel::compile_each(tracks, fps, options, progress)?
-        .into_iter()
-        .map(|(data, spans, kept_in_f64, proof)| (data, (spans, kept_in_f64, proof)))
-        .unzip();
-    // Validated once, here (`write_stream` would validate the same bytes first).
-    let bytes = write_stream_unvalidated(fps, &data)?;
-    let stream = Stream::from_bytes(&bytes)?;
-    let reports = stream
-        .tracks()
-        .zip(parallel::summaries(&stream, &data))
-        .zip(spans)
-        .map(|((t, summary), (spans, kept_in_f64, proof))| TrackReport {
-            name: t.name().to_string(),
-            spans,
-            summary,
-            kept_in_f64,
-            proof,
-        })
-        .collect();
-    Ok(CompiledStream { bytes, reports })
+    let compiled = parallel::compile_each(tracks, fps, options, progress)?;
+    assemble::assemble(tracks, fps, compiled)
 }
 
 /// Refuses tracks beyond [`MAX_COMPILE_FRAME`], [`MAX_VERIFIED_FRAMES_PER_TRACK`] or (in all)
@@ -526,6 +508,7 @@ pub(super) fn checked_spans(input: &TrackInput<'_>) -> Result<Vec<SourceSpan>, C
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::Stream;
     use crate::{Interp, Track};
     use span::compile_track;
 

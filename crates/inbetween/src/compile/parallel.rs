@@ -7,14 +7,14 @@ use super::span::piece_ends;
 #[cfg(feature = "rayon")]
 use super::MAX_PIECES;
 use super::{CompileError, CompileOptions, TrackInput};
-use crate::stream::{Stream, StreamTrack, TrackData, TrackSummary};
+use crate::stream::{StreamTrack, TrackData, TrackSummary};
 
 /// Tracks compiled together across threads before the piece count is checked in order.
 #[cfg(feature = "rayon")]
 const CHUNK: usize = 256;
 
-/// Compiles and measures every track (`measure::compile_and_measure`), in input order:
-/// `(data, span count, kept in f64)` per track; `progress(done,
+/// Compiles and measures every track (`measure::compile_and_measure`), in input order: each
+/// track's own stream, summary and figures; `progress(done,
 /// total)` after each. The first track (in input order) that fails gives the error, and
 /// [`MAX_PIECES`] counts the pieces of the tracks before it as when they are compiled one
 /// after another.
@@ -42,7 +42,7 @@ pub(super) fn compile_each(
             .collect();
         for (input, result) in chunk.iter().zip(results) {
             let over = match &result {
-                Ok((data, _, _, _)) => pieces_before.saturating_add(data.pieces.len()) > MAX_PIECES,
+                Ok(track) => pieces_before.saturating_add(track.pieces) > MAX_PIECES,
                 Err(e) => matches!(e, CompileError::TooManyPieces { .. }),
             };
             // Over the limit with the tracks before it in this chunk: compiled again with the
@@ -53,7 +53,7 @@ pub(super) fn compile_each(
                 result
             };
             let track = result?;
-            pieces_before = pieces_before.saturating_add(track.0.pieces.len());
+            pieces_before = pieces_before.saturating_add(track.pieces);
             out.push(track);
             progress(out.len(), tracks.len());
         }
@@ -61,35 +61,11 @@ pub(super) fn compile_each(
     #[cfg(not(feature = "rayon"))]
     for input in tracks {
         let track = compile_track(input, fps, options, pieces_before)?;
-        pieces_before = pieces_before.saturating_add(track.0.pieces.len());
+        pieces_before = pieces_before.saturating_add(track.pieces);
         out.push(track);
         progress(out.len(), tracks.len());
     }
     Ok(out)
-}
-
-/// Every track's `StreamTrack::summary` of the compiled stream, in order, from the tracks'
-/// `data` it was written from ([`summary_of`]; across threads with feature `rayon`, the whole
-/// stream being written and validated on one thread).
-pub(super) fn summaries(stream: &Stream<'_>, data: &[TrackData]) -> Vec<TrackSummary> {
-    #[cfg(feature = "rayon")]
-    {
-        use rayon::prelude::*;
-        let tracks: Vec<_> = stream.tracks().collect();
-        tracks
-            .par_iter()
-            .zip(data)
-            .map(|(t, d)| summary_of(*t, d))
-            .collect()
-    }
-    #[cfg(not(feature = "rayon"))]
-    {
-        stream
-            .tracks()
-            .zip(data)
-            .map(|(t, d)| summary_of(t, d))
-            .collect()
-    }
 }
 
 /// `track.summary()` for a track written from `data`: the pieces' starts, ends and degrees
@@ -106,11 +82,22 @@ pub(super) fn summary_of(track: StreamTrack<'_>, data: &TrackData) -> TrackSumma
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use crate::compile::CompileOptions;
     use crate::stream::Precision;
     use crate::stream::Stream;
     use crate::Document;
+
+    /// Example and fuzz-regression documents with loops, outside records, sub-frame pieces,
+    /// wide f32 pieces, constant tracks and rotations.
+    pub(in crate::compile) const DOCUMENTS: [&str; 4] = [
+        include_str!("../../../../examples/showcase.json"),
+        include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
+        include_str!(
+            "../../tests/fuzz_regressions/document_json/hostile_pingpong_sub_frame_span.json"
+        ),
+        include_str!("../../../../tests/blender/case3.json"),
+    ];
 
     /// The compiler's reports hold `StreamTrack::summary` of the stream it returns ([`summary_of`])
     /// for every track of the example and fuzz-regression documents in every precision at degrees
@@ -118,14 +105,7 @@ mod tests {
     #[test]
     fn summaries_from_the_data_are_the_streams() {
         let mut checked = 0;
-        for text in [
-            include_str!("../../../../examples/showcase.json"),
-            include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
-            include_str!(
-                "../../tests/fuzz_regressions/document_json/hostile_pingpong_sub_frame_span.json"
-            ),
-            include_str!("../../../../tests/blender/case3.json"),
-        ] {
+        for text in DOCUMENTS {
             let doc = Document::from_json_str(text, "test.json").unwrap();
             for precision in [Precision::F32, Precision::F64, Precision::Fixed] {
                 for max_degree in [8, 3] {

@@ -177,13 +177,36 @@ impl StepBounds {
 /// The rounding bound of one class of steps for one component, at each of `scales`: `m`
 /// bounds the step matrix, `scale` is `|h|` for the slow class (whose magnitudes are written
 /// divided by `|h|^k`, `c_i = L^i / i!` standing for `C(m, i) |h|^i`) and 1 for the fast one
-/// (`c_i = C(L, i)`). Infinity where the bound is not valid (module docs).
+/// (`c_i = C(L, i)`). Infinity where the bound is not valid (module docs). Each degree `n` is
+/// its own copy ([`class_bound_of`], loops of fixed length: the same operations in the same
+/// order, so the same bits).
 fn class_bound(
     (a, e, n): (&[f64; MAX_TERMS], &[f64; MAX_TERMS], usize),
     m: &[[f64; MAX_TERMS]; MAX_TERMS],
     c: &[f64; MAX_TERMS + 1],
     scales: [f64; 2],
 ) -> [f64; 2] {
+    match n {
+        0 => class_bound_of::<0>((a, e), m, c, scales),
+        1 => class_bound_of::<1>((a, e), m, c, scales),
+        2 => class_bound_of::<2>((a, e), m, c, scales),
+        3 => class_bound_of::<3>((a, e), m, c, scales),
+        4 => class_bound_of::<4>((a, e), m, c, scales),
+        5 => class_bound_of::<5>((a, e), m, c, scales),
+        6 => class_bound_of::<6>((a, e), m, c, scales),
+        7 => class_bound_of::<7>((a, e), m, c, scales),
+        _ => class_bound_of::<8>((a, e), m, c, scales),
+    }
+}
+
+/// [`class_bound`] at degree `N` (at most 8: `MAX_TERMS − 1`).
+fn class_bound_of<const N: usize>(
+    (a, e): (&[f64; MAX_TERMS], &[f64; MAX_TERMS]),
+    m: &[[f64; MAX_TERMS]; MAX_TERMS],
+    c: &[f64; MAX_TERMS + 1],
+    scales: [f64; 2],
+) -> [f64; 2] {
+    let n = N;
     let converted = gamma(5 * (n + 1) * (n + 1) + n + 2);
     let (mut b, mut err, mut g) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS], [0.0; MAX_TERMS]);
     for k in 0..=n {
