@@ -475,8 +475,18 @@ impl TrackCompiler<'_> {
         };
         let mut trial = Trial::default();
         let mut near_nodes = Vec::new();
-        for (candidate, fitted) in self.candidates(span, poly, a, b, origin) {
-            let candidate = candidate?;
+        // One candidate filled in place for each try (a copy made only of those kept as
+        // accepted or fallback): moving 288 bytes of differences through the layers of an
+        // iterator cost several copies a candidate.
+        let mut candidate = Candidate {
+            start: a,
+            end: b,
+            origin,
+            degree: 0,
+            differences: [[0.0; MAX_TERMS]; MAX_COMPONENTS],
+        };
+        for index in 0..self.candidate_count(poly) {
+            let fitted = self.fill_candidate(span, poly, index, &mut candidate)?;
             let truth = Truth {
                 exact: &interval.exact,
                 halves: &interval.halves,
@@ -501,7 +511,7 @@ impl TrackCompiler<'_> {
                 checked.between_error = 0.0;
             }
             if checked.max_error <= limit && checked.between_error <= BETWEEN_FRACTION * limit {
-                trial.accepted = Some((candidate, checked));
+                trial.accepted = Some((candidate.clone(), checked));
                 break;
             }
             if trial.best.map_or(true, |(e, _)| checked.max_error < e) {
@@ -512,7 +522,7 @@ impl TrackCompiler<'_> {
                     fallback_rank(&checked, limit) < fallback_rank(f, limit)
                 })
             {
-                trial.fallback = Some((candidate, checked));
+                trial.fallback = Some((candidate.clone(), checked));
             }
         }
         Ok(trial)
@@ -845,28 +855,36 @@ impl TrackCompiler<'_> {
         self.fill_values(span, out)
     }
 
-    /// The pieces to try on `[a, b)`, in order, each tagged whether it is fitted: the exact
-    /// polynomial (if the span is one within the maximum degree), then Chebyshev–Lobatto fits of
-    /// degree 1 (0 when the maximum is 0) up to the maximum — lower degrees are better
-    /// conditioned on pieces shorter than a frame, where unit-step differences grow like
-    /// 1/length^degree. Generated lazily.
-    fn candidates<'c>(
-        &'c self,
-        span: &'c SourceSpan,
-        exact_poly: &'c ExactPolynomial,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> impl Iterator<Item = (Result<Candidate, CompileError>, bool)> + 'c {
-        let exact = exact_poly.as_ref().map(move |(degree, coeffs)| {
-            (
-                Ok(self.exact_candidate(span, *degree, coeffs, a, b, origin)),
-                false,
-            )
-        });
-        let fitted = (self.max_degree.min(1)..=self.max_degree)
-            .map(move |d| (self.fitted_candidate(span, d, a, b, origin), true));
-        exact.into_iter().chain(fitted)
+    /// How many pieces are tried on an interval ([`Self::fill_candidate`]): the exact
+    /// polynomial if there is one, and one fit a degree from 1 (0 when the maximum is 0) up to
+    /// the maximum.
+    fn candidate_count(&self, exact_poly: &ExactPolynomial) -> usize {
+        usize::from(exact_poly.is_some()) + self.max_degree + 1 - self.max_degree.min(1)
+    }
+
+    /// Fills `candidate` (its start, end and origin those of the interval) with the piece
+    /// number `index` to try, in order: the exact polynomial (if the span is one within the
+    /// maximum degree), then Chebyshev–Lobatto fits of degree 1 (0 when the maximum is 0) up
+    /// to the maximum — lower degrees are better conditioned on pieces shorter than a frame,
+    /// where unit-step differences grow like 1/length^degree. True for a fit.
+    fn fill_candidate(
+        &self,
+        span: &SourceSpan,
+        exact_poly: &ExactPolynomial,
+        index: usize,
+        candidate: &mut Candidate,
+    ) -> Result<bool, CompileError> {
+        match (exact_poly, index) {
+            (Some((degree, coeffs)), 0) => {
+                self.exact_candidate(span, *degree, coeffs, candidate);
+                Ok(false)
+            }
+            _ => {
+                let d = self.max_degree.min(1) + index - usize::from(exact_poly.is_some());
+                self.fitted_candidate(span, d, candidate)?;
+                Ok(true)
+            }
+        }
     }
 
     /// Fills in the exact values of `span` at the frames of `out`: its polynomial
@@ -901,44 +919,36 @@ impl TrackCompiler<'_> {
         Ok(())
     }
 
-    /// The exact differences of a polynomial span on the sub-interval `[a, b)` at `origin`.
+    /// Sets `candidate` (on a sub-interval of `span`) to the exact differences of the
+    /// polynomial span at its origin.
     fn exact_candidate(
         &self,
         span: &SourceSpan,
         degree: usize,
         coeffs: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Candidate {
-        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        candidate: &mut Candidate,
+    ) {
+        candidate.degree = degree;
+        candidate.differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         for c in 0..self.components {
             power_to_differences(
                 &coeffs[c][..=degree],
                 span.end - span.start,
-                origin - span.start,
-                &mut differences[c][..=degree],
+                candidate.origin - span.start,
+                &mut candidate.differences[c][..=degree],
             );
-        }
-        Candidate {
-            start: a,
-            end: b,
-            origin,
-            degree,
-            differences,
         }
     }
 
-    /// The Chebyshev–Lobatto interpolant of degree `d` over the closed `[a, b]`, as differences
-    /// at `origin`.
+    /// Sets `candidate` to the Chebyshev–Lobatto interpolant of degree `d` over its closed
+    /// `[start, end]`, as differences at its origin.
     fn fitted_candidate(
         &self,
         span: &SourceSpan,
         d: usize,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Result<Candidate, CompileError> {
+        candidate: &mut Candidate,
+    ) -> Result<(), CompileError> {
+        let (a, b, origin) = (candidate.start, candidate.end, candidate.origin);
         let lobatto = self.lobatto();
         let mut frames = [(0.0, [0.0; MAX_COMPONENTS]); MAX_TERMS];
         for (j, (frame, _)) in frames.iter_mut().enumerate().take(d + 1) {
@@ -957,14 +967,9 @@ impl TrackCompiler<'_> {
         }
         // Every component side by side (unused ones are zeros and stay zeros).
         let power = lobatto.interpolant_components(&nodes, d);
-        let differences = power_to_differences_components(&power, d + 1, b - a, origin - a);
-        Ok(Candidate {
-            start: a,
-            end: b,
-            origin,
-            degree: d,
-            differences,
-        })
+        candidate.degree = d;
+        candidate.differences = power_to_differences_components(&power, d + 1, b - a, origin - a);
+        Ok(())
     }
 }
 
