@@ -92,9 +92,12 @@ pub fn store_and_check(
         f64::INFINITY
     };
     let mut checked = store_and_replay(candidate, components, precision, truth.exact, stop_above)?;
-    if checked.max_error <= limit.integer {
-        checked.check_halves(candidate, components, truth.halves);
-        checked.check_between(candidate, components, truth.between);
+    if checked.max_error <= limit.integer && (!truth.halves.is_empty() || !truth.between.is_empty())
+    {
+        // The stored numbers as the player reads them, once for both.
+        let widened = checked.widened_all(components, candidate.degree + 1);
+        checked.check_halves(&widened, candidate, components, truth.halves);
+        checked.between_with(&widened, candidate, components, truth.between);
     }
     Ok(checked)
 }
@@ -125,17 +128,15 @@ impl Checked {
     /// Raises `between_error` to the largest |played − exact| at the half frames
     /// `origin + m + ½` (`halves[m]`): the state shifted once to `origin + ½`
     /// (`player::shift_differences`), then advanced by the player's additions.
+    /// `widened` the stored numbers as the player reads them (`widened_all`).
     fn check_halves(
         &mut self,
+        widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
         candidate: &Candidate,
         components: usize,
         halves: &[[f64; MAX_COMPONENTS]],
     ) {
-        if halves.is_empty() {
-            return;
-        }
         let n = candidate.degree;
-        let widened = self.widened_all(components, n + 1);
         for c in 0..components {
             let mut state = [0.0; MAX_TERMS];
             crate::player::shift_differences(&widened[c][..=n], 0.5, &mut state[..=n]);
@@ -165,8 +166,19 @@ impl Checked {
         if between.is_empty() {
             return;
         }
+        let widened = self.widened_all(components, candidate.degree + 1);
+        self.between_with(&widened, candidate, components, between);
+    }
+
+    /// [`Self::check_between`] with the stored numbers already `widened` (`widened_all`).
+    fn between_with(
+        &mut self,
+        widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+        candidate: &Candidate,
+        components: usize,
+        between: &[(f64, [f64; MAX_COMPONENTS])],
+    ) {
         let terms = candidate.degree + 1;
-        let widened = self.widened_all(components, terms);
         for (frame, truth) in between {
             let t = frame - candidate.origin;
             // Every binomial up to C(t, 8) (unrolled, cheaper than stopping at the degree).
