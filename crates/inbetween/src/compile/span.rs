@@ -17,7 +17,7 @@ use super::{
     MIN_FRAME_PIECE_FRAMES, MIN_PIECE_FRAMES, WRAP_WINDOW,
 };
 use crate::stream::layout::MAX_TERMS;
-use crate::stream::{integer_frames, PieceData, Precision, StreamWrap, TrackData};
+use crate::stream::{integer_frames, PieceData, PieceNumbers, Precision, StreamWrap, TrackData};
 
 /// A polynomial span's degree and per-component power coefficients, if within the maximum degree.
 type ExactPolynomial = Option<(usize, [[f64; MAX_TERMS]; MAX_COMPONENTS])>;
@@ -371,8 +371,9 @@ impl TrackCompiler<'_> {
         };
         while let Some((a, b, parent_between)) = todo.pop() {
             let interval = self.interval(span, a, b)?;
-            let mut trial =
-                self.try_candidates(span, &poly, &interval, self.precision, interval.limit)?;
+            let mut trial = Trial::default();
+            let (precision, limit) = (self.precision, interval.limit);
+            self.try_candidates(span, &poly, &interval, (precision, limit), &mut trial)?;
             let fallback_between = trial
                 .fallback
                 .as_ref()
@@ -382,9 +383,12 @@ impl TrackCompiler<'_> {
             if trial.accepted.is_none() && (minimal || deep) && self.precision == Precision::F32 {
                 self.try_wide(span, &poly, &interval, &mut trial)?;
             }
-            let kept = trial
-                .accepted
-                .or(if minimal { trial.fallback } else { None });
+            // Kept by reference (a `Tried` is some 400 bytes): its numbers are taken.
+            let kept = match (&mut trial.accepted, &mut trial.fallback) {
+                (Some(accepted), _) => Some(accepted),
+                (None, Some(fallback)) if minimal => Some(fallback),
+                _ => None,
+            };
             if let Some(kept) = kept {
                 self.probe_f32(&kept.0, &interval);
                 self.keep(kept)?;
@@ -450,15 +454,16 @@ impl TrackCompiler<'_> {
 
     /// Tries the candidates of `interval` in order, stored in `precision`, until one is within
     /// `limit` at its integer frames and within `BETWEEN_FRACTION × limit` between them (a
-    /// fitted one also near its Lobatto nodes); remembers the best fallback on the way.
+    /// fitted one also near its Lobatto nodes); remembers the best fallback on the way, in
+    /// `trial` (empty).
     fn try_candidates(
         &self,
         span: &SourceSpan,
         poly: &ExactPolynomial,
         interval: &Interval,
-        precision: Precision,
-        limit: f64,
-    ) -> Result<Trial, CompileError> {
+        (precision, limit): (Precision, f64),
+        trial: &mut Trial,
+    ) -> Result<(), CompileError> {
         let (a, b, origin) = (interval.a, interval.b, interval.origin);
         let limit = if self.normalize && interval.exact.len() > 1 {
             normalized::ACCEPT * limit
@@ -473,7 +478,6 @@ impl TrackCompiler<'_> {
             integer: limit,
             stop_early: splittable && b - a >= MIN_FRAME_PIECE_FRAMES,
         };
-        let mut trial = Trial::default();
         let mut near_nodes = Vec::new();
         // One candidate filled in place for each try (a copy made only of those kept as
         // accepted or fallback): moving 288 bytes of differences through the layers of an
@@ -525,7 +529,7 @@ impl TrackCompiler<'_> {
                 trial.fallback = Some((candidate.clone(), checked));
             }
         }
-        Ok(trial)
+        Ok(())
     }
 
     /// Whether `interval` is not split further (`minimal`), and whether it is shorter than
@@ -573,7 +577,9 @@ impl TrackCompiler<'_> {
         interval: &Interval,
         trial: &mut Trial,
     ) -> Result<(), CompileError> {
-        let wide = self.try_candidates(span, poly, interval, Precision::F64, self.tolerance)?;
+        let mut wide = Trial::default();
+        let at = (Precision::F64, self.tolerance);
+        self.try_candidates(span, poly, interval, at, &mut wide)?;
         let Some(wide) = wide.accepted.or(wide.fallback) else {
             return Ok(());
         };
@@ -624,8 +630,9 @@ impl TrackCompiler<'_> {
         }
     }
 
-    /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`].
-    fn keep(&mut self, (candidate, checked): Tried) -> Result<(), CompileError> {
+    /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`]; its
+    /// numbers are taken.
+    fn keep(&mut self, (candidate, checked): &mut Tried) -> Result<(), CompileError> {
         if checked.max_error > self.max_error.0 {
             self.max_error = (checked.max_error, checked.max_error_frame);
         }
@@ -641,7 +648,7 @@ impl TrackCompiler<'_> {
             origin: candidate.origin,
             degree: candidate.degree as u8,
             exponent: checked.exponent,
-            numbers: checked.numbers,
+            numbers: core::mem::replace(&mut checked.numbers, PieceNumbers::F64(Vec::new())),
         });
         Ok(())
     }
