@@ -75,7 +75,14 @@ struct Interval {
     /// The acceptance limit at integer frames: the tolerance for a piece of one integer frame,
     /// else `ACCEPT_FRACTION` of it.
     limit: f64,
+    /// The exact values at `a` and `b` from `between` where the fits' end nodes take the same
+    /// bits (`CurveSource::eval_in_span_each`, one frame's bits whatever the others): spans
+    /// that are not polynomials.
+    ends: Option<Ends>,
 }
+
+/// The exact values at an interval's start and end.
+type Ends = ([f64; MAX_COMPONENTS], [f64; MAX_COMPONENTS]);
 
 /// What the candidates of one interval came to.
 #[derive(Default)]
@@ -440,6 +447,12 @@ impl TrackCompiler<'_> {
         } else {
             ACCEPT_FRACTION * self.tolerance
         };
+        // `between` holds `a` and `b`, evaluated as the fits' nodes are off polynomial spans.
+        let at = |x: f64| between.iter().find(|(f, _)| *f == x).map(|(_, v)| *v);
+        let ends = match span.shape {
+            SpanShape::Polynomial { .. } => None,
+            _ => at(a).zip(at(b)),
+        };
         Ok(Interval {
             a,
             b,
@@ -449,6 +462,7 @@ impl TrackCompiler<'_> {
             between,
             middle,
             limit,
+            ends,
         })
     }
 
@@ -490,7 +504,7 @@ impl TrackCompiler<'_> {
             differences: [[0.0; MAX_TERMS]; MAX_COMPONENTS],
         };
         for index in 0..self.candidate_count(poly) {
-            let fitted = self.fill_candidate(span, poly, index, &mut candidate)?;
+            let fitted = self.fill_candidate(span, poly, index, interval.ends, &mut candidate)?;
             let truth = Truth {
                 exact: &interval.exact,
                 halves: &interval.halves,
@@ -879,6 +893,7 @@ impl TrackCompiler<'_> {
         span: &SourceSpan,
         exact_poly: &ExactPolynomial,
         index: usize,
+        ends: Option<Ends>,
         candidate: &mut Candidate,
     ) -> Result<bool, CompileError> {
         match (exact_poly, index) {
@@ -888,7 +903,7 @@ impl TrackCompiler<'_> {
             }
             _ => {
                 let d = self.max_degree.min(1) + index - usize::from(exact_poly.is_some());
-                self.fitted_candidate(span, d, candidate)?;
+                self.fitted_candidate(span, d, ends, candidate)?;
                 Ok(true)
             }
         }
@@ -948,11 +963,13 @@ impl TrackCompiler<'_> {
     }
 
     /// Sets `candidate` to the Chebyshev–Lobatto interpolant of degree `d` over its closed
-    /// `[start, end]`, as differences at its origin.
+    /// `[start, end]`, as differences at its origin. With `ends` (the exact values at the start
+    /// and end, as `eval_in_span_each` gives them) the end nodes are not evaluated again.
     fn fitted_candidate(
         &self,
         span: &SourceSpan,
         d: usize,
+        ends: Option<Ends>,
         candidate: &mut Candidate,
     ) -> Result<(), CompileError> {
         let (a, b, origin) = (candidate.start, candidate.end, candidate.origin);
@@ -967,7 +984,18 @@ impl TrackCompiler<'_> {
                 a + lobatto.node(j, d) * (b - a)
             };
         }
-        self.eval_frames(span, &mut frames[..=d], false)?;
+        match ends {
+            // Both ends known (finite: the interval's values there were checked); the inner
+            // nodes evaluated in order, so their first error is the one all the nodes give.
+            Some((at_a, at_b)) if d >= 1 => {
+                if d >= 2 {
+                    self.eval_frames(span, &mut frames[1..d], false)?;
+                }
+                frames[0].1 = at_a;
+                frames[d].1 = at_b;
+            }
+            _ => self.eval_frames(span, &mut frames[..=d], false)?,
+        }
         let mut nodes = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         for (node, (_, value)) in nodes.iter_mut().zip(&frames).take(d + 1) {
             node[..self.components].copy_from_slice(&value[..self.components]);
@@ -991,5 +1019,65 @@ impl Budgets {
         if deep && !improving {
             self.deep = self.deep.saturating_sub(1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::convert::LobattoTable;
+    use super::super::source::{CurveSource, MAX_COMPONENTS};
+    use crate::Document;
+    use alloc::vec::Vec;
+
+    /// `a`, `b` and the Lobatto nodes of degrees 2–8 between them, as the fits place them.
+    fn lobatto_frames(a: f64, b: f64) -> Vec<(f64, [f64; MAX_COMPONENTS])> {
+        let lobatto = LobattoTable::new();
+        let mut frames = alloc::vec![a, b];
+        for d in 2..=8 {
+            frames.extend((1..d).map(|j| a + lobatto.node(j, d) * (b - a)));
+        }
+        frames
+            .into_iter()
+            .map(|f| (f, [0.0; MAX_COMPONENTS]))
+            .collect()
+    }
+
+    /// What `Interval::ends` relies on: a source's `eval_in_span_each` gives each frame the
+    /// bits it gives that frame alone, so the values at an interval's ends (evaluated among
+    /// its other between-frame points) are those of a fit's end nodes (evaluated among its
+    /// Lobatto nodes). On every span of the example, Blender and tiny-span documents' tracks
+    /// (slerps, eases, Béziers, F-curves, steps), the start, end and Lobatto nodes of degrees
+    /// 1–8 of the span and of its first half, in one call and one by one.
+    #[test]
+    fn a_frames_value_in_span_is_the_same_alone_or_among_others() {
+        let texts = [
+            include_str!("../../../../examples/showcase.json"),
+            include_str!("../../../../tests/blender/case3.json"),
+            include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
+        ];
+        let mut compared = 0;
+        for text in texts {
+            let doc = Document::from_json_str(text, "test.json").expect("a test document");
+            for track in doc.tracks() {
+                for span in track.spans() {
+                    let (a, b) = (span.start, span.start + (span.end - span.start) / 2.0);
+                    for (a, b) in [(span.start, span.end), (a, b)] {
+                        let mut together = lobatto_frames(a, b);
+                        let batch = track.eval_in_span_each(&span, &mut together);
+                        for (i, (frame, value)) in together.iter().enumerate() {
+                            if batch.as_ref().is_err_and(|(at, _)| i >= *at) {
+                                break;
+                            }
+                            let mut alone = [(*frame, [0.0; MAX_COMPONENTS])];
+                            let single = track.eval_in_span_each(&span, &mut alone);
+                            assert!(single.is_ok(), "{} at {frame}", track.name());
+                            assert_eq!(alone[0].1.map(f64::to_bits), value.map(f64::to_bits));
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared} values compared");
     }
 }
