@@ -18,7 +18,10 @@
 //! normalizes in f32 (checked frame by frame in `Bank::new`).
 
 use super::source::MAX_COMPONENTS;
-use super::verify::{store_and_check as store_raw, Candidate, Checked, Limit, StoreFailure, Truth};
+use super::verify::{
+    float_numbers, store_and_check as store_raw, widened_float, Candidate, Checked, Limit,
+    StoreFailure, Truth,
+};
 use super::{CompileOptions, TrackInput};
 use crate::stream::layout::MAX_TERMS;
 use crate::stream::{PieceNumbers, Precision, StreamValueType};
@@ -39,7 +42,9 @@ pub(super) fn normalizes(input: &TrackInput<'_>, options: &CompileOptions) -> bo
 /// (fixed: its exponent proven over the integer frames, as for any piece), then replayed as
 /// the player plays it at the integer frames of `truth.exact` and, if within `limit.integer`
 /// there, at its half frames and other fractional frames, each value normalized before it is
-/// compared with the exact unit quaternion.
+/// compared with the exact unit quaternion. A float candidate is replayed from its widened
+/// numbers before they are stored: one refused at integer frames (`limit.stop_early`, its
+/// error above the limit) comes back without numbers.
 ///
 /// Kept out of line: inlined into `TrackCompiler::check`, it made the scalar path's `Checked`
 /// move once more per candidate (a `memcpy`).
@@ -53,37 +58,29 @@ pub(super) fn store_and_check(
     truth: &Truth<'_>,
     limit: Limit,
 ) -> Result<Checked, StoreFailure> {
-    // Floats are stored without a replay; fixed pieces replay their integer frames to prove
-    // their exponent.
-    let frames = if precision == Precision::Fixed {
-        truth.exact
-    } else {
-        &[]
-    };
-    let store_only = Truth {
-        exact: frames,
-        halves: &[],
-        between: &[],
-    };
-    let whole = Limit {
-        integer: f64::INFINITY,
-        stop_early: false,
-    };
-    let stored = store_raw(candidate, 4, precision, &store_only, whole)?;
-    let mut checked = Checked {
-        max_error: 0.0,
-        max_error_frame: candidate.origin,
-        between_error: 0.0,
-        start_error: 0.0,
-        ..stored
-    };
     let stop_above = if limit.stop_early {
         limit.integer
     } else {
         f64::INFINITY
     };
-    // The stored numbers as the player reads them, once for the three replays.
-    let widened = widened(&checked, candidate.degree + 1);
+    let (mut checked, widened) = if precision == Precision::Fixed {
+        stored_fixed(candidate, truth.exact)?
+    } else {
+        // Floats: replayed from their widened numbers before they are stored; one the replay
+        // refuses keeps no numbers (never read: it is neither kept nor checked further).
+        let narrow = precision == Precision::F32;
+        let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        widened_float(candidate, 4, narrow, &mut widened)?;
+        let checked = Checked {
+            exponent: 0,
+            numbers: float_numbers(&widened, 0, 0, narrow),
+            max_error: 0.0,
+            max_error_frame: candidate.origin,
+            between_error: 0.0,
+            start_error: 0.0,
+        };
+        (checked, widened)
+    };
     replay(
         &mut checked,
         &widened,
@@ -91,11 +88,45 @@ pub(super) fn store_and_check(
         truth.exact,
         stop_above,
     );
+    if checked.max_error > stop_above {
+        return Ok(checked);
+    }
+    if precision != Precision::Fixed {
+        let narrow = precision == Precision::F32;
+        checked.numbers = float_numbers(&widened, 4, candidate.degree + 1, narrow);
+    }
     if checked.max_error <= limit.integer {
         check_halves(&mut checked, &widened, candidate, truth.halves);
         between_with(&mut checked, &widened, candidate, truth.between);
     }
     Ok(checked)
+}
+
+/// A fixed candidate stored (its exponent proven over the integer frames `exact`, as for any
+/// piece), its error not yet measured, and its numbers as the player reads them.
+fn stored_fixed(
+    candidate: &Candidate,
+    exact: &[[f64; MAX_COMPONENTS]],
+) -> Result<(Checked, [[f64; MAX_TERMS]; 4]), StoreFailure> {
+    let store_only = Truth {
+        exact,
+        halves: &[],
+        between: &[],
+    };
+    let whole = Limit {
+        integer: f64::INFINITY,
+        stop_early: false,
+    };
+    let stored = store_raw(candidate, 4, Precision::Fixed, &store_only, whole)?;
+    let checked = Checked {
+        max_error: 0.0,
+        max_error_frame: candidate.origin,
+        between_error: 0.0,
+        start_error: 0.0,
+        ..stored
+    };
+    let widened = widened(&checked, candidate.degree + 1);
+    Ok((checked, widened))
 }
 
 /// `max_c |normalize(played)_c − exact_c|` (a NaN counts as infinite).
@@ -263,6 +294,61 @@ fn between_with(
 #[cfg(test)]
 mod tests {
     use super::super::convert::{lobatto_interpolant, lobatto_node};
+    use super::super::verify::tests::{agree, integer_frames_only, random_case, Random};
+    use super::*;
+
+    /// The rule that refused float candidates are not stored, for normalized playback: on
+    /// 20 000 random four-component candidates in f32 and f64 (exact values their normalized
+    /// f64 values moved around the limit), the check that may stop early refuses exactly
+    /// those the whole replay finds above the limit and gives every other one the whole
+    /// check's result; and that result's numbers and errors are `verify::store_and_check`'s
+    /// store and the normalized replay of it (the fixed path's, which stores first).
+    #[test]
+    fn refused_normalized_candidates_are_the_ones_the_whole_replay_refuses() {
+        let mut random = Random(0x2545_f491_4f6c_dd1d);
+        let mut counts = (0, 0);
+        for i in 0..20_000 {
+            let precision = if i % 2 == 0 {
+                Precision::F32
+            } else {
+                Precision::F64
+            };
+            let limit = 1e-4;
+            let (candidate, mut exact) = random_case(&mut random, 4, limit);
+            for value in &mut exact {
+                let n = crate::math::normalize4([value[0], value[1], value[2], value[3]]);
+                value[..4].copy_from_slice(&n);
+            }
+            let truth = integer_frames_only(&exact);
+            let check = |limit| store_and_check(&candidate, precision, &truth, limit);
+            let Some(whole) = agree(check, limit, i, &mut counts) else {
+                continue;
+            };
+            // The reference: stored as any piece, then the normalized replay of those numbers.
+            let none = integer_frames_only(&[]);
+            let whole_limit = Limit {
+                integer: f64::INFINITY,
+                stop_early: false,
+            };
+            let stored = store_raw(&candidate, 4, precision, &none, whole_limit)
+                .unwrap_or_else(|e| panic!("case {i}: {e:?}"));
+            assert_eq!(stored.numbers, whole.numbers, "case {i}");
+            let mut reference = Checked {
+                max_error: 0.0,
+                max_error_frame: candidate.origin,
+                ..stored
+            };
+            let numbers = widened(&reference, candidate.degree + 1);
+            let at = (candidate.degree, candidate.origin);
+            replay(&mut reference, &numbers, at, &exact, f64::INFINITY);
+            assert_eq!(reference.max_error, whole.max_error, "case {i}");
+            assert_eq!(reference.max_error_frame, whole.max_error_frame, "case {i}");
+        }
+        assert!(
+            counts.0 > 2_000 && counts.1 > 2_000,
+            "refused, held: {counts:?}"
+        );
+    }
 
     /// Largest component error, raw and after normalization, of the Chebyshev–Lobatto
     /// interpolant of degree `d` of a rotation at constant speed through the 4-D angle `phi`

@@ -17,7 +17,7 @@ use super::{
     MIN_FRAME_PIECE_FRAMES, MIN_PIECE_FRAMES, WRAP_WINDOW,
 };
 use crate::stream::layout::MAX_TERMS;
-use crate::stream::{integer_frames, PieceData, Precision, StreamWrap, TrackData};
+use crate::stream::{integer_frames, PieceData, PieceNumbers, Precision, StreamWrap, TrackData};
 
 /// A polynomial span's degree and per-component power coefficients, if within the maximum degree.
 type ExactPolynomial = Option<(usize, [[f64; MAX_TERMS]; MAX_COMPONENTS])>;
@@ -75,7 +75,14 @@ struct Interval {
     /// The acceptance limit at integer frames: the tolerance for a piece of one integer frame,
     /// else `ACCEPT_FRACTION` of it.
     limit: f64,
+    /// The exact values at `a` and `b` from `between` where the fits' end nodes take the same
+    /// bits (`CurveSource::eval_in_span_each`, one frame's bits whatever the others): spans
+    /// that are not polynomials.
+    ends: Option<Ends>,
 }
+
+/// The exact values at an interval's start and end.
+type Ends = ([f64; MAX_COMPONENTS], [f64; MAX_COMPONENTS]);
 
 /// What the candidates of one interval came to.
 #[derive(Default)]
@@ -371,8 +378,9 @@ impl TrackCompiler<'_> {
         };
         while let Some((a, b, parent_between)) = todo.pop() {
             let interval = self.interval(span, a, b)?;
-            let mut trial =
-                self.try_candidates(span, &poly, &interval, self.precision, interval.limit)?;
+            let mut trial = Trial::default();
+            let (precision, limit) = (self.precision, interval.limit);
+            self.try_candidates(span, &poly, &interval, (precision, limit), &mut trial)?;
             let fallback_between = trial
                 .fallback
                 .as_ref()
@@ -382,9 +390,12 @@ impl TrackCompiler<'_> {
             if trial.accepted.is_none() && (minimal || deep) && self.precision == Precision::F32 {
                 self.try_wide(span, &poly, &interval, &mut trial)?;
             }
-            let kept = trial
-                .accepted
-                .or(if minimal { trial.fallback } else { None });
+            // Kept by reference (a `Tried` is some 400 bytes): its numbers are taken.
+            let kept = match (&mut trial.accepted, &mut trial.fallback) {
+                (Some(accepted), _) => Some(accepted),
+                (None, Some(fallback)) if minimal => Some(fallback),
+                _ => None,
+            };
             if let Some(kept) = kept {
                 self.probe_f32(&kept.0, &interval);
                 self.keep(kept)?;
@@ -436,6 +447,12 @@ impl TrackCompiler<'_> {
         } else {
             ACCEPT_FRACTION * self.tolerance
         };
+        // `between` holds `a` and `b`, evaluated as the fits' nodes are off polynomial spans.
+        let at = |x: f64| between.iter().find(|(f, _)| *f == x).map(|(_, v)| *v);
+        let ends = match span.shape {
+            SpanShape::Polynomial { .. } => None,
+            _ => at(a).zip(at(b)),
+        };
         Ok(Interval {
             a,
             b,
@@ -445,20 +462,22 @@ impl TrackCompiler<'_> {
             between,
             middle,
             limit,
+            ends,
         })
     }
 
     /// Tries the candidates of `interval` in order, stored in `precision`, until one is within
     /// `limit` at its integer frames and within `BETWEEN_FRACTION × limit` between them (a
-    /// fitted one also near its Lobatto nodes); remembers the best fallback on the way.
+    /// fitted one also near its Lobatto nodes); remembers the best fallback on the way, in
+    /// `trial` (empty).
     fn try_candidates(
         &self,
         span: &SourceSpan,
         poly: &ExactPolynomial,
         interval: &Interval,
-        precision: Precision,
-        limit: f64,
-    ) -> Result<Trial, CompileError> {
+        (precision, limit): (Precision, f64),
+        trial: &mut Trial,
+    ) -> Result<(), CompileError> {
         let (a, b, origin) = (interval.a, interval.b, interval.origin);
         let limit = if self.normalize && interval.exact.len() > 1 {
             normalized::ACCEPT * limit
@@ -473,10 +492,19 @@ impl TrackCompiler<'_> {
             integer: limit,
             stop_early: splittable && b - a >= MIN_FRAME_PIECE_FRAMES,
         };
-        let mut trial = Trial::default();
         let mut near_nodes = Vec::new();
-        for (candidate, fitted) in self.candidates(span, poly, a, b, origin) {
-            let candidate = candidate?;
+        // One candidate filled in place for each try (a copy made only of those kept as
+        // accepted or fallback): moving 288 bytes of differences through the layers of an
+        // iterator cost several copies a candidate.
+        let mut candidate = Candidate {
+            start: a,
+            end: b,
+            origin,
+            degree: 0,
+            differences: [[0.0; MAX_TERMS]; MAX_COMPONENTS],
+        };
+        for index in 0..self.candidate_count(poly) {
+            let fitted = self.fill_candidate(span, poly, index, interval.ends, &mut candidate)?;
             let truth = Truth {
                 exact: &interval.exact,
                 halves: &interval.halves,
@@ -501,7 +529,7 @@ impl TrackCompiler<'_> {
                 checked.between_error = 0.0;
             }
             if checked.max_error <= limit && checked.between_error <= BETWEEN_FRACTION * limit {
-                trial.accepted = Some((candidate, checked));
+                trial.accepted = Some((candidate.clone(), checked));
                 break;
             }
             if trial.best.map_or(true, |(e, _)| checked.max_error < e) {
@@ -512,10 +540,10 @@ impl TrackCompiler<'_> {
                     fallback_rank(&checked, limit) < fallback_rank(f, limit)
                 })
             {
-                trial.fallback = Some((candidate, checked));
+                trial.fallback = Some((candidate.clone(), checked));
             }
         }
-        Ok(trial)
+        Ok(())
     }
 
     /// Whether `interval` is not split further (`minimal`), and whether it is shorter than
@@ -563,7 +591,9 @@ impl TrackCompiler<'_> {
         interval: &Interval,
         trial: &mut Trial,
     ) -> Result<(), CompileError> {
-        let wide = self.try_candidates(span, poly, interval, Precision::F64, self.tolerance)?;
+        let mut wide = Trial::default();
+        let at = (Precision::F64, self.tolerance);
+        self.try_candidates(span, poly, interval, at, &mut wide)?;
         let Some(wide) = wide.accepted.or(wide.fallback) else {
             return Ok(());
         };
@@ -614,8 +644,9 @@ impl TrackCompiler<'_> {
         }
     }
 
-    /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`].
-    fn keep(&mut self, (candidate, checked): Tried) -> Result<(), CompileError> {
+    /// Adds a piece (and its error to the track's), refusing it past [`MAX_PIECES`]; its
+    /// numbers are taken.
+    fn keep(&mut self, (candidate, checked): &mut Tried) -> Result<(), CompileError> {
         if checked.max_error > self.max_error.0 {
             self.max_error = (checked.max_error, checked.max_error_frame);
         }
@@ -631,7 +662,7 @@ impl TrackCompiler<'_> {
             origin: candidate.origin,
             degree: candidate.degree as u8,
             exponent: checked.exponent,
-            numbers: checked.numbers,
+            numbers: core::mem::replace(&mut checked.numbers, PieceNumbers::F64(Vec::new())),
         });
         Ok(())
     }
@@ -845,28 +876,37 @@ impl TrackCompiler<'_> {
         self.fill_values(span, out)
     }
 
-    /// The pieces to try on `[a, b)`, in order, each tagged whether it is fitted: the exact
-    /// polynomial (if the span is one within the maximum degree), then Chebyshev–Lobatto fits of
-    /// degree 1 (0 when the maximum is 0) up to the maximum — lower degrees are better
-    /// conditioned on pieces shorter than a frame, where unit-step differences grow like
-    /// 1/length^degree. Generated lazily.
-    fn candidates<'c>(
-        &'c self,
-        span: &'c SourceSpan,
-        exact_poly: &'c ExactPolynomial,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> impl Iterator<Item = (Result<Candidate, CompileError>, bool)> + 'c {
-        let exact = exact_poly.as_ref().map(move |(degree, coeffs)| {
-            (
-                Ok(self.exact_candidate(span, *degree, coeffs, a, b, origin)),
-                false,
-            )
-        });
-        let fitted = (self.max_degree.min(1)..=self.max_degree)
-            .map(move |d| (self.fitted_candidate(span, d, a, b, origin), true));
-        exact.into_iter().chain(fitted)
+    /// How many pieces are tried on an interval ([`Self::fill_candidate`]): the exact
+    /// polynomial if there is one, and one fit a degree from 1 (0 when the maximum is 0) up to
+    /// the maximum.
+    fn candidate_count(&self, exact_poly: &ExactPolynomial) -> usize {
+        usize::from(exact_poly.is_some()) + self.max_degree + 1 - self.max_degree.min(1)
+    }
+
+    /// Fills `candidate` (its start, end and origin those of the interval) with the piece
+    /// number `index` to try, in order: the exact polynomial (if the span is one within the
+    /// maximum degree), then Chebyshev–Lobatto fits of degree 1 (0 when the maximum is 0) up
+    /// to the maximum — lower degrees are better conditioned on pieces shorter than a frame,
+    /// where unit-step differences grow like 1/length^degree. True for a fit.
+    fn fill_candidate(
+        &self,
+        span: &SourceSpan,
+        exact_poly: &ExactPolynomial,
+        index: usize,
+        ends: Option<Ends>,
+        candidate: &mut Candidate,
+    ) -> Result<bool, CompileError> {
+        match (exact_poly, index) {
+            (Some((degree, coeffs)), 0) => {
+                self.exact_candidate(span, *degree, coeffs, candidate);
+                Ok(false)
+            }
+            _ => {
+                let d = self.max_degree.min(1) + index - usize::from(exact_poly.is_some());
+                self.fitted_candidate(span, d, ends, candidate)?;
+                Ok(true)
+            }
+        }
     }
 
     /// Fills in the exact values of `span` at the frames of `out`: its polynomial
@@ -901,44 +941,38 @@ impl TrackCompiler<'_> {
         Ok(())
     }
 
-    /// The exact differences of a polynomial span on the sub-interval `[a, b)` at `origin`.
+    /// Sets `candidate` (on a sub-interval of `span`) to the exact differences of the
+    /// polynomial span at its origin.
     fn exact_candidate(
         &self,
         span: &SourceSpan,
         degree: usize,
         coeffs: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Candidate {
-        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        candidate: &mut Candidate,
+    ) {
+        candidate.degree = degree;
+        candidate.differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         for c in 0..self.components {
             power_to_differences(
                 &coeffs[c][..=degree],
                 span.end - span.start,
-                origin - span.start,
-                &mut differences[c][..=degree],
+                candidate.origin - span.start,
+                &mut candidate.differences[c][..=degree],
             );
-        }
-        Candidate {
-            start: a,
-            end: b,
-            origin,
-            degree,
-            differences,
         }
     }
 
-    /// The Chebyshev–Lobatto interpolant of degree `d` over the closed `[a, b]`, as differences
-    /// at `origin`.
+    /// Sets `candidate` to the Chebyshev–Lobatto interpolant of degree `d` over its closed
+    /// `[start, end]`, as differences at its origin. With `ends` (the exact values at the start
+    /// and end, as `eval_in_span_each` gives them) the end nodes are not evaluated again.
     fn fitted_candidate(
         &self,
         span: &SourceSpan,
         d: usize,
-        a: f64,
-        b: f64,
-        origin: f64,
-    ) -> Result<Candidate, CompileError> {
+        ends: Option<Ends>,
+        candidate: &mut Candidate,
+    ) -> Result<(), CompileError> {
+        let (a, b, origin) = (candidate.start, candidate.end, candidate.origin);
         let lobatto = self.lobatto();
         let mut frames = [(0.0, [0.0; MAX_COMPONENTS]); MAX_TERMS];
         for (j, (frame, _)) in frames.iter_mut().enumerate().take(d + 1) {
@@ -950,21 +984,27 @@ impl TrackCompiler<'_> {
                 a + lobatto.node(j, d) * (b - a)
             };
         }
-        self.eval_frames(span, &mut frames[..=d], false)?;
+        match ends {
+            // Both ends known (finite: the interval's values there were checked); the inner
+            // nodes evaluated in order, so their first error is the one all the nodes give.
+            Some((at_a, at_b)) if d >= 1 => {
+                if d >= 2 {
+                    self.eval_frames(span, &mut frames[1..d], false)?;
+                }
+                frames[0].1 = at_a;
+                frames[d].1 = at_b;
+            }
+            _ => self.eval_frames(span, &mut frames[..=d], false)?,
+        }
         let mut nodes = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         for (node, (_, value)) in nodes.iter_mut().zip(&frames).take(d + 1) {
             node[..self.components].copy_from_slice(&value[..self.components]);
         }
         // Every component side by side (unused ones are zeros and stay zeros).
         let power = lobatto.interpolant_components(&nodes, d);
-        let differences = power_to_differences_components(&power, d + 1, b - a, origin - a);
-        Ok(Candidate {
-            start: a,
-            end: b,
-            origin,
-            degree: d,
-            differences,
-        })
+        candidate.degree = d;
+        candidate.differences = power_to_differences_components(&power, d + 1, b - a, origin - a);
+        Ok(())
     }
 }
 
@@ -979,5 +1019,65 @@ impl Budgets {
         if deep && !improving {
             self.deep = self.deep.saturating_sub(1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::convert::LobattoTable;
+    use super::super::source::{CurveSource, MAX_COMPONENTS};
+    use crate::Document;
+    use alloc::vec::Vec;
+
+    /// `a`, `b` and the Lobatto nodes of degrees 2–8 between them, as the fits place them.
+    fn lobatto_frames(a: f64, b: f64) -> Vec<(f64, [f64; MAX_COMPONENTS])> {
+        let lobatto = LobattoTable::new();
+        let mut frames = alloc::vec![a, b];
+        for d in 2..=8 {
+            frames.extend((1..d).map(|j| a + lobatto.node(j, d) * (b - a)));
+        }
+        frames
+            .into_iter()
+            .map(|f| (f, [0.0; MAX_COMPONENTS]))
+            .collect()
+    }
+
+    /// What `Interval::ends` relies on: a source's `eval_in_span_each` gives each frame the
+    /// bits it gives that frame alone, so the values at an interval's ends (evaluated among
+    /// its other between-frame points) are those of a fit's end nodes (evaluated among its
+    /// Lobatto nodes). On every span of the example, Blender and tiny-span documents' tracks
+    /// (slerps, eases, Béziers, F-curves, steps), the start, end and Lobatto nodes of degrees
+    /// 1–8 of the span and of its first half, in one call and one by one.
+    #[test]
+    fn a_frames_value_in_span_is_the_same_alone_or_among_others() {
+        let texts = [
+            include_str!("../../../../examples/showcase.json"),
+            include_str!("../../../../tests/blender/case3.json"),
+            include_str!("../../tests/fuzz_regressions/document_json/hostile_loop_tiny_span.json"),
+        ];
+        let mut compared = 0;
+        for text in texts {
+            let doc = Document::from_json_str(text, "test.json").expect("a test document");
+            for track in doc.tracks() {
+                for span in track.spans() {
+                    let (a, b) = (span.start, span.start + (span.end - span.start) / 2.0);
+                    for (a, b) in [(span.start, span.end), (a, b)] {
+                        let mut together = lobatto_frames(a, b);
+                        let batch = track.eval_in_span_each(&span, &mut together);
+                        for (i, (frame, value)) in together.iter().enumerate() {
+                            if batch.as_ref().is_err_and(|(at, _)| i >= *at) {
+                                break;
+                            }
+                            let mut alone = [(*frame, [0.0; MAX_COMPONENTS])];
+                            let single = track.eval_in_span_each(&span, &mut alone);
+                            assert!(single.is_ok(), "{} at {frame}", track.name());
+                            assert_eq!(alone[0].1.map(f64::to_bits), value.map(f64::to_bits));
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared} values compared");
     }
 }

@@ -92,9 +92,12 @@ pub fn store_and_check(
         f64::INFINITY
     };
     let mut checked = store_and_replay(candidate, components, precision, truth.exact, stop_above)?;
-    if checked.max_error <= limit.integer {
-        checked.check_halves(candidate, components, truth.halves);
-        checked.check_between(candidate, components, truth.between);
+    if checked.max_error <= limit.integer && (!truth.halves.is_empty() || !truth.between.is_empty())
+    {
+        // The stored numbers as the player reads them, once for both.
+        let widened = checked.widened_all(components, candidate.degree + 1);
+        checked.check_halves(&widened, candidate, components, truth.halves);
+        checked.between_with(&widened, candidate, components, truth.between);
     }
     Ok(checked)
 }
@@ -125,17 +128,15 @@ impl Checked {
     /// Raises `between_error` to the largest |played − exact| at the half frames
     /// `origin + m + ½` (`halves[m]`): the state shifted once to `origin + ½`
     /// (`player::shift_differences`), then advanced by the player's additions.
+    /// `widened` the stored numbers as the player reads them (`widened_all`).
     fn check_halves(
         &mut self,
+        widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
         candidate: &Candidate,
         components: usize,
         halves: &[[f64; MAX_COMPONENTS]],
     ) {
-        if halves.is_empty() {
-            return;
-        }
         let n = candidate.degree;
-        let widened = self.widened_all(components, n + 1);
         for c in 0..components {
             let mut state = [0.0; MAX_TERMS];
             crate::player::shift_differences(&widened[c][..=n], 0.5, &mut state[..=n]);
@@ -165,8 +166,19 @@ impl Checked {
         if between.is_empty() {
             return;
         }
+        let widened = self.widened_all(components, candidate.degree + 1);
+        self.between_with(&widened, candidate, components, between);
+    }
+
+    /// [`Self::check_between`] with the stored numbers already `widened` (`widened_all`).
+    fn between_with(
+        &mut self,
+        widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+        candidate: &Candidate,
+        components: usize,
+        between: &[(f64, [f64; MAX_COMPONENTS])],
+    ) {
         let terms = candidate.degree + 1;
-        let widened = self.widened_all(components, terms);
         for (frame, truth) in between {
             let t = frame - candidate.origin;
             // Every binomial up to C(t, 8) (unrolled, cheaper than stopping at the degree).
@@ -254,12 +266,20 @@ impl ErrorAt<'_> {
             let e = if e.is_nan() { f64::INFINITY } else { e };
             self.worst = (e, self.origin + m as f64);
         }
+        self.stopped()
+    }
+
+    /// Whether the largest error so far is above `stop_above`.
+    fn stopped(&self) -> bool {
         self.worst.0 > self.stop_above
     }
 }
 
 /// Stores an `F32` or `F64` candidate and replays it in f64 (f32 numbers widened), as the
-/// player's forward path does.
+/// player's forward path does. The replay reads the widened numbers, not the stored vector, so
+/// it runs first: a candidate it stops (above `stop_above`, refused whatever its other frames)
+/// gets no vector (its numbers empty — never read, as a refused candidate is neither kept nor
+/// checked further); the others the same numbers as ever.
 fn replay_float(
     candidate: &Candidate,
     components: usize,
@@ -270,27 +290,7 @@ fn replay_float(
     let terms = n + 1;
     let narrow = precision == Precision::F32;
     let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-    let (mut numbers32, mut numbers64) = (Vec::new(), Vec::new());
-    if narrow {
-        numbers32.reserve_exact(components * terms);
-    } else {
-        numbers64.reserve_exact(components * terms);
-    }
-    for c in 0..components {
-        for k in 0..terms {
-            let d = candidate.differences[c][k];
-            if narrow {
-                numbers32.push(d as f32);
-                widened[c][k] = f64::from(d as f32);
-            } else {
-                numbers64.push(d);
-                widened[c][k] = d;
-            }
-            if !widened[c][k].is_finite() {
-                return Err(StoreFailure::OutOfRange);
-            }
-        }
-    }
+    widened_float(candidate, components, narrow, &mut widened)?;
     for c in 0..components {
         let mut state = widened[c];
         for m in 0..error.exact.len() {
@@ -302,11 +302,60 @@ fn replay_float(
             }
         }
     }
-    Ok(if narrow {
-        PieceNumbers::F32(numbers32)
+    if error.stopped() {
+        return Ok(float_numbers(&widened, 0, 0, narrow));
+    }
+    Ok(float_numbers(&widened, components, terms, narrow))
+}
+
+/// The stored numbers of a float piece from its `widened` numbers (`widened_float`): `terms`
+/// a component for `components` components, in f32 (`narrow`) or f64. Each widened f32 number
+/// is an f32's value, so narrowing it back is exact.
+pub(super) fn float_numbers(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    terms: usize,
+    narrow: bool,
+) -> PieceNumbers {
+    if narrow {
+        let mut numbers = Vec::with_capacity(components * terms);
+        for row in widened.iter().take(components) {
+            numbers.extend(row[..terms].iter().map(|w| *w as f32));
+        }
+        PieceNumbers::F32(numbers)
     } else {
-        PieceNumbers::F64(numbers64)
-    })
+        let mut numbers = Vec::with_capacity(components * terms);
+        for row in widened.iter().take(components) {
+            numbers.extend_from_slice(&row[..terms]);
+        }
+        PieceNumbers::F64(numbers)
+    }
+}
+
+/// The numbers of an `F32` (`narrow`) or `F64` candidate as the player reads them, into
+/// `widened` (zeros): `widened[c][k]` = `differences[c][k]` rounded to f32 and widened back,
+/// or unchanged, for `c < components`, `k ≤ degree`.
+///
+/// # Errors
+/// `OutOfRange` when one is not finite (f32 overflow).
+#[inline]
+pub(super) fn widened_float(
+    candidate: &Candidate,
+    components: usize,
+    narrow: bool,
+    widened: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
+) -> Result<(), StoreFailure> {
+    let terms = candidate.degree + 1;
+    for c in 0..components {
+        for k in 0..terms {
+            let d = candidate.differences[c][k];
+            widened[c][k] = if narrow { f64::from(d as f32) } else { d };
+            if !widened[c][k].is_finite() {
+                return Err(StoreFailure::OutOfRange);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Stores a `Fixed` candidate (exponent from [`fixed_exponent`]) and replays its integers in
@@ -426,4 +475,170 @@ fn fixed_exponent(
         i32::from(FIXED_EXPONENT_RANGE.1),
     );
     i8::try_from(e).map_err(|_| StoreFailure::OutOfRange)
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*) for the random candidates.
+    pub(in crate::compile) struct Random(pub u64);
+
+    impl Random {
+        /// A uniform number in [0, 1).
+        pub fn unit(&mut self) -> f64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+        }
+        /// A uniform number in [-x, x).
+        pub fn symmetric(&mut self, x: f64) -> f64 {
+            (2.0 * self.unit() - 1.0) * x
+        }
+    }
+
+    /// A random candidate of `components` components and degree 0–8 with an origin inside it,
+    /// its differences shrinking with their order (as a fit's do), one in 64 beyond f32's range;
+    /// and the exact values of its `frames` integer frames: its own values (played in f64)
+    /// moved by random amounts around `limit`, so that some candidates hold and some fail at
+    /// a random frame.
+    pub(in crate::compile) fn random_case(
+        random: &mut Random,
+        components: usize,
+        limit: f64,
+    ) -> (Candidate, Vec<[f64; MAX_COMPONENTS]>) {
+        let degree = (random.unit() * 9.0) as usize;
+        let frames = 1 + (random.unit() * 12.0) as usize;
+        let mut differences = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+        for row in differences.iter_mut().take(components) {
+            for (k, d) in row.iter_mut().enumerate().take(degree + 1) {
+                *d = random.symmetric(1.0) * crate::math::powi(0.3, k as i32);
+            }
+        }
+        if random.unit() < 1.0 / 64.0 {
+            differences[0][degree] = 1e39;
+        }
+        let start = random.symmetric(100.0);
+        let origin = crate::math::ceil(start);
+        let candidate = Candidate {
+            start,
+            end: origin + frames as f64,
+            origin,
+            degree,
+            differences,
+        };
+        let spread = if random.unit() < 0.5 { 0.5 } else { 4.0 } * limit;
+        let mut state = differences;
+        let exact = (0..frames)
+            .map(|_| {
+                let mut value = [0.0; MAX_COMPONENTS];
+                for c in 0..components {
+                    value[c] = state[c][0] + random.symmetric(spread);
+                    for i in 0..degree {
+                        state[c][i] += state[c][i + 1];
+                    }
+                }
+                value
+            })
+            .collect();
+        (candidate, exact)
+    }
+
+    /// The exact values of integer frames only (no fractional frames).
+    pub(in crate::compile) fn integer_frames_only(exact: &[[f64; MAX_COMPONENTS]]) -> Truth<'_> {
+        Truth {
+            exact,
+            halves: &[],
+            between: &[],
+        }
+    }
+
+    /// How many numbers `numbers` holds.
+    pub(in crate::compile) fn stored_count(numbers: &PieceNumbers) -> usize {
+        match numbers {
+            PieceNumbers::F32(v) => v.len(),
+            PieceNumbers::F64(v) => v.len(),
+            PieceNumbers::Fixed(v) => v.len(),
+        }
+    }
+
+    /// Asserts that `check` stopping early and the whole check of case `i` agree: the same
+    /// failure to store, or the same verdict at `limit`, and then either no numbers (refused)
+    /// or the same result; counts the refused and held in `counts`. The whole check's result,
+    /// if stored.
+    pub(in crate::compile) fn agree(
+        check: impl Fn(Limit) -> Result<Checked, StoreFailure>,
+        limit: f64,
+        i: usize,
+        counts: &mut (usize, usize),
+    ) -> Option<Checked> {
+        let at = |stop_early| Limit {
+            integer: limit,
+            stop_early,
+        };
+        let (early, whole) = match (check(at(true)), check(at(false))) {
+            (Ok(early), Ok(whole)) => (early, whole),
+            (early, whole) => {
+                assert_eq!(early.err(), whole.err(), "case {i}");
+                return None;
+            }
+        };
+        assert_eq!(early.max_error > limit, whole.max_error > limit, "case {i}");
+        if whole.max_error > limit {
+            counts.0 += 1;
+            assert_eq!(stored_count(&early.numbers), 0, "case {i}");
+        } else {
+            counts.1 += 1;
+            assert_eq!(early, whole, "case {i}");
+        }
+        Some(whole)
+    }
+
+    /// The rule that refused candidates are not stored: on 20 000 random candidates in f32
+    /// and f64, the check that may stop early refuses exactly those the whole replay finds
+    /// above the limit, and gives every other one the whole check's result (numbers, errors
+    /// and frames); the stored numbers are the differences rounded to the precision, component
+    /// after component.
+    #[test]
+    fn refused_candidates_are_the_ones_the_whole_replay_refuses() {
+        let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        let mut counts = (0, 0);
+        for i in 0..20_000 {
+            let components = 1 + i % MAX_COMPONENTS;
+            let precision = if i % 2 == 0 {
+                Precision::F32
+            } else {
+                Precision::F64
+            };
+            let limit = 1e-4;
+            let (candidate, exact) = random_case(&mut random, components, limit);
+            let truth = integer_frames_only(&exact);
+            let check = |limit| store_and_check(&candidate, components, precision, &truth, limit);
+            let Some(whole) = agree(check, limit, i, &mut counts) else {
+                continue;
+            };
+            let terms = candidate.degree + 1;
+            for c in 0..components {
+                for k in 0..terms {
+                    let d = candidate.differences[c][k];
+                    let stored = match &whole.numbers {
+                        PieceNumbers::F32(v) => f64::from(v[c * terms + k]),
+                        PieceNumbers::F64(v) => v[c * terms + k],
+                        PieceNumbers::Fixed(_) => f64::NAN,
+                    };
+                    let expected = if precision == Precision::F32 {
+                        f64::from(d as f32)
+                    } else {
+                        d
+                    };
+                    assert_eq!(stored.to_bits(), expected.to_bits(), "case {i}");
+                }
+            }
+        }
+        assert!(
+            counts.0 > 2_000 && counts.1 > 2_000,
+            "refused, held: {counts:?}"
+        );
+    }
 }
