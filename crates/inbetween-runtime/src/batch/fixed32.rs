@@ -486,6 +486,7 @@ macro_rules! each_u {
         $body
     }};
 }
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 use each_u;
 
 /// [`eval_n`] with `u` a compile-time constant for each of the epoch's 16 values (the common
@@ -513,6 +514,7 @@ unsafe fn eval_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 }
 
 /// [`eval_any`] over the lanes of `out` from `done` on (what a hand-written loop left).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[inline(always)]
 fn eval_rest(g: &Lanes<'_>, u: i32, out: &mut [f32], done: usize) {
     let rest = Lanes {
