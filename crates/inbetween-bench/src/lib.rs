@@ -448,7 +448,8 @@ pub struct CompileFigure {
     pub precision: Precision,
     /// Keys compiled (all tracks).
     pub keys: usize,
-    /// Wall time of `Document::compile` (fitting and verification at every frame included).
+    /// Wall time of `Document::compile` (fitting and verification at every frame included): the
+    /// median of [`compile_runs`] compiles.
     pub seconds: f64,
     /// CPU time of the process (all threads) over the same compile, where the system says it
     /// ([`process_cpu_seconds`]); on a machine shared with other work it is the time the
@@ -471,8 +472,28 @@ pub struct BenchReport {
     pub compile: Vec<CompileFigure>,
 }
 
+/// How many times a document of `keys` keys is compiled for its figure: a compile of under
+/// [`COMPILE_REPEAT_BELOW_KEYS`] keys takes a tenth of a second or less, so one run measures the
+/// thread pool's start and the scheduler as much as the compiler; those are compiled
+/// [`COMPILE_RUNS`] times and the median run is reported (as playback reports the median of its
+/// runs). Larger documents are compiled once.
+fn compile_runs(keys: usize) -> usize {
+    if keys < COMPILE_REPEAT_BELOW_KEYS {
+        COMPILE_RUNS
+    } else {
+        1
+    }
+}
+
+/// Documents with fewer keys than this are compiled [`COMPILE_RUNS`] times ([`compile_runs`]).
+pub const COMPILE_REPEAT_BELOW_KEYS: usize = 1_000_000;
+
+/// Runs of a small compile, of which the median is reported ([`compile_runs`]).
+pub const COMPILE_RUNS: usize = 5;
+
 /// Compiles `doc` in each of `precisions` with `tolerance` (`None`: the compiler's default),
-/// recording a [`CompileFigure`] for each under `workload`.
+/// recording a [`CompileFigure`] for each under `workload`: wall and CPU time of the median of
+/// [`compile_runs`] compiles (by wall time).
 fn compile_all(
     doc: &Document,
     (workload, tolerance): (&'static str, Option<f64>),
@@ -487,25 +508,39 @@ fn compile_all(
         .sum();
     // Track by track: the whole text's JSON tree of 10^6 tracks would not fit beside the document.
     let json_bytes = doc.json_len();
+    let runs = compile_runs(keys);
     let mut out = Vec::new();
     for &precision in precisions {
-        let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
         let options = CompileOptions {
             precision,
             tolerance,
             ..CompileOptions::default()
         };
-        let Ok(bytes) = compile_with_options(doc, &options) else {
+        let mut timed = Vec::with_capacity(runs);
+        let mut compiled = None;
+        for _ in 0..runs {
+            let (start, cpu_start) = (Instant::now(), process_cpu_seconds());
+            let Ok(bytes) = compile_with_options(doc, &options) else {
+                break;
+            };
+            let cpu = cpu_start
+                .zip(process_cpu_seconds())
+                .map(|(from, to)| to - from);
+            timed.push((start.elapsed().as_secs_f64(), cpu));
+            compiled = Some(bytes);
+        }
+        let Some(bytes) = compiled else {
             continue;
         };
+        // The median run by wall time, and that run's CPU time.
+        timed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let (seconds, cpu_seconds) = timed[timed.len() / 2];
         figures.push(CompileFigure {
             workload,
             precision,
             keys,
-            seconds: start.elapsed().as_secs_f64(),
-            cpu_seconds: cpu_start
-                .zip(process_cpu_seconds())
-                .map(|(from, to)| to - from),
+            seconds,
+            cpu_seconds,
             stream_bytes: bytes.len(),
             raw_f32_bytes,
             json_bytes,
