@@ -198,8 +198,13 @@ fn hermite_prefetch_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 5]) {
     prefetching(out, lanes, |out, lanes| hermite_loop(f, out, lanes));
 }
 
-/// Lanes from which the baselines prefetch: the bank prefetches a group whose coefficients
-/// pass 512 KiB (`batch::pass`), 32 768 cubic lanes of 16 B; the baselines from as many lanes.
+/// Lanes from which the baselines' prefetching variants prefetch: the bank prefetches a group
+/// whose coefficients pass 512 KiB (`batch::pass`), 32 768 cubic lanes of 16 B; the baselines
+/// from as many lanes. The bench's `streaming-ceiling` and `hermite-soa-script` keep their plain
+/// loops: given the same prefetch (`with_prefetch`), both ran slower at 100 000 channels in
+/// every paired round in one process (`examples/bank_memory.rs`; docs/benchmarks.md, *Memory
+/// at 100 000 channels (session 9)*) — their five separate streams are what the hardware
+/// prefetcher already follows — so the plain loops are the stronger baselines.
 const PREFETCH_LANES: usize = 32_768;
 
 /// Lanes per block of [`prefetching`]: the body runs over 256 lanes at a time (its loop
@@ -493,6 +498,21 @@ mod tests {
             .iter()
             .zip(&plain)
             .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+
+    #[test]
+    fn prefetching_loops_equal_the_plain_loops_bit_for_bit() {
+        // Past the prefetch threshold, with a partial last block of 256 lanes.
+        let n = super::PREFETCH_LANES + 300;
+        let x: Vec<f32> = (0..n).map(|i| (i % 1009) as f32 * 0.37 - 100.0).collect();
+        let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
+        super::hermite_prefetch_run(7.0, &mut a, [x.as_slice(); 5]);
+        super::hermite_loop(7.0, &mut b, [x.as_slice(); 5]);
+        assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
+        a.fill(f32::NAN);
+        super::ceiling_prefetch_run(0.5, &mut a, [x.as_slice(); 4]);
+        super::ceiling_loop(0.5, &mut b, [x.as_slice(); 4]);
+        assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
     }
 
     #[test]
