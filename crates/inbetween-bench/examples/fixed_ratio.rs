@@ -1,7 +1,9 @@
 //! Fixed-point bank against the f32 bank on the scalar workload, for a loaded machine: many short timed runs of each, interleaved, and the ratio of their fastest runs (the ones no other process interrupted) besides the ratio of their medians.
 //!
-//! `cargo run --release -p inbetween-bench --example fixed_ratio [CHANNELS] [RUNS]` (default
-//! 1000 and 400): each run plays 300 frames from `START_FRAME`, f32 bank then fixed bank.
+//! `cargo run --release -p inbetween-bench --example fixed_ratio [CHANNELS] [RUNS] [FRAMES]
+//! [BLOCK]` (default 1000, 400, 300 and 1): each run plays FRAMES frames from `START_FRAME`;
+//! BLOCK runs of the f32 bank, then BLOCK of the fixed bank, and again (BLOCK 1: alternating
+//! run by run; 5: the bench's order, five runs of one method, then five of the next).
 
 use std::time::Instant;
 
@@ -10,15 +12,15 @@ use inbetween_bench::{
     compile, max_error, workload_document, workload_keys, BatchMethod, Method, CHECK_TOLERANCE,
 };
 
-/// Wall-clock ns per channel-frame of one run of 300 frames of `method`.
-fn run(method: &mut dyn Method, out: &mut [f32]) -> f64 {
+/// Wall-clock ns per channel-frame of one run of `frames` frames of `method`.
+fn run(method: &mut dyn Method, out: &mut [f32], frames: usize) -> f64 {
     method.reset();
     let start = Instant::now();
-    for _ in 0..300 {
+    for _ in 0..frames {
         method.frame(out);
         std::hint::black_box(&mut *out);
     }
-    start.elapsed().as_nanos() as f64 / (out.len() * 300) as f64
+    start.elapsed().as_nanos() as f64 / (out.len() * frames).max(1) as f64
 }
 
 /// The smallest and the median of `samples`.
@@ -38,6 +40,8 @@ fn main() -> Result<(), String> {
     };
     let channels = parse(args.next(), 1000)?;
     let runs = parse(args.next(), 400)?;
+    let frames = parse(args.next(), 300)?;
+    let block = parse(args.next(), 1)?.max(1);
     let doc = workload_document(&workload_keys(channels, 5), None)?;
     let f32_bytes = compile(&doc, Precision::F32)?;
     let fixed_bytes = compile(&doc, Precision::Fixed)?;
@@ -57,9 +61,13 @@ fn main() -> Result<(), String> {
     }
     let mut out = vec![0.0f32; channels];
     let (mut a, mut b) = (Vec::with_capacity(runs), Vec::with_capacity(runs));
-    for _ in 0..runs {
-        a.push(run(&mut f32_bank, &mut out));
-        b.push(run(&mut fixed_bank, &mut out));
+    for _ in 0..runs.div_ceil(block) {
+        for _ in 0..block {
+            a.push(run(&mut f32_bank, &mut out, frames));
+        }
+        for _ in 0..block {
+            b.push(run(&mut fixed_bank, &mut out, frames));
+        }
     }
     let ((a_min, a_med), (b_min, b_med)) = (min_median(&mut a), min_median(&mut b));
     println!(

@@ -92,6 +92,9 @@ impl<const N: usize> SoaScript<N> {
 /// (every kind in the scalar workload is a cubic in the frame, so this is the same curve).
 pub struct HermiteSoaScript {
     script: SoaScript<5>,
+    /// The loop prefetches from [`PREFETCH_LANES`] lanes, as the bank does
+    /// ([`HermiteSoaScript::with_prefetch`]; not the bench's: see [`PREFETCH_LANES`]).
+    prefetch: bool,
 }
 
 impl HermiteSoaScript {
@@ -123,7 +126,20 @@ impl HermiteSoaScript {
                 })
                 .collect()
         });
-        Self { script }
+        Self {
+            script,
+            prefetch: false,
+        }
+    }
+
+    /// The same player with the bank's software prefetch from [`PREFETCH_LANES`] lanes
+    /// (measured against the plain loop by `examples/bank_memory.rs`).
+    #[must_use]
+    pub fn with_prefetch(doc: &Document) -> Self {
+        Self {
+            prefetch: true,
+            ..Self::new(doc)
+        }
     }
 }
 
@@ -157,7 +173,11 @@ impl Method for HermiteSoaScript {
             &c3[..n],
             &s[..n],
         );
-        hermite_run(f, out, [c0, c1, c2, c3, s]);
+        if self.prefetch {
+            hermite_prefetch_run(f, out, [c0, c1, c2, c3, s]);
+        } else {
+            hermite_run(f, out, [c0, c1, c2, c3, s]);
+        }
     }
 }
 
@@ -170,6 +190,73 @@ fn hermite_loop(f: f32, out: &mut [f32], [c0, c1, c2, c3, s]: [&[f32]; 5]) {
         let t = f - s[i];
         out[i] = ((c3[i] * t + c2[i]) * t + c1[i]) * t + c0[i];
     }
+}
+
+/// [`hermite_loop`] with the bank's software prefetch from [`PREFETCH_LANES`] lanes.
+#[inline(always)]
+fn hermite_prefetch_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 5]) {
+    prefetching(out, lanes, |out, lanes| hermite_loop(f, out, lanes));
+}
+
+/// Lanes from which the baselines' prefetching variants prefetch: the bank prefetches a group
+/// whose coefficients pass 512 KiB (`batch::pass`), 32 768 cubic lanes of 16 B; the baselines
+/// from as many lanes. The bench's `streaming-ceiling` and `hermite-soa-script` keep their plain
+/// loops: given the same prefetch (`with_prefetch`), both ran slower at 100 000 channels in
+/// every paired round in one process (`examples/bank_memory.rs`; docs/benchmarks.md, *Memory
+/// at 100 000 channels (session 9)*) — their five separate streams are what the hardware
+/// prefetcher already follows — so the plain loops are the stronger baselines.
+const PREFETCH_LANES: usize = 32_768;
+
+/// Lanes per block of [`prefetching`]: the body runs over 256 lanes at a time (its loop
+/// vectorized as over the whole row), after prefetching the next block's lines.
+const PREFETCH_BLOCK: usize = 256;
+
+/// How many lanes ahead [`prefetching`] reaches: the bank reaches 4096 bytes ahead in its
+/// one interleaved array of 16 B a lane, 256 lanes.
+const PREFETCH_AHEAD: usize = 256;
+
+/// `body(out, lanes)` over the equal-length slices `lanes` (at least `out.len()` long): in one
+/// call below [`PREFETCH_LANES`] lanes, else in blocks of [`PREFETCH_BLOCK`] lanes, each
+/// preceded by a prefetch of every array's lines [`PREFETCH_AHEAD`] lanes ahead (one hint per
+/// 64-byte line, as the bank) — the software prefetch the bank uses at those sizes, so that
+/// the baselines have every trick it has.
+#[inline(always)]
+fn prefetching<const K: usize>(
+    out: &mut [f32],
+    lanes: [&[f32]; K],
+    mut body: impl FnMut(&mut [f32], [&[f32]; K]),
+) {
+    let n = out.len();
+    if n < PREFETCH_LANES || lanes.iter().any(|l| l.len() < n) {
+        body(out, lanes);
+        return;
+    }
+    for (j, o) in out.chunks_mut(PREFETCH_BLOCK).enumerate() {
+        let at = j * PREFETCH_BLOCK;
+        for l in lanes {
+            let ahead = l.as_ptr().wrapping_add(at + PREFETCH_AHEAD);
+            for line in (0..PREFETCH_BLOCK).step_by(16) {
+                prefetch(ahead.wrapping_add(line));
+            }
+        }
+        body(o, lanes.map(|l| &l[at..at + o.len()]));
+    }
+}
+
+/// A hint to bring the line of `p` into the cache (no effect on other architectures).
+#[inline(always)]
+fn prefetch(p: *const f32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has; a prefetch never faults
+    // and the program never observes its line, so any address is sound (formed by
+    // `wrapping_add`, not claimed to be in bounds).
+    #[allow(unsafe_code, unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Whether the baselines run their AVX2 copies: the bank's own run-time choice
@@ -218,6 +305,8 @@ macro_rules! with_avx2 {
 with_avx2!(hermite_run, hermite_avx2, hermite_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 5]));
 with_avx2!(slerp_run, slerp_avx2, slerp_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 12]));
 with_avx2!(ceiling_run, ceiling_avx2, ceiling_loop(t: f32, out: &mut [f32], lanes: [&[f32]; 4]));
+with_avx2!(hermite_prefetch_run, hermite_prefetch_avx2, hermite_prefetch_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 5]));
+with_avx2!(ceiling_prefetch_run, ceiling_prefetch_avx2, ceiling_prefetch_loop(t: f32, out: &mut [f32], lanes: [&[f32]; 4]));
 
 /// sin x for x in [0, π]: reflected to [0, π/2], then the Taylor series to x¹³ (error below
 /// 6e-8 there), so the loop that calls it vectorizes.
@@ -320,6 +409,9 @@ fn slerp_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 12]) {
 pub struct StreamingCeiling {
     c: [Vec<f32>; 4],
     frame: f32,
+    /// The loop prefetches from [`PREFETCH_LANES`] lanes, as the bank does
+    /// ([`StreamingCeiling::with_prefetch`]; not the bench's: see [`PREFETCH_LANES`]).
+    prefetch: bool,
 }
 
 impl StreamingCeiling {
@@ -329,8 +421,25 @@ impl StreamingCeiling {
         Self {
             c: std::array::from_fn(|k| (0..values).map(|i| ((i + k) % 7) as f32 * 0.25).collect()),
             frame: 0.0,
+            prefetch: false,
         }
     }
+
+    /// The same loop with the bank's software prefetch from [`PREFETCH_LANES`] lanes (measured
+    /// against the plain loop by `examples/bank_memory.rs`).
+    #[must_use]
+    pub fn with_prefetch(values: usize) -> Self {
+        Self {
+            prefetch: true,
+            ..Self::new(values)
+        }
+    }
+}
+
+/// [`ceiling_loop`] with the bank's software prefetch from [`PREFETCH_LANES`] lanes.
+#[inline(always)]
+fn ceiling_prefetch_loop(t: f32, out: &mut [f32], lanes: [&[f32]; 4]) {
+    prefetching(out, lanes, |out, lanes| ceiling_loop(t, out, lanes));
 }
 
 /// `streaming-ceiling`'s frame loop over equal-length slices.
@@ -356,7 +465,11 @@ impl Method for StreamingCeiling {
         let [a, b, c, d] = &self.c;
         let n = out.len().min(a.len());
         let (out, a, b, c, d) = (&mut out[..n], &a[..n], &b[..n], &c[..n], &d[..n]);
-        ceiling_run(t, out, [a, b, c, d]);
+        if self.prefetch {
+            ceiling_prefetch_run(t, out, [a, b, c, d]);
+        } else {
+            ceiling_run(t, out, [a, b, c, d]);
+        }
     }
 }
 
@@ -385,6 +498,21 @@ mod tests {
             .iter()
             .zip(&plain)
             .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+
+    #[test]
+    fn prefetching_loops_equal_the_plain_loops_bit_for_bit() {
+        // Past the prefetch threshold, with a partial last block of 256 lanes.
+        let n = super::PREFETCH_LANES + 300;
+        let x: Vec<f32> = (0..n).map(|i| (i % 1009) as f32 * 0.37 - 100.0).collect();
+        let (mut a, mut b) = (vec![0.0f32; n], vec![0.0f32; n]);
+        super::hermite_prefetch_run(7.0, &mut a, [x.as_slice(); 5]);
+        super::hermite_loop(7.0, &mut b, [x.as_slice(); 5]);
+        assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
+        a.fill(f32::NAN);
+        super::ceiling_prefetch_run(0.5, &mut a, [x.as_slice(); 4]);
+        super::ceiling_loop(0.5, &mut b, [x.as_slice(); 4]);
+        assert!(a.iter().zip(&b).all(|(p, q)| p.to_bits() == q.to_bits()));
     }
 
     #[test]

@@ -433,6 +433,39 @@ pub(crate) struct HornerGroup {
     /// Slots whose f32 value holds the budget only as an f32 output, with their track and
     /// component: `write_f64` gives them [`horner_f64`] of their piece's power coefficients.
     pub(crate) wide: Vec<WideLane>,
+    /// The loop [`HornerGroup::eval`] runs, chosen once in [`HornerGroup::new`] (private: only
+    /// `new` sets [`Pass::Avx2`] or [`Pass::Avx2Prefetch`], after detecting AVX2).
+    pass: Pass,
+}
+
+/// Which loop a group's evaluation runs ([`HornerGroup::eval`]): all three do the same IEEE
+/// f32 operations in the same order, so they give the same bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Pass {
+    /// The build's own instructions (SSE2 on x86_64).
+    #[default]
+    Any,
+    /// Compiled with AVX2 (the CPU has it, detected in [`HornerGroup::new`]).
+    Avx2,
+    /// AVX2 with software prefetch (`pass::walk_prefetch`): a group of more than
+    /// `pass::PREFETCH_FROM` bytes of coefficients.
+    Avx2Prefetch,
+}
+
+impl Pass {
+    /// The loop for a group of `bytes` bytes of coefficients on this CPU.
+    fn new(bytes: usize) -> Self {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if std::is_x86_feature_detected!("avx2") {
+            return if bytes >= super::pass::PREFETCH_FROM {
+                Self::Avx2Prefetch
+            } else {
+                Self::Avx2
+            };
+        }
+        let _ = bytes;
+        Self::Any
+    }
 }
 
 /// A lane whose `write_f64` value is [`horner_f64`] (see [`HornerGroup::wide`]).
@@ -452,6 +485,7 @@ impl HornerGroup {
             len,
             chunks,
             coef: alloc::vec![[0.0; CHUNK]; (degree + 1) * chunks],
+            pass: Pass::new((degree + 1) * chunks * CHUNK * 4),
             channel: alloc::vec![0; len],
             runs: Vec::new(),
             wide: Vec::new(),
@@ -501,18 +535,23 @@ impl HornerGroup {
         };
         let lanes = self.lanes(block, start);
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: `eval_avx2` only requires the CPU to support AVX2, which was just
-            // detected at run time; it does the same IEEE f32 multiplies and adds (no FMA is
-            // enabled), so its results equal `eval_any`'s bit for bit
-            // (`group_evaluation_equals_scalar_horner_bit_for_bit` runs it on AVX2 machines).
+        match self.pass {
+            // SAFETY: `eval_avx2` only requires the CPU to support AVX2: `pass` is one of its
+            // two variants only when `Pass::new` detected AVX2 at run time (set by
+            // `HornerGroup::new` alone; `Default` and `Clone` give `Any` or a copy on the same
+            // CPU). It does the same IEEE f32 multiplies and adds as `eval_any` (no FMA is
+            // enabled; a prefetch changes no value), so the same bits
+            // (`group_evaluation_equals_scalar_horner_bit_for_bit`,
+            // `large_groups_evaluate_like_scalar_horner_bit_for_bit` run it on AVX2 machines).
             #[allow(unsafe_code)]
-            unsafe {
-                eval_avx2(&lanes, t, out);
-            }
-            return;
+            Pass::Avx2 => unsafe { eval_avx2::<false>(&lanes, t, out) },
+            // SAFETY: as above.
+            #[allow(unsafe_code)]
+            Pass::Avx2Prefetch => unsafe { eval_avx2::<true>(&lanes, t, out) },
+            Pass::Any => eval_any::<false>(&lanes, t, out),
         }
-        eval_any(&lanes, t, out);
+        #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+        eval_any::<false>(&lanes, t, out);
     }
 
     /// What [`Self::eval`] reads from slot `start` on: of `block`, or with `None` of the
@@ -558,19 +597,20 @@ pub(crate) struct Lanes<'a> {
     pub(crate) start: usize,
 }
 
-/// [`eval_n`] for the group's degree (the target's default vectors: SSE2 on x86-64).
+/// [`eval_n`] for the group's degree (the target's default vectors: SSE2 on x86-64), with
+/// software prefetch when `P` (`pass::walk_prefetch`).
 #[inline(always)]
-fn eval_any(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+fn eval_any<const P: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
     match lanes.degree {
-        0 => eval_n::<1>(lanes, t, out),
-        1 => eval_n::<2>(lanes, t, out),
-        2 => eval_n::<3>(lanes, t, out),
-        3 => eval_n::<4>(lanes, t, out),
-        4 => eval_n::<5>(lanes, t, out),
-        5 => eval_n::<6>(lanes, t, out),
-        6 => eval_n::<7>(lanes, t, out),
-        7 => eval_n::<8>(lanes, t, out),
-        _ => eval_n::<9>(lanes, t, out),
+        0 => eval_n::<1, P>(lanes, t, out),
+        1 => eval_n::<2, P>(lanes, t, out),
+        2 => eval_n::<3, P>(lanes, t, out),
+        3 => eval_n::<4, P>(lanes, t, out),
+        4 => eval_n::<5, P>(lanes, t, out),
+        5 => eval_n::<6, P>(lanes, t, out),
+        6 => eval_n::<7, P>(lanes, t, out),
+        7 => eval_n::<8, P>(lanes, t, out),
+        _ => eval_n::<9, P>(lanes, t, out),
     }
 }
 
@@ -582,15 +622,21 @@ fn eval_any(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn eval_avx2(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    eval_any(lanes, t, out);
+unsafe fn eval_avx2<const P: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    eval_any::<P>(lanes, t, out);
 }
 
 /// [`horner`] over lanes `start .. start + out.len()` of a group of `N` orders into `out`
-/// (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
+/// (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step; `pass::walk_prefetch`
+/// with `P`).
 #[inline(always)]
-fn eval_n<const N: usize>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
-    super::pass::walk::<f32, AtT, N, CHUNK>((lanes.coef, lanes.chunks, lanes.start), out, &AtT(t));
+fn eval_n<const N: usize, const P: bool>(lanes: &Lanes<'_>, t: f32, out: &mut [f32]) {
+    let group = (lanes.coef, lanes.chunks, lanes.start);
+    if P {
+        super::pass::walk_prefetch::<f32, AtT, N, CHUNK>(group, out, &AtT(t));
+    } else {
+        super::pass::walk::<f32, AtT, N, CHUNK>(group, out, &AtT(t));
+    }
 }
 
 /// The f32 lanes' arithmetic: [`horner`] at `t`, lane by lane.
@@ -695,6 +741,30 @@ mod tests {
                         g.value(slot, t as f32).to_bits(),
                         "slot {slot} t {t} split {split:?}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn large_groups_evaluate_like_scalar_horner_bit_for_bit() {
+        // 40 003 cubic lanes: 5 001 chunks of 4 orders, 640 KB, past the pass's prefetch
+        // threshold (512 KiB of whole steps), evaluated whole and from lane 5 (inside a chunk).
+        let len = 40_003;
+        let mut g = HornerGroup::new(3, len);
+        for slot in 0..len {
+            let s = (slot % 977) as f64;
+            let a = [s * 0.37 - 50.0, 1.5 - 0.003 * s, 0.01 * s - 4.0, -1e-4 * s];
+            g.set(slot, &a.map(|x| x as f32));
+        }
+        let mut out = alloc::vec![f32::NAN; len];
+        for t in [-8.0f32, -3.0, 0.0, 7.0] {
+            for start in [0, 5] {
+                out.fill(f32::NAN);
+                g.eval(None, t, start, &mut out[start..]);
+                for (slot, v) in out.iter().enumerate().skip(start) {
+                    let want = g.value(slot, t).to_bits();
+                    assert_eq!(v.to_bits(), want, "slot {slot} t {t} start {start}");
                 }
             }
         }

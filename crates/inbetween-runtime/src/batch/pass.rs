@@ -41,6 +41,30 @@ pub(crate) type Aux<K, T, const N: usize, const W: usize> =
 /// invariant of the group), write nothing.
 #[inline(always)]
 pub(crate) fn walk<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usize>(
+    lanes: (&[[T; W]], usize, usize),
+    out: &mut [f32],
+    kernel: &K,
+) {
+    walk_with::<T, K, N, W, false>(lanes, out, kernel);
+}
+
+/// [`walk`] with software prefetch: each step of the whole-chunk loop first asks for the
+/// lines [`AHEAD`] bytes past its own ([`prefetch`]), for a group whose coefficients pass
+/// [`PREFETCH_FROM`] bytes (the caller decides, once per group). The same chunks in the same
+/// order, the same values.
+#[inline(always)]
+pub(crate) fn walk_prefetch<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usize>(
+    lanes: (&[[T; W]], usize, usize),
+    out: &mut [f32],
+    kernel: &K,
+) {
+    walk_with::<T, K, N, W, true>(lanes, out, kernel);
+}
+
+/// [`walk`], prefetching with `P` (the step form only: the `SPLIT` loop and single chunks
+/// never prefetch).
+#[inline(always)]
+fn walk_with<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usize, const P: bool>(
     (coef, chunks, start): (&[[T; W]], usize, usize),
     mut out: &mut [f32],
     kernel: &K,
@@ -80,11 +104,11 @@ pub(crate) fn walk<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usi
         let mut aux = kernel.aux(first);
         let main = (body_steps, head_steps);
         match step(W) {
-            4 => step_chunks::<T, K, N, W, 4>(main, &mut aux, kernel),
-            2 => step_chunks::<T, K, N, W, 2>(main, &mut aux, kernel),
-            _ => step_chunks::<T, K, N, W, 1>(main, &mut aux, kernel),
+            4 => step_chunks::<T, K, N, W, 4, P>(main, &mut aux, kernel),
+            2 => step_chunks::<T, K, N, W, 2, P>(main, &mut aux, kernel),
+            _ => step_chunks::<T, K, N, W, 1, P>(main, &mut aux, kernel),
         }
-        step_chunks::<T, K, N, W, 1>((body_rest, head_rest), &mut aux, kernel);
+        step_chunks::<T, K, N, W, 1, false>((body_rest, head_rest), &mut aux, kernel);
     }
     let from = (first + whole) * N;
     let last = coef.get(from..from + N).unwrap_or(&[]);
@@ -101,9 +125,17 @@ pub(crate) fn walk<T: LaneWord, K: Kernel<T, N, W>, const N: usize, const W: usi
 /// [`Kernel::chunk`] over the whole chunks of `out`, `S` chunks a step (`coef` holds `N`
 /// orders per chunk and may run past `out`'s chunks; `aux` gives each chunk's data in turn).
 /// Two iterators stepped by hand: `Iterator::zip` of them is left as a call (42 instructions
-/// a pass under callgrind).
+/// a pass under callgrind). With `P`, each step first prefetches the lines [`AHEAD`] bytes
+/// past its own ([`prefetch`]).
 #[inline(always)]
-fn step_chunks<T, K: Kernel<T, N, W>, const N: usize, const W: usize, const S: usize>(
+fn step_chunks<
+    T,
+    K: Kernel<T, N, W>,
+    const N: usize,
+    const W: usize,
+    const S: usize,
+    const P: bool,
+>(
     (coef, out): (&[[T; W]], &mut [f32]),
     aux: &mut K::Aux,
     kernel: &K,
@@ -113,6 +145,9 @@ fn step_chunks<T, K: Kernel<T, N, W>, const N: usize, const W: usize, const S: u
         let Some(d) = dst.next() else {
             break;
         };
+        if P {
+            prefetch(c);
+        }
         // The step's chunks split off as arrays, one after the other (no index checks).
         let (mut c, mut d) = (c, d);
         for _ in 0..S {
@@ -143,4 +178,37 @@ fn first_part<'o, T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
     let c = <&[[T; W]; N]>::try_from(orders).ok()?;
     kernel.part(kernel.aux(chunk).next()?, c, lo, dst);
     (!rest.is_empty()).then_some(rest)
+}
+
+/// Bytes of coefficients from which a group plays through [`walk_prefetch`]: a group's part
+/// of an epoch block larger than this is mostly read from beyond the core's L2 cache (the
+/// blocks of 100 000 cubic lanes are 1.6 MB, with a 0.4 MB row, on a machine of 2 MB of L2 a
+/// core), where the hardware's prefetch of the one interleaved stream runs too little ahead
+/// (docs/benchmarks.md, *Memory at 100 000 channels (session 9)*). Smaller groups play
+/// through [`walk`], instruction for instruction as before.
+pub(crate) const PREFETCH_FROM: usize = 512 << 10;
+
+/// How far ahead of the step being played [`prefetch`] reaches, in bytes.
+const AHEAD: usize = 4096;
+
+/// Asks the CPU to bring into the cache the lines [`AHEAD`] bytes past each of `c`'s lines
+/// (one hint per 64 bytes; nothing on other architectures).
+#[inline(always)]
+fn prefetch<T>(c: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ahead = c.as_ptr().cast::<i8>().wrapping_add(AHEAD);
+        for line in (0..core::mem::size_of_val(c)).step_by(64) {
+            // SAFETY: `_mm_prefetch` needs SSE (every x86_64 CPU has it); a prefetch is a hint
+            // that never faults and whose line the program never observes, so any address is
+            // sound, and `wrapping_add` forms it without claiming it is in `c`'s allocation.
+            #[allow(unsafe_code, unused_unsafe)]
+            unsafe {
+                use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(line));
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = c;
 }
