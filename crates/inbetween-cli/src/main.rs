@@ -98,10 +98,12 @@ enum Command {
     ///
     /// Example: inbetween export walk.json --onto walk.gltf -o walked.glb
     Export(ExportCmd),
-    /// Measure playback speed: the batch player against the single-track player, exact
-    /// evaluation, a cached Hermite baseline and a memory-bandwidth ceiling (ns per channel-frame).
+    /// Measure playback and compile speed: the batch player against the single-track player,
+    /// exact evaluation, hand-written SoA Hermite and slerp players (hermite-soa-script,
+    /// slerp-soa-script) and a streaming ceiling (ns per channel-frame; keys per second).
     ///
-    /// The peer crates (splines, keyframe, enterpolation) are measured by
+    /// ozz-animation-rs is measured by `tools/ozz-compare/run.sh`; the random-access crates
+    /// (splines, keyframe, enterpolation) by
     /// `cargo bench -p inbetween-bench --features peers --bench playback`.
     ///
     /// Example: inbetween bench --quick --json
