@@ -20,7 +20,7 @@
 #![deny(unsafe_code)]
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use inbetween::batch::Bank;
 use inbetween::compile::CompileOptions;
@@ -578,8 +578,9 @@ fn check_and_time(
     status: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     let width = width(reference);
-    for m in methods {
-        status(&format!("{workload} × {channels}: {}", m.name()));
+    let mut errors = Vec::with_capacity(methods.len());
+    for m in methods.iter_mut() {
+        status(&format!("{workload} × {channels}: checking {}", m.name()));
         let mut error = f64::NAN;
         if m.name() != UNCHECKED {
             error = max_error(m.as_mut(), reference, frames);
@@ -591,7 +592,11 @@ fn check_and_time(
                 ));
             }
         }
-        let ns = time(m.as_mut(), width, channels, frames, runs);
+        errors.push(error);
+    }
+    status(&format!("{workload} × {channels}: timing"));
+    let times = time_interleaved(methods, width, channels, frames, runs);
+    for ((m, error), ns) in methods.iter().zip(errors).zip(times) {
         results.push(BenchResult {
             method: m.name(),
             workload,
@@ -602,6 +607,52 @@ fn check_and_time(
         });
     }
     Ok(())
+}
+
+/// Channel-frames one timed sample plays at least: the run of `frames` frames is played again
+/// (from its first frame, the reset untimed) until a sample has this many, so that a sample
+/// of a fast method at 1 000 channels lasts about a millisecond rather than 30 µs, which a
+/// timer tick or a neighbour on the machine would dominate.
+pub const MIN_SAMPLE_CHANNEL_FRAMES: usize = 4_000_000;
+
+/// Median nanoseconds per channel-frame of each of `methods` over `runs` samples, taken in
+/// rounds — sample 1 of every method, then sample 2 of every method, … — so that a slow spell
+/// of the machine falls on all methods alike instead of on whichever was being timed. A
+/// sample plays `frames` frames from the method's start, repeated (reset untimed) until it
+/// has played [`MIN_SAMPLE_CHANNEL_FRAMES`] channel-frames.
+pub fn time_interleaved(
+    methods: &mut [Box<dyn Method + '_>],
+    width: usize,
+    channels: usize,
+    frames: usize,
+    runs: usize,
+) -> Vec<f64> {
+    let per_pass = (channels * frames).max(1);
+    let passes = MIN_SAMPLE_CHANNEL_FRAMES.div_ceil(per_pass).max(1);
+    let mut out = vec![0.0f32; width];
+    let mut samples = vec![Vec::with_capacity(runs.max(1)); methods.len()];
+    for _ in 0..runs.max(1) {
+        for (m, taken) in methods.iter_mut().zip(&mut samples) {
+            let mut elapsed = Duration::ZERO;
+            for _ in 0..passes {
+                m.reset();
+                let start = Instant::now();
+                for _ in 0..frames {
+                    m.frame(&mut out);
+                    black_box(&mut out);
+                }
+                elapsed += start.elapsed();
+            }
+            taken.push(elapsed.as_nanos() as f64 / (per_pass * passes) as f64);
+        }
+    }
+    samples
+        .into_iter()
+        .map(|mut taken| {
+            taken.sort_by(f64::total_cmp);
+            taken[taken.len() / 2]
+        })
+        .collect()
 }
 
 /// Channel count from which the scalar workload builds only one bank per precision: no
@@ -675,7 +726,7 @@ impl BenchSize {
     fn shape(self) -> (usize, usize) {
         match self {
             BenchSize::Smoke => (30, 1),
-            BenchSize::Quick => (100, 3),
+            BenchSize::Quick => (100, 5),
             BenchSize::Full => (300, 5),
         }
     }
@@ -1041,8 +1092,43 @@ mod tests {
             err.starts_with("zeros fails its check on the scalar workload at 3 channels"),
             "{err}"
         );
-        // The unchecked ceiling was timed before it; nothing after the failure.
-        assert_eq!(results.len(), 1);
-        assert!(results[0].max_error.is_nan());
+        // Every method is checked before any is timed: nothing is timed after a failure.
+        assert!(results.is_empty());
+    }
+
+    /// A method that counts the frames and resets it was asked for.
+    struct Counting(std::rc::Rc<std::cell::Cell<(usize, usize)>>);
+
+    impl Method for Counting {
+        fn name(&self) -> String {
+            "counting".to_string()
+        }
+        fn reset(&mut self) {
+            let (frames, resets) = self.0.get();
+            self.0.set((frames, resets + 1));
+        }
+        fn frame(&mut self, out: &mut [f32]) {
+            let (frames, resets) = self.0.get();
+            self.0.set((frames + 1, resets));
+            out.fill(1.0);
+        }
+    }
+
+    #[test]
+    fn interleaved_samples_replay_the_run_until_the_minimum_and_time_every_method() {
+        let counts = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
+        let mut methods: Vec<Box<dyn Method>> = vec![
+            Box::new(StreamingCeiling::new(10)),
+            Box::new(Counting(counts.clone())),
+        ];
+        let times = time_interleaved(&mut methods, 10, 10, 7, 3);
+        assert_eq!(times.len(), 2);
+        assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{times:?}");
+        // 10 channels × 7 frames a pass: 57 143 passes (4 000 010 channel-frames) a sample,
+        // each from a reset; 3 samples.
+        let passes = 57_143;
+        assert!(passes * 70 >= MIN_SAMPLE_CHANNEL_FRAMES);
+        assert!((passes - 1) * 70 < MIN_SAMPLE_CHANNEL_FRAMES);
+        assert_eq!(counts.get(), (3 * passes * 7, 3 * passes));
     }
 }
