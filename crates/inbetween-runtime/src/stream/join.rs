@@ -246,3 +246,132 @@ pub fn join_streams(fps: f64, parts: &[&[u8]]) -> Result<Vec<u8>, StreamError> {
     }
     finish(out)
 }
+
+#[cfg(all(test, feature = "write"))]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::*;
+    use crate::stream::{
+        write_stream, PieceData, PieceNumbers, Precision, StreamValueType, StreamWrap, TrackData,
+    };
+
+    /// A one-track fixed-point stream (units 2^-2) of two linear pieces over frames 0..`frames`
+    /// (`frames` even), named `name`.
+    fn fixed_part(name: &str, frames: u32) -> OwnedStream {
+        let half = f64::from(frames / 2);
+        let piece = |start: f64, value: i64| PieceData {
+            start,
+            origin: start,
+            degree: 1,
+            exponent: 2,
+            numbers: PieceNumbers::Fixed([value, 3].to_vec()),
+        };
+        let track = TrackData {
+            name: name.into(),
+            value_type: StreamValueType::Scalar,
+            wrap: StreamWrap::Clamp,
+            precision: Precision::Fixed,
+            first_frame: 0.0,
+            last_frame: f64::from(frames),
+            tolerance: 1e-3,
+            max_error: 0.0,
+            max_error_frame: 0.0,
+            end_value: [(3.0 * half * 2.0) / 4.0, 0.0, 0.0, 0.0],
+            pieces: [piece(0.0, 0), piece(half, 3 * half as i64)].to_vec(),
+            outside: None,
+            normalize: false,
+        };
+        OwnedStream::from_vec(write_stream(24.0, &[track]).unwrap()).unwrap()
+    }
+
+    /// Parts whose stated replays add up past `MAX_FIXED_REPLAY_FRAMES` (or past `u64`) are
+    /// joined by the fallback: the whole stream validated as `from_bytes` does, its pieces
+    /// replayed again. The result is the bytes and the replay count of full validation, not
+    /// the parts' stated sum — which a fallback that trusted the parts would keep.
+    #[test]
+    fn joined_parts_past_the_replay_budget_are_validated_whole() {
+        let parts = [fixed_part("a", 16), fixed_part("b", 40), fixed_part("c", 8)];
+        let slices: Vec<&[u8]> = parts.iter().map(|p| p.bytes.as_slice()).collect();
+        let whole = OwnedStream::from_vec(join_streams(24.0, &slices).unwrap()).unwrap();
+        let real: u64 = parts.iter().map(|p| p.replayed).sum();
+        assert!(real > 0, "fixed pieces replay frames");
+        assert_eq!(
+            whole.replayed, real,
+            "full validation counts the parts' replays"
+        );
+
+        // Within the budget: the parts' sum is taken as it is.
+        let joined = join_validated(24.0, &parts).unwrap();
+        assert_eq!(joined, whole);
+
+        let stated = |claims: [u64; 3]| -> Vec<OwnedStream> {
+            parts
+                .iter()
+                .zip(claims)
+                .map(|(p, replayed)| OwnedStream {
+                    bytes: p.bytes.clone(),
+                    replayed,
+                })
+                .collect()
+        };
+        let over = MAX_FIXED_REPLAY_FRAMES / 2 + 1;
+        for claims in [
+            [over, over, 0],
+            [u64::MAX, 1, 1],
+            [MAX_FIXED_REPLAY_FRAMES + 1, 0, 0],
+        ] {
+            let joined = join_validated(24.0, &stated(claims)).unwrap();
+            assert_eq!(joined.bytes, whole.bytes, "claims {claims:?}");
+            assert_eq!(joined.replayed, real, "claims {claims:?}: recounted");
+        }
+        // Under the budget a stated sum is trusted (the fast path really skips the replays).
+        let trusted = join_validated(24.0, &stated([5, 6, 7])).unwrap();
+        assert_eq!(trusted.replayed, 18);
+    }
+
+    /// The fallback's verdict on a broken joined stream is `from_bytes`'s: a part whose
+    /// fixed-point state overflows i64 inside its frames (written unvalidated, then claimed
+    /// validated with a replay count past the budget) makes the whole validation name the
+    /// piece (the fast path would not replay it, which is why only validated parts may be
+    /// joined).
+    #[test]
+    fn the_fallback_names_a_broken_piece() {
+        let good = fixed_part("a", 16);
+        let mut track = Stream::from_bytes(&fixed_part("b", 16).bytes)
+            .map(|s| {
+                s.tracks()
+                    .map(|t| TrackData::from_track(&t))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap();
+        track[0].pieces[1].numbers = PieceNumbers::Fixed([i64::MAX / 2, i64::MAX / 4].to_vec());
+        let broken = crate::stream::write_stream_unvalidated(24.0, &track).unwrap();
+        let slices: Vec<&[u8]> = [good.bytes.as_slice(), broken.as_slice()].to_vec();
+        let joined = join_streams(24.0, &slices).unwrap();
+        let expected = validate(&joined).map(|_| ());
+        assert!(
+            matches!(
+                expected,
+                Err(StreamError::FixedOverflow {
+                    track: 1,
+                    piece: 1,
+                    ..
+                })
+            ),
+            "{expected:?}"
+        );
+        let parts = [
+            good,
+            OwnedStream {
+                bytes: broken,
+                replayed: u64::MAX,
+            },
+        ];
+        assert_eq!(
+            join_validated(24.0, &parts).map(|_| ()),
+            expected,
+            "over the budget the whole stream is validated and its error named"
+        );
+    }
+}
