@@ -9,8 +9,9 @@ use serde_json::Value as Json;
 /// Values must agree within this × max(1, |value|) ...
 const TOLERANCE: f64 = 2e-5;
 /// ... or, where Blender's float32 arithmetic is itself less exact than that, within
-/// 16 float32 epsilons of the numbers it combines: the largest key value and the local slope
-/// times the largest frame magnitude (a float32 time error moves the value along the slope).
+/// 16 float32 epsilons of the numbers it combines: the largest key or Bezier handle value and
+/// the local slope times the largest frame magnitude (a float32 time error moves the value along
+/// the slope).
 const FLOAT32_EPSILONS: f64 = 16.0 * f32::EPSILON as f64;
 /// At most this fraction of the samples may need the float32 clause.
 const FLOAT32_LIMITED_SHARE: f64 = 0.01;
@@ -50,7 +51,18 @@ struct Tally {
 /// Blender's float32 rounding bound at `frame` on `track` (see [`FLOAT32_EPSILONS`]).
 fn float32_bound(track: &Track, frame: f64) -> f64 {
     let keys = track.fcurve().map_or(&[][..], |c| c.keys());
-    let value_scale = keys.iter().fold(1.0_f64, |m, k| m.max(k.value.abs()));
+    // The values Blender combines: the keys', and the handles' of Bezier segments (a handle can
+    // reach far beyond both keys; seed 1796204336+2: keys within ±56, a handle at -353, and
+    // Blender's float32 cubic 3.4e-4 from the exact one).
+    let bezier_handles = keys.windows(2).flat_map(|pair| match pair[0].interp {
+        inbetween::fcurve::FInterp::Bezier => [pair[0].right[1], pair[1].left[1]],
+        _ => [0.0, 0.0],
+    });
+    let value_scale = keys
+        .iter()
+        .map(|k| k.value)
+        .chain(bezier_handles)
+        .fold(1.0_f64, |m, v| m.max(v.abs()));
     let frame_scale = keys.iter().fold(1.0_f64, |m, k| m.max(k.frame.abs()));
     let h = 1e-4;
     let slope = ((track.eval(frame + h)[0] - track.eval(frame - h)[0]) / (2.0 * h)).abs();
