@@ -102,6 +102,59 @@ pub fn store_and_check(
     Ok(checked)
 }
 
+/// Calls `$f::<N>(args)` with `N` the degree `$n` (at most 8, `MAX_TERMS − 1`): the loops over
+/// a piece's terms then have a fixed length (unrolled), with the same operations in the same
+/// order as a loop to `$n`, so the same bits.
+macro_rules! by_degree {
+    ($n:expr, $f:ident($($arg:expr),*)) => {
+        match $n {
+            0 => $f::<0>($($arg),*),
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            _ => $f::<8>($($arg),*),
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(super) use by_degree;
+
+/// `player::binomials(t)` up to `C(t, N)` (the same recurrence, so the same bits; the entries
+/// past `N` are 0).
+#[inline(always)]
+pub(super) fn binomials_to<const N: usize>(t: f64) -> [f64; MAX_TERMS] {
+    let mut out = [0.0; MAX_TERMS];
+    let mut b = 1.0;
+    out[0] = b;
+    for k in 0..N {
+        b *= (t - k as f64) / (k as f64 + 1.0);
+        out[k + 1] = b;
+    }
+    out
+}
+
+/// `player::shift_differences(&d[..=N], t, ..)` for a `t ≠ 0` whose binomials are `b`
+/// (`binomials_to::<N>(t)`): `Σ_{j≥k} C(t, j−k) d_j`, highest order first.
+#[inline(always)]
+pub(super) fn shifted<const N: usize>(d: &[f64; MAX_TERMS], b: &[f64; MAX_TERMS]) -> [f64; MAX_TERMS] {
+    let mut out = [0.0; MAX_TERMS];
+    for k in 0..=N {
+        let mut sum = 0.0;
+        for j in (k..=N).rev() {
+            sum += b[j - k] * d[j];
+        }
+        out[k] = sum;
+    }
+    out
+}
+
+/// `C(½, k)`, as `player::binomials(0.5)` computes them.
+const HALF_BINOMIALS: [f64; MAX_TERMS] = crate::player::binomials(0.5);
+
 /// The acceptance limit at integer frames, and what a candidate beyond it needs.
 #[derive(Clone, Copy)]
 pub struct Limit {
@@ -136,20 +189,8 @@ impl Checked {
         components: usize,
         halves: &[[f64; MAX_COMPONENTS]],
     ) {
-        let n = candidate.degree;
-        for c in 0..components {
-            let mut state = [0.0; MAX_TERMS];
-            crate::player::shift_differences(&widened[c][..=n], 0.5, &mut state[..=n]);
-            for truth in halves {
-                let e = crate::math::abs(state[0] - truth[c]);
-                self.between_error =
-                    self.between_error
-                        .max(if e.is_nan() { f64::INFINITY } else { e });
-                for i in 0..n {
-                    state[i] += state[i + 1];
-                }
-            }
-        }
+        let error = by_degree!(candidate.degree, halves_error(widened, components, halves));
+        self.between_error = self.between_error.max(error);
     }
 
     /// Raises `between_error` (and `start_error`, at the piece's start) to the largest
@@ -178,29 +219,11 @@ impl Checked {
         components: usize,
         between: &[(f64, [f64; MAX_COMPONENTS])],
     ) {
-        let terms = candidate.degree + 1;
-        for (frame, truth) in between {
-            let t = frame - candidate.origin;
-            // Every binomial up to C(t, 8) (unrolled, cheaper than stopping at the degree).
-            let b = crate::player::binomials(t);
-            for c in 0..components {
-                let played = if t == 0.0 {
-                    widened[c][0]
-                } else {
-                    let mut sum = 0.0;
-                    for j in (0..terms).rev() {
-                        sum += b[j] * widened[c][j];
-                    }
-                    sum
-                };
-                let e = crate::math::abs(played - truth[c]);
-                let e = if e.is_nan() { f64::INFINITY } else { e };
-                self.between_error = self.between_error.max(e);
-                if *frame == candidate.start {
-                    self.start_error = self.start_error.max(e);
-                }
-            }
-        }
+        let at = (candidate.origin, candidate.start);
+        let (between_error, start_error) =
+            by_degree!(candidate.degree, between_errors(widened, components, at, between));
+        self.between_error = self.between_error.max(between_error);
+        self.start_error = self.start_error.max(start_error);
     }
 
     /// Stored number `index` as the player's float path reads it.
@@ -291,21 +314,101 @@ fn replay_float(
     let narrow = precision == Precision::F32;
     let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
     widened_float(candidate, components, narrow, &mut widened)?;
-    for c in 0..components {
-        let mut state = widened[c];
-        for m in 0..error.exact.len() {
-            if error.note(m, c, state[0]) {
-                break;
-            }
-            for i in 0..n {
-                state[i] += state[i + 1];
-            }
-        }
-    }
+    by_degree!(n, replay_rows(&widened, components, error));
     if error.stopped() {
         return Ok(float_numbers(&widened, 0, 0, narrow));
     }
     Ok(float_numbers(&widened, components, terms, narrow))
+}
+
+/// The integer-frame replay of [`replay_float`] at degree `N`: per component in order, the
+/// player's additions from the origin, each frame's error noted as [`ErrorAt::note`] notes it
+/// (the largest, its first frame, a NaN as infinite), the component's replay stopped once the
+/// largest is above `stop_above` — the same decisions, with the frame computed only when the
+/// largest error moves.
+fn replay_rows<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    error: &mut ErrorAt<'_>,
+) {
+    let (mut worst, mut at) = (error.worst.0, None);
+    for (c, row) in widened.iter().enumerate().take(components) {
+        let mut state = *row;
+        for (m, truth) in error.exact.iter().enumerate() {
+            let e = crate::math::abs(state[0] - truth[c]);
+            // `e > worst || e.is_nan()` (`worst` is never NaN).
+            if !(e <= worst) {
+                worst = if e.is_nan() { f64::INFINITY } else { e };
+                at = Some(m);
+            }
+            if worst > error.stop_above {
+                break;
+            }
+            for i in 0..N {
+                state[i] += state[i + 1];
+            }
+        }
+    }
+    if let Some(m) = at {
+        error.worst = (worst, error.origin + m as f64);
+    }
+}
+
+/// The largest |played − exact| at the half frames `origin + m + ½` (`halves[m]`) at degree
+/// `N`, a NaN as infinite: each component's `widened` numbers shifted once to `½`
+/// (`player::shift_differences`), then the player's additions.
+fn halves_error<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    halves: &[[f64; MAX_COMPONENTS]],
+) -> f64 {
+    let mut largest = 0.0f64;
+    for (c, row) in widened.iter().enumerate().take(components) {
+        let mut state = shifted::<N>(row, &HALF_BINOMIALS);
+        for truth in halves {
+            let e = crate::math::abs(state[0] - truth[c]);
+            largest = largest.max(if e.is_nan() { f64::INFINITY } else { e });
+            for i in 0..N {
+                state[i] += state[i + 1];
+            }
+        }
+    }
+    largest
+}
+
+/// The largest |played − exact| at the frames of `between` at degree `N`, and the largest at
+/// the piece's start (`at = (origin, start)`), a NaN as infinite: the player's `W_0` after
+/// `shift_differences` there, `Σ_j C(t, j) D_j` highest order first (the stored number itself
+/// at `t = 0`).
+fn between_errors<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    (origin, start): (f64, f64),
+    between: &[(f64, [f64; MAX_COMPONENTS])],
+) -> (f64, f64) {
+    let (mut largest, mut at_start) = (0.0f64, 0.0f64);
+    for (frame, truth) in between {
+        let t = frame - origin;
+        let b = binomials_to::<N>(t);
+        for (c, row) in widened.iter().enumerate().take(components) {
+            let played = if t == 0.0 {
+                row[0]
+            } else {
+                let mut sum = 0.0;
+                for j in (0..=N).rev() {
+                    sum += b[j] * row[j];
+                }
+                sum
+            };
+            let e = crate::math::abs(played - truth[c]);
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            largest = largest.max(e);
+            if *frame == start {
+                at_start = at_start.max(e);
+            }
+        }
+    }
+    (largest, at_start)
 }
 
 /// The stored numbers of a float piece from its `widened` numbers (`widened_float`): `terms`
