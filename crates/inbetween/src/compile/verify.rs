@@ -120,7 +120,6 @@ macro_rules! by_degree {
         }
     };
 }
-#[allow(unused_imports)]
 pub(super) use by_degree;
 
 /// `player::binomials(t)` up to `C(t, N)` (the same recurrence, so the same bits; the entries
@@ -153,7 +152,7 @@ pub(super) fn shifted<const N: usize>(d: &[f64; MAX_TERMS], b: &[f64; MAX_TERMS]
 }
 
 /// `C(½, k)`, as `player::binomials(0.5)` computes them.
-const HALF_BINOMIALS: [f64; MAX_TERMS] = crate::player::binomials(0.5);
+pub(super) const HALF_BINOMIALS: [f64; MAX_TERMS] = crate::player::binomials(0.5);
 
 /// The acceptance limit at integer frames, and what a candidate beyond it needs.
 #[derive(Clone, Copy)]
