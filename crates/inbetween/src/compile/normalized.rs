@@ -183,7 +183,10 @@ fn replay(
         }
     }
     if !fixed {
-        return by_degree!(degree, replay_floats(checked, floats, origin, exact, stop_above));
+        return by_degree!(
+            degree,
+            replay_floats(checked, floats, origin, exact, stop_above)
+        );
     }
     let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
     for (m, truth) in exact.iter().enumerate() {
@@ -403,6 +406,111 @@ mod tests {
             counts.0 > 2_000 && counts.1 > 2_000,
             "refused, held: {counts:?}"
         );
+    }
+
+    /// The normalized checks unrolled by degree (`replay_floats`, `halves_error`,
+    /// `between_errors`) give the bits of the loops to the degree they replace, on 20 000
+    /// random four-component candidates (degrees 0–8, exact values their normalized values
+    /// moved around the limit, one in 16 with a NaN), stopping early or not.
+    #[test]
+    fn unrolled_normalized_checks_are_the_loops_bit_for_bit() {
+        let mut random = Random(0x5851_f42d_4c95_7f2d);
+        for i in 0..20_000 {
+            let limit = 1e-4;
+            let (candidate, mut exact) = random_case(&mut random, 4, limit);
+            for value in &mut exact {
+                let n = crate::math::normalize4([value[0], value[1], value[2], value[3]]);
+                value[..4].copy_from_slice(&n);
+            }
+            if random.unit() < 1.0 / 16.0 {
+                exact[0][3] = f64::NAN;
+            }
+            let (n, origin) = (candidate.degree, candidate.origin);
+            let widened: [[f64; MAX_TERMS]; 4] = core::array::from_fn(|c| candidate.differences[c]);
+            let by_term: [[f64; 4]; MAX_TERMS] =
+                core::array::from_fn(|j| widened.map(|row| row[j]));
+            let stop_above = if i % 3 == 0 { f64::INFINITY } else { limit };
+            // Integer frames, as `replay`'s loop plays a float piece.
+            let (mut worst, mut frame) = (0.0, origin);
+            let mut state = by_term;
+            for (m, truth) in exact.iter().enumerate() {
+                let e = error(state[0], truth);
+                if e > worst {
+                    (worst, frame) = (e, origin + m as f64);
+                }
+                if worst > stop_above {
+                    break;
+                }
+                for k in 0..n {
+                    for c in 0..4 {
+                        state[k][c] += state[k + 1][c];
+                    }
+                }
+            }
+            let mut checked = Checked {
+                exponent: 0,
+                numbers: PieceNumbers::F64(Vec::new()),
+                max_error: 0.0,
+                max_error_frame: origin,
+                between_error: 0.0,
+                start_error: 0.0,
+            };
+            by_degree!(
+                n,
+                replay_floats(&mut checked, by_term, origin, &exact, stop_above)
+            );
+            assert_eq!(checked.max_error.to_bits(), worst.to_bits(), "case {i}");
+            assert_eq!(
+                checked.max_error_frame.to_bits(),
+                frame.to_bits(),
+                "case {i}"
+            );
+            // Half frames: each row shifted by `shift_differences`, then added.
+            let mut shifted = [[0.0; MAX_TERMS]; 4];
+            for (s, w) in shifted.iter_mut().zip(&widened) {
+                crate::player::shift_differences(&w[..=n], 0.5, &mut s[..=n]);
+            }
+            let mut state: [[f64; 4]; MAX_TERMS] =
+                core::array::from_fn(|j| shifted.map(|row| row[j]));
+            let mut largest = 0.0f64;
+            for truth in &exact {
+                largest = largest.max(error(state[0], truth));
+                for k in 0..n {
+                    for c in 0..4 {
+                        state[k][c] += state[k + 1][c];
+                    }
+                }
+            }
+            let halves = by_degree!(n, halves_error(&widened, &exact));
+            assert_eq!(halves.to_bits(), largest.to_bits(), "case {i}");
+            // Between frames: `binomials`' sums, highest order first.
+            let between: Vec<(f64, [f64; MAX_COMPONENTS])> = exact
+                .iter()
+                .map(|truth| (origin + random.symmetric(8.0), *truth))
+                .chain([(candidate.start, exact[0]), (origin, exact[0])])
+                .collect();
+            let (mut largest, mut at_start) = (0.0f64, 0.0f64);
+            for (frame, truth) in &between {
+                let t = frame - origin;
+                let b = crate::player::binomials(t);
+                let played = if t == 0.0 {
+                    by_term[0]
+                } else {
+                    core::array::from_fn(|c| {
+                        (0..=n).rev().fold(0.0, |sum, j| sum + b[j] * by_term[j][c])
+                    })
+                };
+                let e = error(played, truth);
+                largest = largest.max(e);
+                if *frame == candidate.start {
+                    at_start = at_start.max(e);
+                }
+            }
+            let at = (origin, candidate.start);
+            let (unrolled, start) = by_degree!(n, between_errors(&widened, at, &between));
+            assert_eq!(unrolled.to_bits(), largest.to_bits(), "case {i}");
+            assert_eq!(start.to_bits(), at_start.to_bits(), "case {i}");
+        }
     }
 
     /// Largest component error, raw and after normalization, of the Chebyshev–Lobatto
