@@ -91,11 +91,22 @@ pub fn store_and_check(
     } else {
         f64::INFINITY
     };
-    let mut checked = store_and_replay(candidate, components, precision, truth.exact, stop_above)?;
+    // Filled by a float piece's replay with its numbers as the player reads them.
+    let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+    let mut checked = store_and_replay(
+        candidate,
+        components,
+        precision,
+        (truth.exact, stop_above),
+        &mut widened,
+    )?;
     if checked.max_error <= limit.integer && (!truth.halves.is_empty() || !truth.between.is_empty())
     {
-        // The stored numbers as the player reads them, once for both.
-        let widened = checked.widened_all(components, candidate.degree + 1);
+        // The stored numbers as the player reads them, once for both (a float piece's are
+        // those its replay read: `widened_float`, which `float_numbers` stores exactly).
+        if precision == Precision::Fixed {
+            widened = checked.widened_all(components, candidate.degree + 1);
+        }
         checked.check_halves(&widened, candidate, components, truth.halves);
         checked.between_with(&widened, candidate, components, truth.between);
     }
@@ -156,6 +167,9 @@ pub(super) fn shifted<const N: usize>(
 
 /// `C(½, k)`, as `player::binomials(0.5)` computes them.
 pub(super) const HALF_BINOMIALS: [f64; MAX_TERMS] = crate::player::binomials(0.5);
+
+/// A piece's numbers as the player's float path reads them, `[component][term]`.
+type Widened = [[f64; MAX_TERMS]; MAX_COMPONENTS];
 
 /// The acceptance limit at integer frames, and what a candidate beyond it needs.
 #[derive(Clone, Copy)]
@@ -243,13 +257,14 @@ impl Checked {
 }
 
 /// Stores the candidate and replays its integer frames, stopping at the first error above
-/// `stop_above` (then `max_error` is that error, not the largest).
+/// `stop_above` (then `max_error` is that error, not the largest); with a float precision
+/// also the numbers as the player reads them, into `widened` (`widened_float`; zeros).
 fn store_and_replay(
     candidate: &Candidate,
     components: usize,
     precision: Precision,
-    exact: &[[f64; MAX_COMPONENTS]],
-    stop_above: f64,
+    (exact, stop_above): (&[[f64; MAX_COMPONENTS]], f64),
+    widened: &mut Widened,
 ) -> Result<Checked, StoreFailure> {
     let mut error = ErrorAt {
         exact,
@@ -260,7 +275,7 @@ fn store_and_replay(
     let (exponent, numbers) = match precision {
         Precision::F64 | Precision::F32 => (
             0,
-            replay_float(candidate, components, precision, &mut error)?,
+            replay_float(candidate, components, precision, &mut error, widened)?,
         ),
         Precision::Fixed => replay_fixed(candidate, components, &mut error)?,
     };
@@ -312,17 +327,17 @@ fn replay_float(
     components: usize,
     precision: Precision,
     error: &mut ErrorAt<'_>,
+    widened: &mut Widened,
 ) -> Result<PieceNumbers, StoreFailure> {
     let n = candidate.degree;
     let terms = n + 1;
     let narrow = precision == Precision::F32;
-    let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-    widened_float(candidate, components, narrow, &mut widened)?;
-    by_degree!(n, replay_rows(&widened, components, error));
+    widened_float(candidate, components, narrow, widened)?;
+    by_degree!(n, replay_rows(widened, components, error));
     if error.stopped() {
-        return Ok(float_numbers(&widened, 0, 0, narrow));
+        return Ok(float_numbers(widened, 0, 0, narrow));
     }
-    Ok(float_numbers(&widened, components, terms, narrow))
+    Ok(float_numbers(widened, components, terms, narrow))
 }
 
 /// The integer-frame replay of [`replay_float`] at degree `N`: per component in order, the
