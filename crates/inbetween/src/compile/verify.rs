@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use crate::stream::layout::{FIXED_EXPONENT_RANGE, MAX_COMPONENTS, MAX_TERMS};
 use crate::stream::{PieceNumbers, Precision};
@@ -355,8 +356,11 @@ fn replay_rows<const N: usize>(
         let mut state = *row;
         for (m, truth) in error.exact.iter().enumerate() {
             let e = crate::math::abs(state[0] - truth[c]);
-            // `e > worst || e.is_nan()` (`worst` is never NaN).
-            if !(e <= worst) {
+            // `e > worst || e.is_nan()` in one comparison (`worst` is never NaN).
+            if !matches!(
+                e.partial_cmp(&worst),
+                Some(Ordering::Less | Ordering::Equal)
+            ) {
                 worst = if e.is_nan() { f64::INFINITY } else { e };
                 at = Some(m);
             }
