@@ -8,6 +8,7 @@
 //!     --toggle-collect='inbetween::compile::compile_tracks_with_progress*' \
 //!     target/release/examples/compile_check once scalar 500 f32
 //! target/release/examples/compile_check once quaternion 50 f32 2e-7   # the bench's tolerance
+//! target/release/examples/compile_check times 9 scalar 1000 f32        # 9 timed compiles, median
 //! ```
 //!
 //! `streams` compiles every JSON document of `examples/`, `tests/blender/` (not the
@@ -34,8 +35,15 @@ fn main() -> ExitCode {
         ["once", workload, channels, precision, tolerance] => {
             once(workload, channels, precision, Some(tolerance))
         }
+        ["times", runs, workload, channels, precision] => {
+            times(runs, workload, channels, precision, None)
+        }
+        ["times", runs, workload, channels, precision, tolerance] => {
+            times(runs, workload, channels, precision, Some(tolerance))
+        }
         _ => Err(
-            "usage: compile_check streams OUT_DIR | once WORKLOAD CHANNELS PRECISION [TOLERANCE]"
+            "usage: compile_check streams OUT_DIR | once WORKLOAD CHANNELS PRECISION [TOLERANCE] \
+             | times RUNS WORKLOAD CHANNELS PRECISION [TOLERANCE]"
                 .into(),
         ),
     };
@@ -82,6 +90,20 @@ fn once(
     precision_name: &str,
     tolerance: Option<&str>,
 ) -> Result<(), String> {
+    times("1", name, channels, precision_name, tolerance)
+}
+
+/// Compiles one workload `runs` times in one process (as `inbetween bench` times a small
+/// compile: the thread pool started by the first), printing each run's wall time and then the
+/// median's keys per second.
+fn times(
+    runs: &str,
+    name: &str,
+    channels: &str,
+    precision_name: &str,
+    tolerance: Option<&str>,
+) -> Result<(), String> {
+    let runs: usize = runs.parse().map_err(|_| "RUNS is a whole number")?;
     let channels = channels.parse().map_err(|_| "CHANNELS is a whole number")?;
     let doc = workload(name, channels)?;
     let tolerance = match tolerance {
@@ -94,14 +116,23 @@ fn once(
         ..CompileOptions::default()
     };
     let keys: usize = doc.tracks().iter().map(|t| t.keys().len()).sum();
-    let start = std::time::Instant::now();
-    let compiled = doc.compile(&options).map_err(|e| e.to_string())?;
-    let seconds = start.elapsed().as_secs_f64();
-    println!(
-        "{} bytes, {keys} keys in {seconds:.3} s: {:.3e} keys/s",
-        compiled.bytes.len(),
-        keys as f64 / seconds
-    );
+    let mut seconds = Vec::with_capacity(runs);
+    for _ in 0..runs.max(1) {
+        let start = std::time::Instant::now();
+        let compiled = doc.compile(&options).map_err(|e| e.to_string())?;
+        let run = start.elapsed().as_secs_f64();
+        println!(
+            "{} bytes, {keys} keys in {run:.4} s: {:.3e} keys/s",
+            compiled.bytes.len(),
+            keys as f64 / run
+        );
+        seconds.push(run);
+    }
+    seconds.sort_by(f64::total_cmp);
+    let median = seconds[seconds.len() / 2];
+    if seconds.len() > 1 {
+        println!("median {median:.4} s: {:.3e} keys/s", keys as f64 / median);
+    }
     Ok(())
 }
 

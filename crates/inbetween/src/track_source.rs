@@ -220,7 +220,8 @@ impl Track {
         let (k0, k1) = (keys.get(index)?, keys.get(index + 1)?);
         let (p0, p1) = (k0.value.to_array(), k1.value.to_array());
         let dims = self.components();
-        let mut coeffs: Vec<[f64; MAX_COMPONENTS]> = Vec::new();
+        // Room for a cubic's four rows at once (`set` grew it row by row: three reallocations).
+        let mut coeffs: Vec<[f64; MAX_COMPONENTS]> = Vec::with_capacity(4);
         let mut set = |k: usize, c: usize, x: f64| {
             if coeffs.len() <= k {
                 coeffs.resize(k + 1, [0.0; MAX_COMPONENTS]);

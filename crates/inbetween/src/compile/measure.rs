@@ -682,6 +682,20 @@ fn float_run<E, V: Visit<Error = E>>(
         }
         return Ok(());
     }
+    if normalize && components == 4 {
+        // A rotation: the same values, normalizations and additions by degree.
+        return match n {
+            0 => rotation_run::<0, E, V>(state, run, batch),
+            1 => rotation_run::<1, E, V>(state, run, batch),
+            2 => rotation_run::<2, E, V>(state, run, batch),
+            3 => rotation_run::<3, E, V>(state, run, batch),
+            4 => rotation_run::<4, E, V>(state, run, batch),
+            5 => rotation_run::<5, E, V>(state, run, batch),
+            6 => rotation_run::<6, E, V>(state, run, batch),
+            7 => rotation_run::<7, E, V>(state, run, batch),
+            _ => rotation_run::<8, E, V>(state, run, batch),
+        };
+    }
     for _ in 0..run {
         let mut value = [0.0; MAX_COMPONENTS];
         for c in 0..components {
@@ -693,6 +707,25 @@ fn float_run<E, V: Visit<Error = E>>(
         batch.push(value)?;
         for w in state.iter_mut().take(components) {
             for i in 0..n {
+                w[i] += w[i + 1];
+            }
+        }
+    }
+    Ok(())
+}
+
+/// [`float_run`] of a normalized four-component state at degree `N` (loops of fixed length:
+/// the same operations in the same order).
+fn rotation_run<const N: usize, E, V: Visit<Error = E>>(
+    state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
+    run: u64,
+    batch: &mut Batch<'_, '_, V>,
+) -> Result<(), E> {
+    for _ in 0..run {
+        let value = [state[0][0], state[1][0], state[2][0], state[3][0]];
+        batch.push(crate::math::normalize4(value))?;
+        for w in state.iter_mut() {
+            for i in 0..N {
                 w[i] += w[i + 1];
             }
         }

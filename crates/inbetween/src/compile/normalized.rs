@@ -19,8 +19,8 @@
 
 use super::source::MAX_COMPONENTS;
 use super::verify::{
-    float_numbers, store_and_check as store_raw, widened_float, Candidate, Checked, Limit,
-    StoreFailure, Truth,
+    binomials_to, by_degree, float_numbers, shifted, store_and_check as store_raw, widened_float,
+    Candidate, Checked, Limit, StoreFailure, Truth, HALF_BINOMIALS,
 };
 use super::{CompileOptions, TrackInput};
 use crate::stream::layout::MAX_TERMS;
@@ -182,6 +182,12 @@ fn replay(
             ints[i % terms][i / terms] = *x;
         }
     }
+    if !fixed {
+        return by_degree!(
+            degree,
+            replay_floats(checked, floats, origin, exact, stop_above)
+        );
+    }
     let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
     for (m, truth) in exact.iter().enumerate() {
         let played = if fixed {
@@ -210,6 +216,37 @@ fn replay(
     }
 }
 
+/// [`replay`] of a float piece at degree `N`, its numbers by term (`floats[j][c]`): the same
+/// values, errors and decisions, the frame computed only when the largest error moves.
+fn replay_floats<const N: usize>(
+    checked: &mut Checked,
+    mut floats: [[f64; 4]; MAX_TERMS],
+    origin: f64,
+    exact: &[[f64; MAX_COMPONENTS]],
+    stop_above: f64,
+) {
+    let (mut worst, mut at) = (checked.max_error, None);
+    for (m, truth) in exact.iter().enumerate() {
+        let e = error(floats[0], truth);
+        if e > worst {
+            worst = e;
+            at = Some(m);
+        }
+        if worst > stop_above {
+            break;
+        }
+        for i in 0..N {
+            for c in 0..4 {
+                floats[i][c] += floats[i + 1][c];
+            }
+        }
+    }
+    if let Some(m) = at {
+        checked.max_error = worst;
+        checked.max_error_frame = origin + m as f64;
+    }
+}
+
 /// Raises `between_error` to the largest normalized error at the half frames
 /// `origin + m + ½` (`halves[m]`), played as after a half-frame seek: the widened numbers
 /// shifted once (`player::shift_differences`), then f64 additions.
@@ -222,21 +259,28 @@ fn check_halves(
     if halves.is_empty() {
         return;
     }
-    let n = candidate.degree;
-    let mut state = [[0.0; MAX_TERMS]; 4];
-    for (s, w) in state.iter_mut().zip(widened) {
-        crate::player::shift_differences(&w[..=n], 0.5, &mut s[..=n]);
-    }
+    let error = by_degree!(candidate.degree, halves_error(widened, halves));
+    checked.between_error = checked.between_error.max(error);
+}
+
+/// The largest normalized error at the half frames of [`check_halves`] at degree `N`.
+fn halves_error<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; 4],
+    halves: &[[f64; MAX_COMPONENTS]],
+) -> f64 {
+    let state = widened.map(|w| shifted::<N>(&w, &HALF_BINOMIALS));
     // By term, the components side by side (as in `replay`).
     let mut state: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| state.map(|row| row[j]));
+    let mut largest = 0.0f64;
     for truth in halves {
-        checked.between_error = checked.between_error.max(error(state[0], truth));
-        for i in 0..n {
+        largest = largest.max(error(state[0], truth));
+        for i in 0..N {
             for c in 0..4 {
                 state[i][c] += state[i + 1][c];
             }
         }
     }
+    largest
 }
 
 /// Raises `between_error` (and `start_error` at the piece's start) to the largest normalized
@@ -265,18 +309,31 @@ fn between_with(
     if between.is_empty() {
         return;
     }
-    let terms = candidate.degree + 1;
+    let at = (candidate.origin, candidate.start);
+    let (largest, at_start) = by_degree!(candidate.degree, between_errors(widened, at, between));
+    checked.between_error = checked.between_error.max(largest);
+    checked.start_error = checked.start_error.max(at_start);
+}
+
+/// The largest normalized error at the frames of `between` at degree `N`, and the largest at
+/// the piece's start (`at = (origin, start)`), as [`between_with`] plays them.
+fn between_errors<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; 4],
+    (origin, start): (f64, f64),
+    between: &[(f64, [f64; MAX_COMPONENTS])],
+) -> (f64, f64) {
     // The numbers by term, the four components side by side.
     let by_term: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| widened.map(|row| row[j]));
+    let (mut largest, mut at_start) = (0.0f64, 0.0f64);
     for (frame, truth) in between {
-        let t = frame - candidate.origin;
-        let b = crate::player::binomials(t);
+        let t = frame - origin;
         let played = if t == 0.0 {
             by_term[0]
         } else {
+            let b = binomials_to::<N>(t);
             // Per component Σ_j b_j D_j from 0.0, highest order first.
             let mut sum = [0.0; 4];
-            for j in (0..terms).rev() {
+            for j in (0..=N).rev() {
                 for c in 0..4 {
                     sum[c] += b[j] * by_term[j][c];
                 }
@@ -284,11 +341,12 @@ fn between_with(
             sum
         };
         let e = error(played, truth);
-        checked.between_error = checked.between_error.max(e);
-        if *frame == candidate.start {
-            checked.start_error = checked.start_error.max(e);
+        largest = largest.max(e);
+        if *frame == start {
+            at_start = at_start.max(e);
         }
     }
+    (largest, at_start)
 }
 
 #[cfg(test)]
@@ -348,6 +406,111 @@ mod tests {
             counts.0 > 2_000 && counts.1 > 2_000,
             "refused, held: {counts:?}"
         );
+    }
+
+    /// The normalized checks unrolled by degree (`replay_floats`, `halves_error`,
+    /// `between_errors`) give the bits of the loops to the degree they replace, on 20 000
+    /// random four-component candidates (degrees 0–8, exact values their normalized values
+    /// moved around the limit, one in 16 with a NaN), stopping early or not.
+    #[test]
+    fn unrolled_normalized_checks_are_the_loops_bit_for_bit() {
+        let mut random = Random(0x5851_f42d_4c95_7f2d);
+        for i in 0..20_000 {
+            let limit = 1e-4;
+            let (candidate, mut exact) = random_case(&mut random, 4, limit);
+            for value in &mut exact {
+                let n = crate::math::normalize4([value[0], value[1], value[2], value[3]]);
+                value[..4].copy_from_slice(&n);
+            }
+            if random.unit() < 1.0 / 16.0 {
+                exact[0][3] = f64::NAN;
+            }
+            let (n, origin) = (candidate.degree, candidate.origin);
+            let widened: [[f64; MAX_TERMS]; 4] = core::array::from_fn(|c| candidate.differences[c]);
+            let by_term: [[f64; 4]; MAX_TERMS] =
+                core::array::from_fn(|j| widened.map(|row| row[j]));
+            let stop_above = if i % 3 == 0 { f64::INFINITY } else { limit };
+            // Integer frames, as `replay`'s loop plays a float piece.
+            let (mut worst, mut frame) = (0.0, origin);
+            let mut state = by_term;
+            for (m, truth) in exact.iter().enumerate() {
+                let e = error(state[0], truth);
+                if e > worst {
+                    (worst, frame) = (e, origin + m as f64);
+                }
+                if worst > stop_above {
+                    break;
+                }
+                for k in 0..n {
+                    for c in 0..4 {
+                        state[k][c] += state[k + 1][c];
+                    }
+                }
+            }
+            let mut checked = Checked {
+                exponent: 0,
+                numbers: PieceNumbers::F64(Vec::new()),
+                max_error: 0.0,
+                max_error_frame: origin,
+                between_error: 0.0,
+                start_error: 0.0,
+            };
+            by_degree!(
+                n,
+                replay_floats(&mut checked, by_term, origin, &exact, stop_above)
+            );
+            assert_eq!(checked.max_error.to_bits(), worst.to_bits(), "case {i}");
+            assert_eq!(
+                checked.max_error_frame.to_bits(),
+                frame.to_bits(),
+                "case {i}"
+            );
+            // Half frames: each row shifted by `shift_differences`, then added.
+            let mut shifted = [[0.0; MAX_TERMS]; 4];
+            for (s, w) in shifted.iter_mut().zip(&widened) {
+                crate::player::shift_differences(&w[..=n], 0.5, &mut s[..=n]);
+            }
+            let mut state: [[f64; 4]; MAX_TERMS] =
+                core::array::from_fn(|j| shifted.map(|row| row[j]));
+            let mut largest = 0.0f64;
+            for truth in &exact {
+                largest = largest.max(error(state[0], truth));
+                for k in 0..n {
+                    for c in 0..4 {
+                        state[k][c] += state[k + 1][c];
+                    }
+                }
+            }
+            let halves = by_degree!(n, halves_error(&widened, &exact));
+            assert_eq!(halves.to_bits(), largest.to_bits(), "case {i}");
+            // Between frames: `binomials`' sums, highest order first.
+            let between: Vec<(f64, [f64; MAX_COMPONENTS])> = exact
+                .iter()
+                .map(|truth| (origin + random.symmetric(8.0), *truth))
+                .chain([(candidate.start, exact[0]), (origin, exact[0])])
+                .collect();
+            let (mut largest, mut at_start) = (0.0f64, 0.0f64);
+            for (frame, truth) in &between {
+                let t = frame - origin;
+                let b = crate::player::binomials(t);
+                let played = if t == 0.0 {
+                    by_term[0]
+                } else {
+                    core::array::from_fn(|c| {
+                        (0..=n).rev().fold(0.0, |sum, j| sum + b[j] * by_term[j][c])
+                    })
+                };
+                let e = error(played, truth);
+                largest = largest.max(e);
+                if *frame == candidate.start {
+                    at_start = at_start.max(e);
+                }
+            }
+            let at = (origin, candidate.start);
+            let (unrolled, start) = by_degree!(n, between_errors(&widened, at, &between));
+            assert_eq!(unrolled.to_bits(), largest.to_bits(), "case {i}");
+            assert_eq!(start.to_bits(), at_start.to_bits(), "case {i}");
+        }
     }
 
     /// Largest component error, raw and after normalization, of the Chebyshev–Lobatto

@@ -45,6 +45,7 @@
 //! sampled (docs/stream-format.md).
 
 use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::verify::{binomials_to, by_degree};
 use crate::player::TrackPlayer;
 use crate::stream::layout::MAX_TERMS;
 use crate::stream::{PieceData, PieceNumbers, StreamTrack, TrackData};
@@ -358,8 +359,11 @@ fn smallest_norm(piece: &PieceData, end: f64, components: usize, slack: f64) -> 
     // Every component's numbers, read once for all the frames.
     let numbers: [([f64; MAX_TERMS], usize); MAX_COMPONENTS] =
         core::array::from_fn(|c| piece_numbers(piece, c));
+    let degree = numbers[0].1;
     while frame < end {
-        let b = crate::player::binomials(frame - piece.origin);
+        // `C(t, k)` as `player::binomials` makes them, up to the degree (the ones read).
+        let t = frame - piece.origin;
+        let b = by_degree!(degree, binomials_to(t));
         let mut sum = 0.0;
         for (d, n) in numbers.iter().take(components) {
             let value: f64 = (0..=*n).map(|k| b[k] * d[k]).sum();

@@ -266,6 +266,43 @@ fn scalar_horner_each<const N: usize>(
     }));
 }
 
+/// [`SourceSpan::polynomial_value`] at every frame of `out`, into its values (the first
+/// `components` of each; the others left as they are): [`horner_rows`] at
+/// `v = (frame − start) / length`, for a scalar of degree ≤ 3 in the unrolled form of its
+/// degree chosen once (the same operations in the same order, so the same bits).
+pub(crate) fn horner_rows_at(
+    rows: &[[f64; MAX_COMPONENTS]],
+    (start, length): (f64, f64),
+    components: usize,
+    out: &mut [(f64, [f64; MAX_COMPONENTS])],
+) {
+    if components == 1 && (1..=4).contains(&rows.len()) {
+        let c: [f64; 4] = core::array::from_fn(|k| rows.get(k).map_or(0.0, |row| row[0]));
+        let at = |frame: f64| (frame - start) / length;
+        match rows.len() {
+            1 => out.iter_mut().for_each(|(f, x)| x[0] = 0.0 * at(*f) + c[0]),
+            2 => out.iter_mut().for_each(|(f, x)| {
+                let v = at(*f);
+                x[0] = (0.0 * v + c[1]) * v + c[0];
+            }),
+            3 => out.iter_mut().for_each(|(f, x)| {
+                let v = at(*f);
+                x[0] = ((0.0 * v + c[2]) * v + c[1]) * v + c[0];
+            }),
+            _ => out.iter_mut().for_each(|(f, x)| {
+                let v = at(*f);
+                x[0] = (((0.0 * v + c[3]) * v + c[2]) * v + c[1]) * v + c[0];
+            }),
+        }
+        return;
+    }
+    let n = components.min(MAX_COMPONENTS);
+    for (frame, value) in out.iter_mut() {
+        let row = horner_rows(rows, (*frame - start) / length, components);
+        value[..n].copy_from_slice(&row[..n]);
+    }
+}
+
 /// The curve's form on one span.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SpanShape {
@@ -285,8 +322,9 @@ pub enum SpanShape {
 mod tests {
     use super::*;
 
-    /// `horner_rows_each` gives `horner_rows`' bits at every frame, for scalars of every
-    /// unrolled length (a trailing signed zero included) and beyond, and for vectors.
+    /// `horner_rows_each` gives `horner_rows`' bits at every frame, and `horner_rows_at`
+    /// `SourceSpan::polynomial_value`'s, for scalars of every unrolled length (a trailing
+    /// signed zero included) and beyond, and for vectors.
     #[test]
     fn horner_at_many_frames_gives_the_bits_of_one_frame() {
         let row = |x: f64| [x, -2.0 * x, 0.5 + x, -0.0];
@@ -310,6 +348,22 @@ mod tests {
                     bits(&one),
                     "{len} terms, {components} components"
                 );
+                // In place (`horner_rows_at`), as `SourceSpan::polynomial_value` writes them.
+                let mut at: Vec<_> = frames().map(|f| (f, [0.0; MAX_COMPONENTS])).collect();
+                horner_rows_at(rows, (start, length), components, &mut at);
+                let span = SourceSpan {
+                    start,
+                    end: start + length,
+                    key: 0,
+                    shape: SpanShape::Polynomial {
+                        coeffs: rows.to_vec(),
+                    },
+                };
+                for (frame, value) in &at {
+                    let mut alone = [0.0; MAX_COMPONENTS];
+                    assert!(span.polynomial_value(*frame, components, &mut alone));
+                    assert_eq!(value.map(f64::to_bits), alone.map(f64::to_bits), "{frame}");
+                }
             }
         }
     }

@@ -9,7 +9,7 @@ use core::cell::OnceCell;
 
 use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
-use super::source::{horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::source::{horner_rows_at, horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
@@ -40,6 +40,9 @@ struct TrackCompiler<'a> {
     wrapped_frames: Vec<f64>,
     /// The buffers of the last interval, reused by the next.
     spare: Option<IntervalBuffers>,
+    /// The intervals still to compile of the span being compiled (`compile_span`), kept
+    /// between spans (one allocation a track instead of one a span).
+    todo: Vec<(f64, f64, f64)>,
     /// With `Some`: the largest error (at integer frames and between them) of the kept
     /// pieces stored in f32 instead (`compile_track_in_precision`).
     f32_probe: Option<f64>,
@@ -214,6 +217,7 @@ fn compile_track_probing(
             source.last_frame(),
         ),
         spare: None,
+        todo: Vec::new(),
         f32_probe: probe_f32.then_some(0.0),
         exact: Vec::new(),
         normalize: normalized::normalizes(input, options),
@@ -371,7 +375,9 @@ impl TrackCompiler<'_> {
         let poly = self.exact_polynomial(span);
         // Intervals still to compile (last = next), each with the error between frames of its
         // parent's best fallback.
-        let mut todo = alloc::vec![(span.start, span.end, f64::INFINITY)];
+        let mut todo = core::mem::take(&mut self.todo);
+        todo.clear();
+        todo.push((span.start, span.end, f64::INFINITY));
         let mut budgets = Budgets {
             deep: DEEP_SPLIT_BUDGET,
             work: DEEP_SPLIT_WORK,
@@ -410,6 +416,7 @@ impl TrackCompiler<'_> {
             }
             self.spare = Some((interval.exact, interval.halves, interval.between));
         }
+        self.todo = todo;
         Ok(())
     }
 
@@ -916,12 +923,16 @@ impl TrackCompiler<'_> {
         span: &SourceSpan,
         out: &mut [(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), CompileError> {
-        if !matches!(span.shape, SpanShape::Polynomial { .. }) {
+        let SpanShape::Polynomial { coeffs } = &span.shape else {
             return self.eval_frames(span, out, false);
-        }
-        for (frame, value) in out.iter_mut() {
-            span.polynomial_value(*frame, self.components, value);
-        }
+        };
+        // `SourceSpan::polynomial_value` at each frame, its degree chosen once.
+        horner_rows_at(
+            coeffs,
+            (span.start, span.end - span.start),
+            self.components,
+            out,
+        );
         self.first_non_finite(span, out)
     }
 

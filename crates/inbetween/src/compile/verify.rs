@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 use crate::stream::layout::{FIXED_EXPONENT_RANGE, MAX_COMPONENTS, MAX_TERMS};
 use crate::stream::{PieceNumbers, Precision};
@@ -91,16 +92,85 @@ pub fn store_and_check(
     } else {
         f64::INFINITY
     };
-    let mut checked = store_and_replay(candidate, components, precision, truth.exact, stop_above)?;
+    // Filled by a float piece's replay with its numbers as the player reads them.
+    let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+    let mut checked = store_and_replay(
+        candidate,
+        components,
+        precision,
+        (truth.exact, stop_above),
+        &mut widened,
+    )?;
     if checked.max_error <= limit.integer && (!truth.halves.is_empty() || !truth.between.is_empty())
     {
-        // The stored numbers as the player reads them, once for both.
-        let widened = checked.widened_all(components, candidate.degree + 1);
+        // The stored numbers as the player reads them, once for both (a float piece's are
+        // those its replay read: `widened_float`, which `float_numbers` stores exactly).
+        if precision == Precision::Fixed {
+            widened = checked.widened_all(components, candidate.degree + 1);
+        }
         checked.check_halves(&widened, candidate, components, truth.halves);
         checked.between_with(&widened, candidate, components, truth.between);
     }
     Ok(checked)
 }
+
+/// Calls `$f::<N>(args)` with `N` the degree `$n` (at most 8, `MAX_TERMS − 1`): the loops over
+/// a piece's terms then have a fixed length (unrolled), with the same operations in the same
+/// order as a loop to `$n`, so the same bits.
+macro_rules! by_degree {
+    ($n:expr, $f:ident($($arg:expr),*)) => {
+        match $n {
+            0 => $f::<0>($($arg),*),
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            _ => $f::<8>($($arg),*),
+        }
+    };
+}
+pub(super) use by_degree;
+
+/// `player::binomials(t)` up to `C(t, N)` (the same recurrence, so the same bits; the entries
+/// past `N` are 0).
+#[inline(always)]
+pub(super) fn binomials_to<const N: usize>(t: f64) -> [f64; MAX_TERMS] {
+    let mut out = [0.0; MAX_TERMS];
+    let mut b = 1.0;
+    out[0] = b;
+    for k in 0..N {
+        b *= (t - k as f64) / (k as f64 + 1.0);
+        out[k + 1] = b;
+    }
+    out
+}
+
+/// `player::shift_differences(&d[..=N], t, ..)` for a `t ≠ 0` whose binomials are `b`
+/// (`binomials_to::<N>(t)`): `Σ_{j≥k} C(t, j−k) d_j`, highest order first.
+#[inline(always)]
+pub(super) fn shifted<const N: usize>(
+    d: &[f64; MAX_TERMS],
+    b: &[f64; MAX_TERMS],
+) -> [f64; MAX_TERMS] {
+    let mut out = [0.0; MAX_TERMS];
+    for k in 0..=N {
+        let mut sum = 0.0;
+        for j in (k..=N).rev() {
+            sum += b[j - k] * d[j];
+        }
+        out[k] = sum;
+    }
+    out
+}
+
+/// `C(½, k)`, as `player::binomials(0.5)` computes them.
+pub(super) const HALF_BINOMIALS: [f64; MAX_TERMS] = crate::player::binomials(0.5);
+
+/// A piece's numbers as the player's float path reads them, `[component][term]`.
+type Widened = [[f64; MAX_TERMS]; MAX_COMPONENTS];
 
 /// The acceptance limit at integer frames, and what a candidate beyond it needs.
 #[derive(Clone, Copy)]
@@ -136,20 +206,8 @@ impl Checked {
         components: usize,
         halves: &[[f64; MAX_COMPONENTS]],
     ) {
-        let n = candidate.degree;
-        for c in 0..components {
-            let mut state = [0.0; MAX_TERMS];
-            crate::player::shift_differences(&widened[c][..=n], 0.5, &mut state[..=n]);
-            for truth in halves {
-                let e = crate::math::abs(state[0] - truth[c]);
-                self.between_error =
-                    self.between_error
-                        .max(if e.is_nan() { f64::INFINITY } else { e });
-                for i in 0..n {
-                    state[i] += state[i + 1];
-                }
-            }
-        }
+        let error = by_degree!(candidate.degree, halves_error(widened, components, halves));
+        self.between_error = self.between_error.max(error);
     }
 
     /// Raises `between_error` (and `start_error`, at the piece's start) to the largest
@@ -178,29 +236,13 @@ impl Checked {
         components: usize,
         between: &[(f64, [f64; MAX_COMPONENTS])],
     ) {
-        let terms = candidate.degree + 1;
-        for (frame, truth) in between {
-            let t = frame - candidate.origin;
-            // Every binomial up to C(t, 8) (unrolled, cheaper than stopping at the degree).
-            let b = crate::player::binomials(t);
-            for c in 0..components {
-                let played = if t == 0.0 {
-                    widened[c][0]
-                } else {
-                    let mut sum = 0.0;
-                    for j in (0..terms).rev() {
-                        sum += b[j] * widened[c][j];
-                    }
-                    sum
-                };
-                let e = crate::math::abs(played - truth[c]);
-                let e = if e.is_nan() { f64::INFINITY } else { e };
-                self.between_error = self.between_error.max(e);
-                if *frame == candidate.start {
-                    self.start_error = self.start_error.max(e);
-                }
-            }
-        }
+        let at = (candidate.origin, candidate.start);
+        let (between_error, start_error) = by_degree!(
+            candidate.degree,
+            between_errors(widened, components, at, between)
+        );
+        self.between_error = self.between_error.max(between_error);
+        self.start_error = self.start_error.max(start_error);
     }
 
     /// Stored number `index` as the player's float path reads it.
@@ -216,13 +258,14 @@ impl Checked {
 }
 
 /// Stores the candidate and replays its integer frames, stopping at the first error above
-/// `stop_above` (then `max_error` is that error, not the largest).
+/// `stop_above` (then `max_error` is that error, not the largest); with a float precision
+/// also the numbers as the player reads them, into `widened` (`widened_float`; zeros).
 fn store_and_replay(
     candidate: &Candidate,
     components: usize,
     precision: Precision,
-    exact: &[[f64; MAX_COMPONENTS]],
-    stop_above: f64,
+    (exact, stop_above): (&[[f64; MAX_COMPONENTS]], f64),
+    widened: &mut Widened,
 ) -> Result<Checked, StoreFailure> {
     let mut error = ErrorAt {
         exact,
@@ -233,7 +276,7 @@ fn store_and_replay(
     let (exponent, numbers) = match precision {
         Precision::F64 | Precision::F32 => (
             0,
-            replay_float(candidate, components, precision, &mut error)?,
+            replay_float(candidate, components, precision, &mut error, widened)?,
         ),
         Precision::Fixed => replay_fixed(candidate, components, &mut error)?,
     };
@@ -285,27 +328,110 @@ fn replay_float(
     components: usize,
     precision: Precision,
     error: &mut ErrorAt<'_>,
+    widened: &mut Widened,
 ) -> Result<PieceNumbers, StoreFailure> {
     let n = candidate.degree;
     let terms = n + 1;
     let narrow = precision == Precision::F32;
-    let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-    widened_float(candidate, components, narrow, &mut widened)?;
-    for c in 0..components {
-        let mut state = widened[c];
-        for m in 0..error.exact.len() {
-            if error.note(m, c, state[0]) {
+    widened_float(candidate, components, narrow, widened)?;
+    by_degree!(n, replay_rows(widened, components, error));
+    if error.stopped() {
+        return Ok(float_numbers(widened, 0, 0, narrow));
+    }
+    Ok(float_numbers(widened, components, terms, narrow))
+}
+
+/// The integer-frame replay of [`replay_float`] at degree `N`: per component in order, the
+/// player's additions from the origin, each frame's error noted as [`ErrorAt::note`] notes it
+/// (the largest, its first frame, a NaN as infinite), the component's replay stopped once the
+/// largest is above `stop_above` — the same decisions, with the frame computed only when the
+/// largest error moves.
+fn replay_rows<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    error: &mut ErrorAt<'_>,
+) {
+    let (mut worst, mut at) = (error.worst.0, None);
+    for (c, row) in widened.iter().enumerate().take(components) {
+        let mut state = *row;
+        for (m, truth) in error.exact.iter().enumerate() {
+            let e = crate::math::abs(state[0] - truth[c]);
+            // `e > worst || e.is_nan()` in one comparison (`worst` is never NaN).
+            if !matches!(
+                e.partial_cmp(&worst),
+                Some(Ordering::Less | Ordering::Equal)
+            ) {
+                worst = if e.is_nan() { f64::INFINITY } else { e };
+                at = Some(m);
+            }
+            if worst > error.stop_above {
                 break;
             }
-            for i in 0..n {
+            for i in 0..N {
                 state[i] += state[i + 1];
             }
         }
     }
-    if error.stopped() {
-        return Ok(float_numbers(&widened, 0, 0, narrow));
+    if let Some(m) = at {
+        error.worst = (worst, error.origin + m as f64);
     }
-    Ok(float_numbers(&widened, components, terms, narrow))
+}
+
+/// The largest |played − exact| at the half frames `origin + m + ½` (`halves[m]`) at degree
+/// `N`, a NaN as infinite: each component's `widened` numbers shifted once to `½`
+/// (`player::shift_differences`), then the player's additions.
+fn halves_error<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    halves: &[[f64; MAX_COMPONENTS]],
+) -> f64 {
+    let mut largest = 0.0f64;
+    for (c, row) in widened.iter().enumerate().take(components) {
+        let mut state = shifted::<N>(row, &HALF_BINOMIALS);
+        for truth in halves {
+            let e = crate::math::abs(state[0] - truth[c]);
+            largest = largest.max(if e.is_nan() { f64::INFINITY } else { e });
+            for i in 0..N {
+                state[i] += state[i + 1];
+            }
+        }
+    }
+    largest
+}
+
+/// The largest |played − exact| at the frames of `between` at degree `N`, and the largest at
+/// the piece's start (`at = (origin, start)`), a NaN as infinite: the player's `W_0` after
+/// `shift_differences` there, `Σ_j C(t, j) D_j` highest order first (the stored number itself
+/// at `t = 0`).
+fn between_errors<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    (origin, start): (f64, f64),
+    between: &[(f64, [f64; MAX_COMPONENTS])],
+) -> (f64, f64) {
+    let (mut largest, mut at_start) = (0.0f64, 0.0f64);
+    for (frame, truth) in between {
+        let t = frame - origin;
+        let b = binomials_to::<N>(t);
+        for (c, row) in widened.iter().enumerate().take(components) {
+            let played = if t == 0.0 {
+                row[0]
+            } else {
+                let mut sum = 0.0;
+                for j in (0..=N).rev() {
+                    sum += b[j] * row[j];
+                }
+                sum
+            };
+            let e = crate::math::abs(played - truth[c]);
+            let e = if e.is_nan() { f64::INFINITY } else { e };
+            largest = largest.max(e);
+            if *frame == start {
+                at_start = at_start.max(e);
+            }
+        }
+    }
+    (largest, at_start)
 }
 
 /// The stored numbers of a float piece from its `widened` numbers (`widened_float`): `terms`
@@ -543,6 +669,115 @@ pub(super) mod tests {
             })
             .collect();
         (candidate, exact)
+    }
+
+    /// The checks unrolled by degree (`replay_rows`, `halves_error`, `between_errors`,
+    /// `binomials_to`, `shifted`) give the bits of the loops to the degree they replace —
+    /// `ErrorAt::note` frame by frame, `player::shift_differences` and `player::binomials` —
+    /// on 20 000 random candidates (1–4 components, degrees 0–8, exact values moved around the
+    /// limit, one in 16 with a NaN, one in 64 with a number beyond f32's range), stopping early
+    /// or not: the same largest errors and frames. Changing the order of an unrolled sum (or
+    /// noting a frame's error after its additions) makes it fail.
+    #[test]
+    fn unrolled_checks_are_the_loops_bit_for_bit() {
+        let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        for i in 0..20_000 {
+            let components = 1 + i % 4;
+            let limit = 1e-4;
+            let (candidate, mut exact) = random_case(&mut random, components, limit);
+            if random.unit() < 1.0 / 16.0 {
+                let last = exact.len() - 1;
+                let m = ((random.unit() * exact.len() as f64) as usize).min(last);
+                exact[m][components - 1] = f64::NAN;
+            }
+            let n = candidate.degree;
+            let widened = candidate.differences;
+            let stop_above = if i % 3 == 0 { f64::INFINITY } else { limit };
+            // Integer frames: the loop with `ErrorAt::note` as it was.
+            let fresh = || ErrorAt {
+                exact: &exact,
+                origin: candidate.origin,
+                stop_above,
+                worst: (0.0, candidate.origin),
+            };
+            let mut reference = fresh();
+            for c in 0..components {
+                let mut state = widened[c];
+                for m in 0..exact.len() {
+                    if reference.note(m, c, state[0]) {
+                        break;
+                    }
+                    for k in 0..n {
+                        state[k] += state[k + 1];
+                    }
+                }
+            }
+            let mut unrolled = fresh();
+            by_degree!(n, replay_rows(&widened, components, &mut unrolled));
+            assert_eq!(
+                (unrolled.worst.0.to_bits(), unrolled.worst.1.to_bits()),
+                (reference.worst.0.to_bits(), reference.worst.1.to_bits()),
+                "case {i}"
+            );
+            // Half frames: shifted once by `shift_differences`, then added.
+            let mut largest = 0.0f64;
+            for c in 0..components {
+                let mut state = [0.0; MAX_TERMS];
+                crate::player::shift_differences(&widened[c][..=n], 0.5, &mut state[..=n]);
+                for truth in &exact {
+                    let e = crate::math::abs(state[0] - truth[c]);
+                    largest = largest.max(if e.is_nan() { f64::INFINITY } else { e });
+                    for k in 0..n {
+                        state[k] += state[k + 1];
+                    }
+                }
+            }
+            let halves = by_degree!(n, halves_error(&widened, components, &exact));
+            assert_eq!(halves.to_bits(), largest.to_bits(), "case {i}");
+            // Between frames (the start, the origin and random offsets): `binomials`' sums.
+            let mut between: Vec<(f64, [f64; MAX_COMPONENTS])> =
+                alloc::vec![(candidate.start, exact[0]), (candidate.origin, exact[0])];
+            for truth in &exact {
+                let t = random.symmetric(8.0);
+                between.push((candidate.origin + t, *truth));
+                let b = crate::player::binomials(t);
+                let to = by_degree!(n, binomials_to(t));
+                assert_eq!(b[..=n], to[..=n], "case {i}: C({t}, k)");
+                if t != 0.0 {
+                    let mut state = [0.0; MAX_TERMS];
+                    crate::player::shift_differences(&widened[0][..=n], t, &mut state[..=n]);
+                    let unrolled = by_degree!(n, shifted(&widened[0], &to));
+                    assert_eq!(unrolled[..=n], state[..=n], "case {i}: shifted by {t}");
+                }
+            }
+            let (mut largest, mut at_start) = (0.0f64, 0.0f64);
+            for (frame, truth) in &between {
+                let t = frame - candidate.origin;
+                let b = crate::player::binomials(t);
+                for c in 0..components {
+                    let played = if t == 0.0 {
+                        widened[c][0]
+                    } else {
+                        (0..=n).rev().fold(0.0, |sum, j| sum + b[j] * widened[c][j])
+                    };
+                    let e = crate::math::abs(played - truth[c]);
+                    let e = if e.is_nan() { f64::INFINITY } else { e };
+                    largest = largest.max(e);
+                    if *frame == candidate.start {
+                        at_start = at_start.max(e);
+                    }
+                }
+            }
+            let at = (candidate.origin, candidate.start);
+            let (unrolled, start) =
+                by_degree!(n, between_errors(&widened, components, at, &between));
+            assert_eq!(
+                (unrolled.to_bits(), start.to_bits()),
+                (largest.to_bits(), at_start.to_bits()),
+                "case {i}"
+            );
+        }
+        assert_eq!(HALF_BINOMIALS, crate::player::binomials(0.5));
     }
 
     /// The exact values of integer frames only (no fractional frames).
