@@ -96,6 +96,7 @@ mod pass;
 mod quat_lanes;
 mod records;
 mod straight;
+mod sweep;
 
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;

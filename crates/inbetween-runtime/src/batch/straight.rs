@@ -49,6 +49,9 @@ pub(super) struct Straight {
     /// Each f32 group's part of the live epoch block: its first chunk in
     /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
     block: [(usize, usize); MAX_TERMS],
+    /// Every f32 group is one run of channels from its first slot and not fused
+    /// (`quat_lanes`): [`Bank::sweep_groups`] writes them.
+    swept: bool,
 }
 
 impl Bank<'_> {
@@ -89,6 +92,11 @@ impl Bank<'_> {
             fixed: self.used.fixed & first,
             lean: self.side.is_empty() && self.all_on_script && self.live.is_some(),
             block,
+            swept: self.used.horner & self.fused.groups() == 0
+                && bits(self.used.horner).all(|d| {
+                    let runs = self.horner.get(d).map(|g| g.runs.as_slice());
+                    matches!(runs, Some([(0, _, _)]))
+                }),
         };
     }
 
@@ -194,7 +202,11 @@ impl Bank<'_> {
     pub(super) fn write_straight(&self, out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let t = (frame - self.centre) as f32;
-        self.write_horner_f32(t, out, true);
+        if self.straight.swept {
+            self.sweep_groups(t, out);
+        } else {
+            self.write_horner_f32(t, out, true);
+        }
         self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
         if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
             // `out` fits: checked by `write_f32`.
@@ -202,6 +214,25 @@ impl Bank<'_> {
         }
         if !self.normalized.is_empty() {
             self.normalize_f32(out);
+        }
+    }
+}
+
+impl Bank<'_> {
+    /// A straight frame's f32 groups when the plan found them `swept`: each group's one run
+    /// from its part of the live block at `t` straight into `out` (`HornerGroup::sweep`), the
+    /// values `write_horner_f32` writes.
+    #[inline]
+    fn sweep_groups(&self, t: f32, out: &mut [f32]) {
+        for d in bits(self.used.horner) {
+            let Some(g) = self.horner.get(d) else {
+                continue;
+            };
+            if let [(0, first, n)] = *g.runs.as_slice() {
+                if let Some(dst) = out.get_mut(first..first + n) {
+                    g.sweep(self.located_block(d), t, dst);
+                }
+            }
         }
     }
 }
