@@ -374,6 +374,9 @@ struct Script {
     has_track: Vec<bool>,
     /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
     blocks: EpochBlocks,
+    /// Per script frame: it is an epoch's first frame whose f32 records store what that
+    /// epoch's block already holds (`straight::held_by_blocks`).
+    held: Vec<bool>,
     /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
     by_track: Vec<u32>,
     track_start: Vec<u32>,
@@ -660,6 +663,7 @@ impl<'s> Bank<'s> {
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         script.record_undo();
+        script.held = straight::held_by_blocks(&script);
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
             // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
             // bank whose tracks are too far apart in time for them plays exactly.
@@ -782,7 +786,8 @@ impl<'s> Bank<'s> {
             + s.blocks.ints.values.len() * horner::INT_CHUNK * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
-            + s.has_track.len();
+            + s.has_track.len()
+            + s.held.len();
         let tracks = self.tracks.len() * (core::mem::size_of::<TrackInfo<'_>>() + 1 + 16);
         let side = self.side.capacity() * core::mem::size_of::<Side>() + self.side_of.len() * 4;
         groups + script + tracks + side

@@ -26,8 +26,10 @@
 //! what the other writes), only the tests are hoisted. Small exact groups (up to `BLOCK`
 //! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
 
+use super::horner::HotScript;
 use super::horner::CHUNK;
-use super::{bits, Bank, Group, Lane, Script, BLOCK, MAX_TERMS};
+use super::{bits, Bank, Group, Lane, Script, BLOCK, MAX_TERMS, SLOW};
+use alloc::vec::Vec;
 
 /// What the straight frames do until the next state change (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -112,10 +114,11 @@ impl Bank<'_> {
             .filter(|_| n > 0)
     }
 
-    /// The f32 and i32 records of script frame `i` into the live block, when the plan found
-    /// them `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
+    /// The f32 and i32 records of script frame `i` of the lists whose bit is in `mask` (see
+    /// `Script::hot_used`) into the live block, when the plan found them `lean` (the same
+    /// stores as `play_hot`, without its per-frame lookups and tests).
     #[inline]
-    fn lean_records(&mut self, i: usize) {
+    fn lean_records(&mut self, i: usize, mask: u32) {
         let Self {
             script:
                 Script {
@@ -129,7 +132,7 @@ impl Bank<'_> {
             live,
             ..
         } = self;
-        let used = hot_used.get(i).copied().unwrap_or(0);
+        let used = hot_used.get(i).copied().unwrap_or(0) & mask;
         for d in bits(used & ((1 << MAX_TERMS) - 1)) {
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
@@ -170,31 +173,69 @@ impl Bank<'_> {
         }
     }
 
-    /// The rest of a straight frame at `due`: the script frame's records (inline, no plan when
-    /// that is all the frame holds), and otherwise the general `piece_changes` (epoch switch,
-    /// script, heap) and a new plan.
+    /// The rest of a straight frame at `due`, in the general path's order: the epoch switch
+    /// (and a new plan, which locates the new block), the script frame's records (inline;
+    /// f32 records the new epoch's block already holds are skipped when the records are
+    /// `lean`, [`held_by_blocks`]) and its other entries when they only load exact float
+    /// lanes; anything else (a heap reload, entries that end a chain or move channels on or off
+    /// the side list) through the general `piece_changes` and a new plan.
     fn straight_due(&mut self) {
         let frame = self.straight.origin + self.steps as i64;
         let i = self.cursor;
-        let script = self.script.frames.get(i).map(|&f| f as i64);
-        let others = self.script.frame_start.get(i..i + 2);
-        let only_records = others.is_some_and(|o| o[0] == o[1]);
+        let script = self.script.frames.get(i).map(|&f| f as i64) == Some(frame);
         let epoch = frame.rem_euclid(super::horner::EPOCH) == 0;
         let heap = self.heap.peek().is_some_and(|r| (r.0).0 <= self.steps);
-        if script != Some(frame) || !only_records || epoch || heap {
+        if heap || !(script || epoch) || (script && !self.plain_others(i)) {
             self.piece_changes();
             self.plan();
             return;
         }
-        self.cursor += 1;
-        if self.straight.lean {
-            self.lean_records(i);
-        } else {
-            self.play_hot(i, u32::MAX);
+        if epoch {
+            self.next_epoch();
+            self.plan();
+        }
+        if script {
+            self.cursor += 1;
+            if self.straight.lean {
+                let held = epoch && self.script.held.get(i).copied().unwrap_or(false);
+                self.lean_records(
+                    i,
+                    if held {
+                        u32::MAX << MAX_TERMS
+                    } else {
+                        u32::MAX
+                    },
+                );
+            } else {
+                self.play_hot(i, u32::MAX);
+            }
+            let (start, end) = self.others_of(i);
+            for o in start..end {
+                if let Some(&e) = self.script.others.get(o) {
+                    self.apply_entry(e as usize);
+                }
+            }
         }
         let next = self.script.frames.get(self.cursor).map(|&f| f as i64);
         let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
         self.straight.due = self.straight.due_other.min(steps);
+    }
+
+    /// Where script frame `i`'s entries other than records lie in `Script::others`.
+    fn others_of(&self, i: usize) -> (usize, usize) {
+        let at = |i: usize| self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
+        (at(i), at(i + 1))
+    }
+
+    /// Script frame `i`'s other entries only load exact float lanes (`apply_entry` of a float
+    /// track played exactly, not a chain's end): they change nothing a plan decided.
+    fn plain_others(&self, i: usize) -> bool {
+        let (start, end) = self.others_of(i);
+        let others = self.script.others.get(start..end).unwrap_or(&[]);
+        others.iter().all(|&e| {
+            let e = self.script.entries.get(e as usize);
+            e.is_some_and(|e| e.kind != SLOW && !e.place.fast && !e.place.fixed)
+        })
     }
 
     /// A straight `write_f32` into `out` (at least `channels()` long): the Horner lanes group by
@@ -235,6 +276,51 @@ impl Bank<'_> {
             }
         }
     }
+}
+
+/// Per script frame of `script`: whether it is an epoch's first frame whose f32 records
+/// (every one, of every group) store, bit for bit, what that epoch's block holds where they
+/// store it as built (`EpochBlocks::fill` computes a piece's coefficients about the epoch's
+/// centre as `to_power_coefficients` computes the record's, so they agree wherever a piece
+/// starts on an epoch boundary). Forward play enters an epoch's block at its first frame
+/// unpatched (`live`), so there the straight frame skips those records when they are `lean`
+/// (no channel to take off the side list).
+pub(super) fn held_by_blocks(script: &Script) -> Vec<bool> {
+    let blocks = &script.blocks;
+    let frames = script.frames.iter().enumerate();
+    frames
+        .map(|(i, &f)| {
+            let f = f as i64;
+            let block = blocks
+                .index(f)
+                .filter(|_| f.rem_euclid(super::horner::EPOCH) == 0);
+            block.is_some_and(|b| {
+                let mut groups = script.hot.iter().enumerate();
+                groups.all(|(d, hot)| records_held(hot, i, d + 1, blocks.group(b, d)))
+            })
+        })
+        .collect()
+}
+
+/// Whether every record of script frame `i` in `hot` (`terms` orders each) stores what
+/// `group` (a group's part of a block) holds at its position.
+fn records_held(hot: &HotScript, i: usize, terms: usize, group: Option<&[[f32; CHUNK]]>) -> bool {
+    let (from, to) = hot.range(i);
+    if from == to {
+        return true;
+    }
+    let Some(values) = group.map(<[[f32; CHUNK]]>::as_flattened) else {
+        return false;
+    };
+    (from..to).all(|r| {
+        let at = hot.slot.get(r).map_or(usize::MAX, |&p| p as usize);
+        (0..terms).all(|k| {
+            let held = values
+                .get(at.saturating_add(k * CHUNK))
+                .map(|v| v.to_bits());
+            held.is_some() && held == hot.coef.get(r * terms + k).map(|c| c.to_bits())
+        })
+    })
 }
 
 /// One frame of an exact group: [`advance_small`] inline for a group of at most `BLOCK` lanes
