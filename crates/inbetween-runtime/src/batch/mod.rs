@@ -374,9 +374,8 @@ struct Script {
     has_track: Vec<bool>,
     /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
     blocks: EpochBlocks,
-    /// Per script frame: it is an epoch's first frame whose f32 records store what that
-    /// epoch's block already holds (`straight::held_by_blocks`).
-    held: Vec<bool>,
+    /// Per script frame, what the straight frame reads of it (`straight::frame_infos`).
+    infos: Vec<straight::FrameInfo>,
     /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
     by_track: Vec<u32>,
     track_start: Vec<u32>,
@@ -663,7 +662,7 @@ impl<'s> Bank<'s> {
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         script.record_undo();
-        script.held = straight::held_by_blocks(&script);
+        script.infos = straight::frame_infos(&script);
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
             // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
             // bank whose tracks are too far apart in time for them plays exactly.
@@ -787,7 +786,7 @@ impl<'s> Bank<'s> {
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len()
-            + s.held.len();
+            + s.infos.len() * core::mem::size_of::<straight::FrameInfo>();
         let tracks = self.tracks.len() * (core::mem::size_of::<TrackInfo<'_>>() + 1 + 16);
         let side = self.side.capacity() * core::mem::size_of::<Side>() + self.side_of.len() * 4;
         groups + script + tracks + side

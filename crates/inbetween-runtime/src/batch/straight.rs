@@ -176,16 +176,22 @@ impl Bank<'_> {
     /// The rest of a straight frame at `due`, in the general path's order: the epoch switch
     /// (and a new plan, which locates the new block), the script frame's records (inline;
     /// f32 records the new epoch's block already holds are skipped when the records are
-    /// `lean`, [`held_by_blocks`]) and its other entries when they only load exact float
+    /// `lean`, [`FrameInfo::held`]) and its other entries when they only load exact float
     /// lanes; anything else (a heap reload, entries that end a chain or move channels on or off
     /// the side list) through the general `piece_changes` and a new plan.
     fn straight_due(&mut self) {
         let frame = self.straight.origin + self.steps as i64;
         let i = self.cursor;
-        let script = self.script.frames.get(i).map(|&f| f as i64) == Some(frame);
+        let info = self
+            .script
+            .infos
+            .get(i)
+            .copied()
+            .filter(|f| f.frame == frame);
         let epoch = frame.rem_euclid(super::horner::EPOCH) == 0;
         let heap = self.heap.peek().is_some_and(|r| (r.0).0 <= self.steps);
-        if heap || !(script || epoch) || (script && !self.plain_others(i)) {
+        let general = info.map_or(!epoch, |f| !f.plain);
+        if heap || general {
             self.piece_changes();
             self.plan();
             return;
@@ -194,10 +200,10 @@ impl Bank<'_> {
             self.next_epoch();
             self.plan();
         }
-        if script {
+        if let Some(info) = info {
             self.cursor += 1;
             if self.straight.lean {
-                let held = epoch && self.script.held.get(i).copied().unwrap_or(false);
+                let held = epoch && info.held;
                 self.lean_records(
                     i,
                     if held {
@@ -209,33 +215,15 @@ impl Bank<'_> {
             } else {
                 self.play_hot(i, u32::MAX);
             }
-            let (start, end) = self.others_of(i);
-            for o in start..end {
+            for o in info.others.0 as usize..info.others.1 as usize {
                 if let Some(&e) = self.script.others.get(o) {
                     self.apply_entry(e as usize);
                 }
             }
         }
-        let next = self.script.frames.get(self.cursor).map(|&f| f as i64);
+        let next = self.script.infos.get(self.cursor).map(|f| f.frame);
         let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
         self.straight.due = self.straight.due_other.min(steps);
-    }
-
-    /// Where script frame `i`'s entries other than records lie in `Script::others`.
-    fn others_of(&self, i: usize) -> (usize, usize) {
-        let at = |i: usize| self.script.frame_start.get(i).copied().unwrap_or(0) as usize;
-        (at(i), at(i + 1))
-    }
-
-    /// Script frame `i`'s other entries only load exact float lanes (`apply_entry` of a float
-    /// track played exactly, not a chain's end): they change nothing a plan decided.
-    fn plain_others(&self, i: usize) -> bool {
-        let (start, end) = self.others_of(i);
-        let others = self.script.others.get(start..end).unwrap_or(&[]);
-        others.iter().all(|&e| {
-            let e = self.script.entries.get(e as usize);
-            e.is_some_and(|e| e.kind != SLOW && !e.place.fast && !e.place.fixed)
-        })
     }
 
     /// A straight `write_f32` into `out` (at least `channels()` long): the Horner lanes group by
@@ -278,26 +266,52 @@ impl Bank<'_> {
     }
 }
 
-/// Per script frame of `script`: whether it is an epoch's first frame whose f32 records
-/// (every one, of every group) store, bit for bit, what that epoch's block holds where they
-/// store it as built (`EpochBlocks::fill` computes a piece's coefficients about the epoch's
-/// centre as `to_power_coefficients` computes the record's, so they agree wherever a piece
-/// starts on an epoch boundary). Forward play enters an epoch's block at its first frame
-/// unpatched (`live`), so there the straight frame skips those records when they are `lean`
-/// (no channel to take off the side list).
-pub(super) fn held_by_blocks(script: &Script) -> Vec<bool> {
+/// What the straight frame reads of one script frame, computed once by [`frame_infos`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FrameInfo {
+    /// The script frame (`Script::frames`, an integer).
+    frame: i64,
+    /// Where its entries other than records lie in `Script::others`.
+    others: (u32, u32),
+    /// It is an epoch's first frame whose f32 records (every one, of every group) store, bit
+    /// for bit, what that epoch's block holds where they store it as built
+    /// (`EpochBlocks::fill` computes a piece's coefficients about the epoch's centre as
+    /// `to_power_coefficients` computes the record's, so they agree wherever a piece starts on
+    /// an epoch boundary). Forward play enters an epoch's block at its first frame unpatched
+    /// (`live`), so there the straight frame skips those records when they are `lean` (no
+    /// channel to take off the side list).
+    held: bool,
+    /// Its other entries only load exact float lanes (`apply_entry` of a float track played
+    /// exactly, not a chain's end): they change nothing a plan decided.
+    plain: bool,
+}
+
+/// [`FrameInfo`] of every script frame of `script`.
+pub(super) fn frame_infos(script: &Script) -> Vec<FrameInfo> {
     let blocks = &script.blocks;
+    let at = |i: usize| script.frame_start.get(i).copied().unwrap_or(0);
     let frames = script.frames.iter().enumerate();
     frames
         .map(|(i, &f)| {
-            let f = f as i64;
-            let block = blocks
-                .index(f)
-                .filter(|_| f.rem_euclid(super::horner::EPOCH) == 0);
-            block.is_some_and(|b| {
+            let frame = f as i64;
+            let block = blocks.index(frame);
+            let block = block.filter(|_| frame.rem_euclid(super::horner::EPOCH) == 0);
+            let held = block.is_some_and(|b| {
                 let mut groups = script.hot.iter().enumerate();
                 groups.all(|(d, hot)| records_held(hot, i, d + 1, blocks.group(b, d)))
-            })
+            });
+            let others = (at(i), at(i + 1));
+            let list = script.others.get(others.0 as usize..others.1 as usize);
+            let plain = list.unwrap_or(&[]).iter().all(|&e| {
+                let e = script.entries.get(e as usize);
+                e.is_some_and(|e| e.kind != SLOW && !e.place.fast && !e.place.fixed)
+            });
+            FrameInfo {
+                frame,
+                others,
+                held,
+                plain,
+            }
         })
         .collect()
 }
