@@ -275,8 +275,8 @@ impl<T: super::horner::LaneWord> Lanes<'_, T> {
 /// stored at `slots[r] + k · T::CHUNK` for `k < N`; a record whose positions are not all in
 /// `values` (a broken invariant of the groups) is skipped. Each position is compared with one
 /// bound computed once (the last position whose `N` numbers fit), which proves its stores in
-/// range (2 instructions a record, against 3 for a range check per record, and the loop
-/// unrolls).
+/// range (2 instructions a record, against 3 for a range check per record), two records a
+/// step (the loop's own instructions once per two records).
 #[inline(never)]
 fn store_chunked<T: super::horner::LaneWord, const N: usize>(
     slots: &[u32],
@@ -286,23 +286,37 @@ fn store_chunked<T: super::horner::LaneWord, const N: usize>(
     let Some(last) = values.len().checked_sub((N - 1) * T::CHUNK + 1) else {
         return;
     };
-    for (c, &at) in coef.chunks_exact(N).zip(slots) {
+    let mut store = |at: u32, c: &[T; N]| {
         let at = at as usize;
         if at > last {
-            continue;
+            return;
         }
-        if let Ok(c) = <&[T; N]>::try_from(c) {
-            for (k, &x) in c.iter().enumerate() {
-                // SAFETY: `at ≤ last = values.len() − ((N − 1) · CHUNK + 1)` and `k < N`, so
-                // `at + k · CHUNK ≤ values.len() − 1` (the compiler did not see it through
-                // the subtraction and kept a check per number).
-                // `stored_records_equal_played_records` checks the stores and the skip.
-                #[allow(unsafe_code)]
-                unsafe {
-                    *values.get_unchecked_mut(at + k * T::CHUNK) = x;
-                }
+        for (k, &x) in c.iter().enumerate() {
+            // SAFETY: `at ≤ last = values.len() − ((N − 1) · CHUNK + 1)` and `k < N`, so
+            // `at + k · CHUNK ≤ values.len() − 1` (the compiler did not see it through the
+            // subtraction and kept a check per number).
+            // `stored_records_equal_played_records` checks the stores and the skip.
+            #[allow(unsafe_code)]
+            unsafe {
+                *values.get_unchecked_mut(at + k * T::CHUNK) = x;
             }
         }
+    };
+    let pairs = slots.chunks_exact(2);
+    let rest = pairs.remainder();
+    let coef_pairs = coef.chunks_exact(2 * N);
+    let coef_rest = coef_pairs.remainder();
+    for (pair, c) in pairs.zip(coef_pairs) {
+        let (Some((a, b)), [s, t]) = (c.split_first_chunk::<N>(), pair) else {
+            return;
+        };
+        if let Ok(b) = <&[T; N]>::try_from(b) {
+            store(*s, a);
+            store(*t, b);
+        }
+    }
+    if let (Ok(c), [s]) = (<&[T; N]>::try_from(coef_rest), rest) {
+        store(*s, c);
     }
 }
 
