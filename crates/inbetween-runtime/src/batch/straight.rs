@@ -117,7 +117,7 @@ impl Bank<'_> {
     /// The f32 and i32 records of script frame `i` of the lists whose bit is in `mask` (see
     /// `Script::hot_used`) into the live block, when the plan found them `lean` (the same
     /// stores as `play_hot`, without its per-frame lookups and tests).
-    #[inline]
+    #[inline(always)]
     fn lean_records(&mut self, i: usize, mask: u32) {
         let Self {
             script:
@@ -236,8 +236,12 @@ impl Bank<'_> {
         } else {
             self.write_horner_f32(t, out, true);
         }
-        self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
-        if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
+        if self.used.fixed32 != 0 {
+            self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
+        }
+        if self.straight.fixed == 0 && self.side.is_empty() {
+            self.write_exact_floats(out);
+        } else {
             // `out` fits: checked by `write_f32`.
             let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
         }
@@ -248,6 +252,32 @@ impl Bank<'_> {
 }
 
 impl Bank<'_> {
+    /// A straight frame's exact float groups (`Straight::floats`) into `out`, rounded to f32:
+    /// what `write_with` writes when no fixed group plays and the side list is empty, without
+    /// its walk over the fixed groups and the side list.
+    #[inline]
+    fn write_exact_floats(&self, out: &mut [f32]) {
+        for g in bits(self.straight.floats) {
+            let Some(group) = self.floats.get(g) else {
+                continue;
+            };
+            let values = group.values();
+            if let Some(c0) = group.consecutive {
+                if let Some(dst) = out.get_mut(c0..c0 + values.len()) {
+                    for (o, v) in dst.iter_mut().zip(values) {
+                        *o = *v as f32;
+                    }
+                }
+                continue;
+            }
+            for (&c, v) in group.channel.iter().zip(values) {
+                if let Some(o) = out.get_mut(c as usize) {
+                    *o = *v as f32;
+                }
+            }
+        }
+    }
+
     /// A straight frame's f32 groups when the plan found them `swept`: each group's one run
     /// from its part of the live block at `t` straight into `out` (`HornerGroup::sweep`), the
     /// values `write_horner_f32` writes.
