@@ -275,8 +275,8 @@ impl<T: super::horner::LaneWord> Lanes<'_, T> {
 /// stored at `slots[r] + k · T::CHUNK` for `k < N`; a record whose positions are not all in
 /// `values` (a broken invariant of the groups) is skipped. Each position is compared with one
 /// bound computed once (the last position whose `N` numbers fit), which proves its stores in
-/// range (2 instructions a record, against 3 for a range check per record), two records a
-/// step (the loop's own instructions once per two records).
+/// range (2 instructions a record, against 3 for a range check per record), [`STORE_STEP`]
+/// records a step (the loop's own instructions once per step).
 #[inline(never)]
 fn store_chunked<T: super::horner::LaneWord, const N: usize>(
     slots: &[u32],
@@ -302,23 +302,29 @@ fn store_chunked<T: super::horner::LaneWord, const N: usize>(
             }
         }
     };
-    let pairs = slots.chunks_exact(2);
-    let rest = pairs.remainder();
-    let coef_pairs = coef.chunks_exact(2 * N);
-    let coef_rest = coef_pairs.remainder();
-    for (pair, c) in pairs.zip(coef_pairs) {
-        let (Some((a, b)), [s, t]) = (c.split_first_chunk::<N>(), pair) else {
-            return;
-        };
-        if let Ok(b) = <&[T; N]>::try_from(b) {
-            store(*s, a);
-            store(*t, b);
+    let steps = slots.chunks_exact(STORE_STEP);
+    let rest = steps.remainder();
+    let coef_steps = coef.chunks_exact(STORE_STEP * N);
+    let coef_rest = coef_steps.remainder();
+    for (step, c) in steps.zip(coef_steps) {
+        let mut c = c;
+        for &at in step {
+            let Some((numbers, next)) = c.split_first_chunk::<N>() else {
+                return;
+            };
+            store(at, numbers);
+            c = next;
         }
     }
-    if let (Ok(c), [s]) = (<&[T; N]>::try_from(coef_rest), rest) {
-        store(*s, c);
+    for (&at, c) in rest.iter().zip(coef_rest.chunks_exact(N)) {
+        if let Ok(c) = <&[T; N]>::try_from(c) {
+            store(at, c);
+        }
     }
 }
+
+/// Records per step of [`store_chunked`]'s loop.
+const STORE_STEP: usize = 4;
 
 /// Slots `first slot .. + len` playing channels `first channel .. + len`: `(first slot, first
 /// channel, len)`.
