@@ -11,6 +11,7 @@ use super::horner::CHUNK;
 
 /// Chunks per step of the loop: four AVX2 vectors, independent Horner chains that keep the
 /// multiplier busy (as `horner::step(CHUNK)`).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 const STEP: usize = 4;
 
 /// Horner's rule at `t` on each of a chunk's `CHUNK` lanes (orders `c[0..N]`, lowest first):
@@ -30,6 +31,7 @@ pub(super) fn chunk<const N: usize>(c: &[[f32; CHUNK]; N], t: f32, out: &mut [f3
 /// The values of lanes `0 .. out.len()` of a group of `N` orders (`coef`: chunk after chunk,
 /// each its `N` orders, `horner::chunked_index`) at `t` into `out`. `coef` shorter than the
 /// chunks `out` needs (a broken invariant of the group) writes nothing.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[inline(always)]
 fn sweep_n<const N: usize>(coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
     let whole = out.len() / CHUNK;
@@ -79,7 +81,9 @@ fn sweep_n<const N: usize>(coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
     }
 }
 
-/// [`sweep_n`] for `degree + 1` orders (the target's default vectors: SSE2 on x86-64).
+/// [`sweep_n`] for `degree + 1` orders (only through [`sweep_avx2`]: the lanes play
+/// through `pass::walk` without AVX2).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[inline(always)]
 pub(super) fn sweep(degree: usize, coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
     match degree {
