@@ -74,9 +74,10 @@
 //! Forward play at step 1 from an integer frame takes one lean path (`straight`): what it does
 //! — which exact groups play, the step of the next script frame, epoch start or heap reload —
 //! is decided when the state changes (a seek, a step change, a frame with script entries other
-//! than Horner records, an epoch switch, a heap reload), not tested per frame. A frame is then
-//! the exact groups' and side list's additions, the script frame's records when one is due
-//! (inline; while every track is on its script, no channel is on the side list and there are
+//! than Horner records and exact float loads, an epoch switch, a heap reload), not tested per
+//! frame. A frame is then the exact groups' and side list's additions, the script frame's
+//! records and exact float loads when one is due, and at an epoch start the switch to the
+//! next block (inline; while every track is on its script, no channel is on the side list and there are
 //! no i32 lanes, by one tight loop per group into the live block, whose place the plan
 //! computed), and in `write_f32` the Horner pass per group into the caller's row; the values
 //! are the general path's bit for bit.

@@ -1,25 +1,31 @@
 //! The straight frame: forward play's common case (step 1 from an integer frame) played by one lean path whose choices are made once per state change, not tested per frame.
 //!
-//! [`Bank::plan`] runs at every state change (`Bank::new`, `seek`, `set_step`, a frame that
-//! played script entries other than Horner records, an epoch switch or heap reloads, every
-//! frame of the general path). In forward play it turns the straight path on and fixes which
-//! exact groups play (the tracks whose Horner check failed) and the step count `due` at which
-//! anything besides the per-frame passes happens: the next script frame, epoch start or heap
-//! reload, whichever comes first.
+//! [`Bank::plan`] runs at every state change (`Bank::new`, `seek`, `set_step`, an epoch
+//! switch, a frame that played script entries other than Horner records and exact float
+//! loads, heap reloads, every frame of the general path). In forward play it turns the
+//! straight path on and fixes which exact groups play (the tracks whose Horner check failed)
+//! and the step count `due` at which anything besides the per-frame passes happens: the next
+//! script frame, epoch start or heap reload, whichever comes first.
 //!
-//! - A straight `advance` is the exact groups' additions, the side list's (channels of Horner
-//!   tracks off their lanes: before their first key, past their last), and one comparison
-//!   with `due`. The frame that reaches it plays the script frame's Horner records inline
-//!   when that is all it holds (the next `due` is then the next script frame, no new plan);
-//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
-//!   the plan found the records `lean` (every track on its script, the side list empty)
-//!   they are stored by [`Bank::lean_records`]: per f32 or i32 group one tight loop into the
-//!   live block's part (the plan located the f32 ones; `Records::store_chunked`, ~16
-//!   instructions a record), instead of `play_hot`'s lookups and per-record callback.
-//! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
-//!   call for a group whose lanes are one run of channels), the
-//!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
-//!   has them.
+//! - A straight `advance` is the exact groups' additions (small groups inline), the side
+//!   list's (channels of Horner tracks off their lanes: before their first key, past their
+//!   last), and one comparison with `due`. The frame that reaches it, unless a heap reload is
+//!   due or the script frame holds entries that end a chain or move channels on or off the
+//!   side list, is played here in the general path's order: at an epoch start the switch to
+//!   the new block and a new plan (which locates it), then the script frame's records, then
+//!   its other entries (loads of exact float lanes, `apply_entry`); what the script frame
+//!   holds is read from its [`FrameInfo`], computed once. Otherwise the general piece changes
+//!   (epoch switch, script, heap) and a new plan. When the plan found the records `lean`
+//!   (every track on its script, the side list empty) they are stored by
+//!   [`Bank::lean_records`]: per f32 or i32 group one tight loop into the live block's part
+//!   (the plan located the f32 ones; `Records::store_chunked`, ~13 instructions a cubic
+//!   record), instead of `play_hot`'s lookups and per-record callback; at an epoch start the
+//!   f32 records the new block already holds ([`FrameInfo::held`]) are not stored again.
+//! - A straight `write_f32` is the Horner pass per group straight into the caller's row (a
+//!   group whose lanes are one run of channels from its first slot by `sweep`'s counted
+//!   loop, one call), the i32 lanes, then the exact groups (alone, when no fixed group plays
+//!   and the side list is empty) or the exact groups and side list, and the normalize runs
+//!   only when the bank has them.
 //!
 //! The values are the general path's bit for bit: the same operations in the same order
 //! (the side list's additions come before the epoch switch instead of after; neither reads
