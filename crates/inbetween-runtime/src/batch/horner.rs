@@ -554,6 +554,26 @@ impl HornerGroup {
         eval_any::<false>(&lanes, t, out);
     }
 
+    /// [`Self::eval`] from slot 0 (`super::sweep`'s loop on AVX2; a group of the prefetching
+    /// pass, or without AVX2, through [`Self::eval`]): the same values.
+    pub(crate) fn sweep(&self, block: Option<&[[f32; CHUNK]]>, t: f32, out: &mut [f32]) {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if self.pass == Pass::Avx2 {
+            let n = out.len().min(self.len);
+            if let Some(out) = out.get_mut(..n) {
+                // SAFETY: `sweep_avx2` only requires AVX2, which `Pass::new` detected for
+                // `Pass::Avx2` (see `eval`); it does the same IEEE f32 operations as `eval`
+                // (`sweep_equals_the_group_evaluation_bit_for_bit`).
+                #[allow(unsafe_code)]
+                unsafe {
+                    super::sweep::sweep_avx2(self.degree, block.unwrap_or(&self.coef), t, out);
+                }
+            }
+            return;
+        }
+        self.eval(block, t, 0, out);
+    }
+
     /// What [`Self::eval`] reads from slot `start` on: of `block`, or with `None` of the
     /// group's own arrays (for `normalize::eval_quats`, which evaluates the same lanes).
     pub(crate) fn lanes<'a>(
@@ -653,13 +673,7 @@ impl<const N: usize> super::pass::Kernel<f32, N, CHUNK> for AtT {
 
     #[inline(always)]
     fn chunk(&self, (): (), c: &[[f32; CHUNK]; N], out: &mut [f32; CHUNK]) {
-        for (m, o) in out.iter_mut().enumerate() {
-            let mut v = c[N - 1][m];
-            for k in (0..N - 1).rev() {
-                v = v * self.0 + c[k][m];
-            }
-            *o = v;
-        }
+        super::sweep::chunk(c, self.0, out);
     }
 
     #[inline(always)]
@@ -741,6 +755,45 @@ mod tests {
                         g.value(slot, t as f32).to_bits(),
                         "slot {slot} t {t} split {split:?}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sweep_equals_the_group_evaluation_bit_for_bit() {
+        // Every degree; lengths of whole steps (32, 64), steps and single chunks (56), a
+        // partial last chunk (75, 3), one lane; the whole group and a shorter row (the run of
+        // a group padded past its channels); of the group's arrays and of a block.
+        for degree in 0..=8 {
+            for len in [1, 3, 32, 56, 64, 75] {
+                let mut g = HornerGroup::new(degree, len);
+                for slot in 0..len {
+                    let s = slot as f64;
+                    let a: [f64; MAX_TERMS] =
+                        core::array::from_fn(|k| (s * 0.37 - 3.0 + k as f64) / (1.0 + k as f64));
+                    g.set(slot, &centred(&a, degree, 5.0 - s));
+                }
+                let block: alloc::vec::Vec<[f32; CHUNK]> =
+                    g.coef.iter().map(|c| c.map(|x| x * 0.5 - 1.0)).collect();
+                for t in [-8.0f32, -1.0, 0.0, 3.0, 7.0] {
+                    for n in [len, len - len / 3] {
+                        for b in [None, Some(block.as_slice())] {
+                            let mut want = alloc::vec![f32::NAN; n];
+                            g.eval(b, t, 0, &mut want);
+                            let mut got = alloc::vec![f32::NAN; n];
+                            g.sweep(b, t, &mut got);
+                            let same = want
+                                .iter()
+                                .zip(&got)
+                                .all(|(w, v)| w.to_bits() == v.to_bits());
+                            assert!(same, "degree {degree} len {len} n {n} t {t}");
+                            if b.is_none() {
+                                let slot_values = (0..n).map(|s| g.value(s, t).to_bits());
+                                assert!(got.iter().map(|v| v.to_bits()).eq(slot_values));
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -74,9 +74,10 @@
 //! Forward play at step 1 from an integer frame takes one lean path (`straight`): what it does
 //! — which exact groups play, the step of the next script frame, epoch start or heap reload —
 //! is decided when the state changes (a seek, a step change, a frame with script entries other
-//! than Horner records, an epoch switch, a heap reload), not tested per frame. A frame is then
-//! the exact groups' and side list's additions, the script frame's records when one is due
-//! (inline; while every track is on its script, no channel is on the side list and there are
+//! than Horner records and exact float loads, an epoch switch, a heap reload), not tested per
+//! frame. A frame is then the exact groups' and side list's additions, the script frame's
+//! records and exact float loads when one is due, and at an epoch start the switch to the
+//! next block (inline; while every track is on its script, no channel is on the side list and there are
 //! no i32 lanes, by one tight loop per group into the live block, whose place the plan
 //! computed), and in `write_f32` the Horner pass per group into the caller's row; the values
 //! are the general path's bit for bit.
@@ -96,6 +97,7 @@ mod pass;
 mod quat_lanes;
 mod records;
 mod straight;
+mod sweep;
 
 use alloc::collections::BinaryHeap;
 use alloc::vec::Vec;
@@ -373,6 +375,8 @@ struct Script {
     has_track: Vec<bool>,
     /// Every Horner lane's f32 coefficients at the start of each epoch of forward play.
     blocks: EpochBlocks,
+    /// Per script frame, what the straight frame reads of it (`straight::frame_infos`).
+    infos: Vec<straight::FrameInfo>,
     /// The entries of track `t` are `by_track[track_start[t]..track_start[t + 1]]`, in frame order.
     by_track: Vec<u32>,
     track_start: Vec<u32>,
@@ -659,6 +663,7 @@ impl<'s> Bank<'s> {
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         script.record_undo();
+        script.infos = straight::frame_infos(&script);
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
             // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
             // bank whose tracks are too far apart in time for them plays exactly.
@@ -781,7 +786,8 @@ impl<'s> Bank<'s> {
             + s.blocks.ints.values.len() * horner::INT_CHUNK * 4
             + s.ints.len() * 8
             + s.track_start.len() * 4
-            + s.has_track.len();
+            + s.has_track.len()
+            + s.infos.len() * core::mem::size_of::<straight::FrameInfo>();
         let tracks = self.tracks.len() * (core::mem::size_of::<TrackInfo<'_>>() + 1 + 16);
         let side = self.side.capacity() * core::mem::size_of::<Side>() + self.side_of.len() * 4;
         groups + script + tracks + side

@@ -1,33 +1,41 @@
 //! The straight frame: forward play's common case (step 1 from an integer frame) played by one lean path whose choices are made once per state change, not tested per frame.
 //!
-//! [`Bank::plan`] runs at every state change (`Bank::new`, `seek`, `set_step`, a frame that
-//! played script entries other than Horner records, an epoch switch or heap reloads, every
-//! frame of the general path). In forward play it turns the straight path on and fixes which
-//! exact groups play (the tracks whose Horner check failed) and the step count `due` at which
-//! anything besides the per-frame passes happens: the next script frame, epoch start or heap
-//! reload, whichever comes first.
+//! [`Bank::plan`] runs at every state change (`Bank::new`, `seek`, `set_step`, an epoch
+//! switch, a frame that played script entries other than Horner records and exact float
+//! loads, heap reloads, every frame of the general path). In forward play it turns the
+//! straight path on and fixes which exact groups play (the tracks whose Horner check failed)
+//! and the step count `due` at which anything besides the per-frame passes happens: the next
+//! script frame, epoch start or heap reload, whichever comes first.
 //!
-//! - A straight `advance` is the exact groups' additions, the side list's (channels of Horner
-//!   tracks off their lanes: before their first key, past their last), and one comparison
-//!   with `due`. The frame that reaches it plays the script frame's Horner records inline
-//!   when that is all it holds (the next `due` is then the next script frame, no new plan);
-//!   otherwise the general piece changes (epoch switch, script, heap) and a new plan. When
-//!   the plan found the records `lean` (every track on its script, the side list empty)
-//!   they are stored by [`Bank::lean_records`]: per f32 or i32 group one tight loop into the
-//!   live block's part (the plan located the f32 ones; `Records::store_chunked`, ~16
-//!   instructions a record), instead of `play_hot`'s lookups and per-record callback.
-//! - A straight `write_f32` is the Horner pass per group straight into the caller's row (one
-//!   call for a group whose lanes are one run of channels), the
-//!   i32 lanes, then the exact groups and side list and the normalize runs only when the bank
-//!   has them.
+//! - A straight `advance` is the exact groups' additions (small groups inline), the side
+//!   list's (channels of Horner tracks off their lanes: before their first key, past their
+//!   last), and one comparison with `due`. The frame that reaches it, unless a heap reload is
+//!   due or the script frame holds entries that end a chain or move channels on or off the
+//!   side list, is played here in the general path's order: at an epoch start the switch to
+//!   the new block and a new plan (which locates it), then the script frame's records, then
+//!   its other entries (loads of exact float lanes, `apply_entry`); what the script frame
+//!   holds is read from its [`FrameInfo`], computed once. Otherwise the general piece changes
+//!   (epoch switch, script, heap) and a new plan. When the plan found the records `lean`
+//!   (every track on its script, the side list empty) they are stored by
+//!   [`Bank::lean_records`]: per f32 or i32 group one tight loop into the live block's part
+//!   (the plan located the f32 ones; `Records::store_chunked`, ~13 instructions a cubic
+//!   record), instead of `play_hot`'s lookups and per-record callback; at an epoch start the
+//!   f32 records the new block already holds ([`FrameInfo::held`]) are not stored again.
+//! - A straight `write_f32` is the Horner pass per group straight into the caller's row (a
+//!   group whose lanes are one run of channels from its first slot by `sweep`'s counted
+//!   loop, one call), the i32 lanes, then the exact groups (alone, when no fixed group plays
+//!   and the side list is empty) or the exact groups and side list, and the normalize runs
+//!   only when the bank has them.
 //!
 //! The values are the general path's bit for bit: the same operations in the same order
 //! (the side list's additions come before the epoch switch instead of after; neither reads
 //! what the other writes), only the tests are hoisted. Small exact groups (up to `BLOCK`
 //! lanes) add lane by lane, every order at once ([`advance_small`]), on either path.
 
+use super::horner::HotScript;
 use super::horner::CHUNK;
-use super::{bits, Bank, Group, Lane, Script, BLOCK, MAX_TERMS};
+use super::{bits, Bank, Group, Lane, Script, BLOCK, MAX_TERMS, SLOW};
+use alloc::vec::Vec;
 
 /// What the straight frames do until the next state change (see the module docs).
 #[derive(Debug, Clone, Copy, Default)]
@@ -49,6 +57,9 @@ pub(super) struct Straight {
     /// Each f32 group's part of the live epoch block: its first chunk in
     /// `EpochBlocks::values` and its chunk count (0: no live block, the group's own arrays).
     block: [(usize, usize); MAX_TERMS],
+    /// Every f32 group is one run of channels from its first slot and not fused
+    /// (`quat_lanes`): [`Bank::sweep_groups`] writes them.
+    swept: bool,
 }
 
 impl Bank<'_> {
@@ -89,6 +100,11 @@ impl Bank<'_> {
             fixed: self.used.fixed & first,
             lean: self.side.is_empty() && self.all_on_script && self.live.is_some(),
             block,
+            swept: self.used.horner & self.fused.groups() == 0
+                && bits(self.used.horner).all(|d| {
+                    let runs = self.horner.get(d).map(|g| g.runs.as_slice());
+                    matches!(runs, Some([(0, _, _)]))
+                }),
         };
     }
 
@@ -104,10 +120,11 @@ impl Bank<'_> {
             .filter(|_| n > 0)
     }
 
-    /// The f32 and i32 records of script frame `i` into the live block, when the plan found
-    /// them `lean` (the same stores as `play_hot`, without its per-frame lookups and tests).
-    #[inline]
-    fn lean_records(&mut self, i: usize) {
+    /// The f32 and i32 records of script frame `i` of the lists whose bit is in `mask` (see
+    /// `Script::hot_used`) into the live block, when the plan found them `lean` (the same
+    /// stores as `play_hot`, without its per-frame lookups and tests).
+    #[inline(always)]
+    fn lean_records(&mut self, i: usize, mask: u32) {
         let Self {
             script:
                 Script {
@@ -121,7 +138,7 @@ impl Bank<'_> {
             live,
             ..
         } = self;
-        let used = hot_used.get(i).copied().unwrap_or(0);
+        let used = hot_used.get(i).copied().unwrap_or(0) & mask;
         for d in bits(used & ((1 << MAX_TERMS) - 1)) {
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
@@ -162,29 +179,55 @@ impl Bank<'_> {
         }
     }
 
-    /// The rest of a straight frame at `due`: the script frame's records (inline, no plan when
-    /// that is all the frame holds), and otherwise the general `piece_changes` (epoch switch,
-    /// script, heap) and a new plan.
+    /// The rest of a straight frame at `due`, in the general path's order: the epoch switch
+    /// (and a new plan, which locates the new block), the script frame's records (inline;
+    /// f32 records the new epoch's block already holds are skipped when the records are
+    /// `lean`, [`FrameInfo::held`]) and its other entries when they only load exact float
+    /// lanes; anything else (a heap reload, entries that end a chain or move channels on or off
+    /// the side list) through the general `piece_changes` and a new plan.
     fn straight_due(&mut self) {
         let frame = self.straight.origin + self.steps as i64;
         let i = self.cursor;
-        let script = self.script.frames.get(i).map(|&f| f as i64);
-        let others = self.script.frame_start.get(i..i + 2);
-        let only_records = others.is_some_and(|o| o[0] == o[1]);
+        let info = self
+            .script
+            .infos
+            .get(i)
+            .copied()
+            .filter(|f| f.frame == frame);
         let epoch = frame.rem_euclid(super::horner::EPOCH) == 0;
         let heap = self.heap.peek().is_some_and(|r| (r.0).0 <= self.steps);
-        if script != Some(frame) || !only_records || epoch || heap {
+        let general = info.map_or(!epoch, |f| !f.plain);
+        if heap || general {
             self.piece_changes();
             self.plan();
             return;
         }
-        self.cursor += 1;
-        if self.straight.lean {
-            self.lean_records(i);
-        } else {
-            self.play_hot(i, u32::MAX);
+        if epoch {
+            self.next_epoch();
+            self.plan();
         }
-        let next = self.script.frames.get(self.cursor).map(|&f| f as i64);
+        if let Some(info) = info {
+            self.cursor += 1;
+            if self.straight.lean {
+                let held = epoch && info.held;
+                self.lean_records(
+                    i,
+                    if held {
+                        u32::MAX << MAX_TERMS
+                    } else {
+                        u32::MAX
+                    },
+                );
+            } else {
+                self.play_hot(i, u32::MAX);
+            }
+            for o in info.others.0 as usize..info.others.1 as usize {
+                if let Some(&e) = self.script.others.get(o) {
+                    self.apply_entry(e as usize);
+                }
+            }
+        }
+        let next = self.script.infos.get(self.cursor).map(|f| f.frame);
         let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
         self.straight.due = self.straight.due_other.min(steps);
     }
@@ -194,9 +237,17 @@ impl Bank<'_> {
     pub(super) fn write_straight(&self, out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let t = (frame - self.centre) as f32;
-        self.write_horner_f32(t, out, true);
-        self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
-        if self.straight.floats | self.straight.fixed != 0 || !self.side.is_empty() {
+        if self.straight.swept {
+            self.sweep_groups(t, out);
+        } else {
+            self.write_horner_f32(t, out, true);
+        }
+        if self.used.fixed32 != 0 {
+            self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
+        }
+        if self.straight.fixed == 0 && self.side.is_empty() {
+            self.write_exact_floats(out);
+        } else {
             // `out` fits: checked by `write_f32`.
             let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
         }
@@ -206,12 +257,129 @@ impl Bank<'_> {
     }
 }
 
+impl Bank<'_> {
+    /// A straight frame's exact float groups (`Straight::floats`) into `out`, rounded to f32:
+    /// what `write_with` writes when no fixed group plays and the side list is empty, without
+    /// its walk over the fixed groups and the side list.
+    #[inline]
+    fn write_exact_floats(&self, out: &mut [f32]) {
+        for g in bits(self.straight.floats) {
+            let Some(group) = self.floats.get(g) else {
+                continue;
+            };
+            let values = group.values();
+            if let Some(c0) = group.consecutive {
+                if let Some(dst) = out.get_mut(c0..c0 + values.len()) {
+                    for (o, v) in dst.iter_mut().zip(values) {
+                        *o = *v as f32;
+                    }
+                }
+                continue;
+            }
+            for (&c, v) in group.channel.iter().zip(values) {
+                if let Some(o) = out.get_mut(c as usize) {
+                    *o = *v as f32;
+                }
+            }
+        }
+    }
+
+    /// A straight frame's f32 groups when the plan found them `swept`: each group's one run
+    /// from its part of the live block at `t` straight into `out` (`HornerGroup::sweep`), the
+    /// values `write_horner_f32` writes.
+    #[inline]
+    fn sweep_groups(&self, t: f32, out: &mut [f32]) {
+        for d in bits(self.used.horner) {
+            let Some(g) = self.horner.get(d) else {
+                continue;
+            };
+            if let [(0, first, n)] = *g.runs.as_slice() {
+                if let Some(dst) = out.get_mut(first..first + n) {
+                    g.sweep(self.located_block(d), t, dst);
+                }
+            }
+        }
+    }
+}
+
+/// What the straight frame reads of one script frame, computed once by [`frame_infos`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct FrameInfo {
+    /// The script frame (`Script::frames`, an integer).
+    frame: i64,
+    /// Where its entries other than records lie in `Script::others`.
+    others: (u32, u32),
+    /// It is an epoch's first frame whose f32 records (every one, of every group) store, bit
+    /// for bit, what that epoch's block holds where they store it as built
+    /// (`EpochBlocks::fill` computes a piece's coefficients about the epoch's centre as
+    /// `to_power_coefficients` computes the record's, so they agree wherever a piece starts on
+    /// an epoch boundary). Forward play enters an epoch's block at its first frame unpatched
+    /// (`live`), so there the straight frame skips those records when they are `lean` (no
+    /// channel to take off the side list).
+    held: bool,
+    /// Its other entries only load exact float lanes (`apply_entry` of a float track played
+    /// exactly, not a chain's end): they change nothing a plan decided.
+    plain: bool,
+}
+
+/// [`FrameInfo`] of every script frame of `script`.
+pub(super) fn frame_infos(script: &Script) -> Vec<FrameInfo> {
+    let blocks = &script.blocks;
+    let at = |i: usize| script.frame_start.get(i).copied().unwrap_or(0);
+    let frames = script.frames.iter().enumerate();
+    frames
+        .map(|(i, &f)| {
+            let frame = f as i64;
+            let block = blocks.index(frame);
+            let block = block.filter(|_| frame.rem_euclid(super::horner::EPOCH) == 0);
+            let held = block.is_some_and(|b| {
+                let mut groups = script.hot.iter().enumerate();
+                groups.all(|(d, hot)| records_held(hot, i, d + 1, blocks.group(b, d)))
+            });
+            let others = (at(i), at(i + 1));
+            let list = script.others.get(others.0 as usize..others.1 as usize);
+            let plain = list.unwrap_or(&[]).iter().all(|&e| {
+                let e = script.entries.get(e as usize);
+                e.is_some_and(|e| e.kind != SLOW && !e.place.fast && !e.place.fixed)
+            });
+            FrameInfo {
+                frame,
+                others,
+                held,
+                plain,
+            }
+        })
+        .collect()
+}
+
+/// Whether every record of script frame `i` in `hot` (`terms` orders each) stores what
+/// `group` (a group's part of a block) holds at its position.
+fn records_held(hot: &HotScript, i: usize, terms: usize, group: Option<&[[f32; CHUNK]]>) -> bool {
+    let (from, to) = hot.range(i);
+    if from == to {
+        return true;
+    }
+    let Some(values) = group.map(<[[f32; CHUNK]]>::as_flattened) else {
+        return false;
+    };
+    (from..to).all(|r| {
+        let at = hot.slot.get(r).map_or(usize::MAX, |&p| p as usize);
+        (0..terms).all(|k| {
+            let held = values
+                .get(at.saturating_add(k * CHUNK))
+                .map(|v| v.to_bits());
+            held.is_some() && held == hot.coef.get(r * terms + k).map(|c| c.to_bits())
+        })
+    })
+}
+
 /// One frame of an exact group: [`advance_small`] inline for a group of at most `BLOCK` lanes
 /// (the few tracks whose Horner check failed), [`Group::advance`] otherwise — the same additions.
 #[inline(always)]
 fn advance_group<T: Lane>(group: &mut Group<T>) {
     if group.len <= BLOCK {
-        advance_small(&mut group.state, group.len, group.degree);
+        // Inline here (the straight frame's exact groups: ~20 instructions of call a frame).
+        lanes_by_degree(&mut group.state, group.len, group.degree);
     } else {
         Group::advance(group);
     }
@@ -225,6 +393,12 @@ fn advance_group<T: Lane>(group: &mut Group<T>) {
 /// broken invariant of the groups) is left alone.
 #[inline]
 pub(super) fn advance_small<T: Lane>(state: &mut [T], len: usize, degree: usize) {
+    lanes_by_degree(state, len, degree);
+}
+
+/// [`advance_small`], always inline.
+#[inline(always)]
+fn lanes_by_degree<T: Lane>(state: &mut [T], len: usize, degree: usize) {
     match degree {
         1 => lanes_by_lane::<T, 2>(state, len),
         2 => lanes_by_lane::<T, 3>(state, len),
