@@ -238,15 +238,22 @@ pub(crate) struct FixedPiece<'a> {
 
 /// The units of a fixed track's i32 lanes (group degree `n`), if any holds `budget` at every
 /// frame of every piece ([`verify_piece`]): the plain form first (the bits banks played before
-/// the finer units), then the fine one.
+/// the finer units), then the fine one; each at its largest exponent ([`exponent_for`]), or
+/// at exponent `at` (the one its chunks share, `shared`) where that is no larger.
 #[must_use]
-pub(crate) fn choose_units(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<Units> {
+pub(crate) fn choose_units(
+    pieces: &[FixedPiece<'_>],
+    n: usize,
+    budget: f64,
+    at: Option<i32>,
+) -> Option<Units> {
     [false, true].into_iter().find_map(|fine| {
         let largest = pieces.iter().fold(0.0f64, |m, p| {
             m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
         });
+        let own = exponent_for(largest)?;
         let units = Units {
-            e: exponent_for(largest)?,
+            e: at.map_or(Some(own), |e| (e <= own).then_some(e))?,
             fine,
         };
         pieces
@@ -307,9 +314,11 @@ pub(crate) struct IntLanes {
     /// Chunks of lanes (`len.div_ceil(CHUNK)`), each `D + 1` arrays of `CHUNK`.
     chunks: usize,
     coef: Vec<[i32; CHUNK]>,
-    /// `2^-E` of each lane's track (exact in f32), a chunk per chunk of lanes (padding lanes
-    /// and lanes of tracks played exactly: 0).
-    scale: Vec<[f32; CHUNK]>,
+    /// `2^-E` of each chunk of lanes (exact in f32), shared by its lanes' tracks (`shared`);
+    /// 0 for a chunk without a lane played on it.
+    scale: Vec<f32>,
+    /// Lanes of tracks played on them ([`IntLanes::fast_lanes`]).
+    fast: usize,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`).
@@ -325,7 +334,8 @@ impl IntLanes {
             len,
             chunks,
             coef: alloc::vec![[0; CHUNK]; (degree + 1) * chunks],
-            scale: alloc::vec![[0.0; CHUNK]; chunks],
+            scale: alloc::vec![0.0; chunks],
+            fast: 0,
             channel: alloc::vec![0; len],
             runs: Vec::new(),
         }
@@ -338,7 +348,7 @@ impl IntLanes {
 
     /// Bytes one frame reads (coefficients and scales).
     pub(crate) fn hot_bytes(&self) -> usize {
-        (self.coef.len() + self.scale.len()) * CHUNK * 4
+        self.coef.len() * CHUNK * 4 + self.scale.len() * 4
     }
 
     /// Chunks of coefficients the lanes fill: the size of the group's part of an epoch block.
@@ -346,22 +356,20 @@ impl IntLanes {
         self.coef.len()
     }
 
-    /// Lanes of tracks played on them (a nonzero scale; a fixed track played exactly keeps
-    /// scale 0 on its lane).
+    /// Lanes of tracks played on them (those given a scale by [`IntLanes::set_scale`]; a fixed
+    /// track played exactly keeps its lanes 0).
     pub(crate) fn fast_lanes(&self) -> usize {
-        let scales = self.scale.as_flattened();
-        scales.iter().filter(|&&s| s != 0.0).count()
+        self.fast
     }
 
-    /// Sets lane `slot`'s `2^-E`.
+    /// Lane `slot` plays a track at `2^-E = scale`, the scale of its chunk: every lane of a
+    /// chunk shares it (`shared::shared_exponents`; a lane of a track played exactly is 0
+    /// and plays 0 at any scale).
     pub(crate) fn set_scale(&mut self, slot: usize, scale: f32) {
-        if let Some(x) = self
-            .scale
-            .as_flattened_mut()
-            .get_mut(slot)
-            .filter(|_| slot < self.len)
-        {
+        if let Some(x) = self.scale.get_mut(slot / CHUNK).filter(|_| slot < self.len) {
+            debug_assert!(*x == 0.0 || *x == scale, "lanes of one chunk at two scales");
             *x = scale;
+            self.fast += 1;
         }
     }
 
@@ -387,9 +395,9 @@ impl IntLanes {
     pub(crate) fn write_f64(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f64]) {
         let terms = self.degree + 1;
         let coef = block.unwrap_or(&self.coef).as_flattened();
-        let scale = self.scale.as_flattened();
         let mut c = [0i32; MAX_TERMS];
-        for (slot, (&ch, &s)) in self.channel.iter().zip(scale).enumerate() {
+        for (slot, &ch) in self.channel.iter().enumerate() {
+            let s = self.scale.get(slot / CHUNK).copied().unwrap_or(0.0);
             for (k, x) in c.iter_mut().enumerate().take(terms) {
                 *x = coef
                     .get(chunked_index::<i32>(terms, slot, k))
@@ -431,13 +439,13 @@ impl IntLanes {
 }
 
 /// The chunks one pass reads: `chunks` chunks of lanes, `D + 1` coefficient arrays and one
-/// scale array each, from lane `start`.
+/// scale each, from lane `start`.
 #[derive(Clone, Copy)]
 struct Lanes<'a> {
     degree: usize,
     chunks: usize,
     coef: &'a [[i32; CHUNK]],
-    scale: &'a [[f32; CHUNK]],
+    scale: &'a [f32],
     start: usize,
 }
 
@@ -580,14 +588,14 @@ fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     }
 }
 
-/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the lane's scale.
+/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the chunk's scale.
 struct AtU<'a> {
     u: i32,
-    scale: &'a [[f32; CHUNK]],
+    scale: &'a [f32],
 }
 
 impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
-    type Aux = core::slice::Iter<'a, [f32; CHUNK]>;
+    type Aux = core::slice::Iter<'a, f32>;
     const SPLIT: bool = true;
 
     #[inline(always)]
@@ -596,20 +604,19 @@ impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
     }
 
     #[inline(always)]
-    fn chunk(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+    fn chunk(&self, &s: &f32, c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
         for (m, o) in out.iter_mut().enumerate() {
-            *o = lane::<N>(|k| c[k][m], self.u) as f32 * s[m];
+            *o = lane::<N>(|k| c[k][m], self.u) as f32 * s;
         }
     }
 
     #[inline(always)]
-    fn part(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
+    fn part(&self, &s: &f32, c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
         // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
         let n = out.len();
         let slices: [&[i32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
-        let s = &s[from..from + n];
         for (m, o) in out.iter_mut().enumerate() {
-            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s[m];
+            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s;
         }
     }
 }
@@ -654,6 +661,8 @@ impl super::Bank<'_> {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[allow(unsafe_code)]
 mod x86;
+
+pub(crate) mod shared;
 
 /// One group's piece-change records (i32 coefficients).
 pub(crate) type IntScript = super::records::Records<i32>;
@@ -733,8 +742,8 @@ mod tests {
             origin: 3,
             run: 48,
         };
-        assert_eq!(choose_units(&[piece], 3, 3e-5), Some(fine));
-        assert_eq!(choose_units(&[piece], 3, 1e-4), Some(plain));
+        assert_eq!(choose_units(&[piece], 3, 3e-5, None), Some(fine));
+        assert_eq!(choose_units(&[piece], 3, 1e-4, None), Some(plain));
     }
 
     #[test]
@@ -873,21 +882,30 @@ mod tests {
     #[test]
     fn hand_written_loops_play_the_checked_integers_bit_for_bit() {
         // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
-        // fine and plain units, `E` from their bound) and with wrapping extremes, degrees 1–3,
-        // every `u`: the hand-written AVX2 and AVX-512 loops (called directly where the CPU
-        // has them, so a fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the value
-        // `verify_piece` checks rounded once to f32, to the bit.
+        // fine and plain units, `E` from their bound, the smallest of a chunk shared by its
+        // lanes as `shared` gives it) and with wrapping extremes, degrees 1–3, every `u`: the
+        // hand-written AVX2 and AVX-512 loops (called directly where the CPU has them, so a
+        // fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the
+        // value `verify_piece` checks rounded once to f32, to the bit.
         let len = 5 * CHUNK + 7;
         for degree in 1..=3 {
             let mut g = IntLanes::new(degree, len);
             let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
-            for slot in 0..len {
+            let power = |slot: usize| {
                 let seed = slot as u32;
-                let fine = slot % 2 == 0;
-                let b = coefficients(degree, seed, 400.0, 0.25 * f64::from(seed % 7));
-                let b = shifted(&b, degree, f64::from(seed % 5) - 2.0);
-                let e = exponent_for(bound(&b, degree, fine)).unwrap_or(0);
-                let mut c = quantize(&b, Units { e, fine });
+                let b = coefficients(degree, seed, 400.0 + 50.0 * f64::from(seed % 11), 0.25);
+                shifted(&b, degree, f64::from(seed % 5) - 2.0)
+            };
+            let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))
+                .map(|k| {
+                    let slots = k * CHUNK..((k + 1) * CHUNK).min(len);
+                    let e = slots.map(|s| exponent_for(bound(&power(s), degree, s % 2 == 0)));
+                    e.map(|e| e.unwrap_or(0)).min().unwrap_or(0)
+                })
+                .collect();
+            for slot in 0..len {
+                let (fine, e) = (slot % 2 == 0, chunk_e[slot / CHUNK]);
+                let mut c = quantize(&power(slot), Units { e, fine });
                 if slot % 13 == 0 {
                     // Products past i32 (wrapping), as the ring operations allow.
                     c[degree] = i32::MAX - slot as i32;
@@ -937,15 +955,16 @@ mod tests {
         for degree in 0..=5 {
             let mut g = IntLanes::new(degree, len);
             let mut coef = Vec::new();
+            // A chunk's lanes share its scale.
+            let scale = |slot: usize| pow2(-((slot / CHUNK) as i32 % 40)) as f32;
             for slot in 0..len {
                 let s = slot as i32;
                 g.channel[slot] = slot as u32;
-                g.set_scale(slot, pow2(-(slot as i32 % 40)) as f32);
+                g.set_scale(slot, scale(slot));
                 let c = [s * 1000 - 7, -s * 31, s * s - 5, 3 - s, s << 20, -(s << 19)];
                 g.set(slot, &c[..=degree]);
                 coef.push(c);
             }
-            let scale = |slot: usize| pow2(-(slot as i32 % 40)) as f32;
             for u in -8..8 {
                 for start in [0, 45, 96] {
                     let n = len - start;

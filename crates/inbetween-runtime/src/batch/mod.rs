@@ -1446,25 +1446,30 @@ fn forward_chains(
     let entries = tracks.iter().map(|i| i.track.piece_count() + 1).sum();
     let mut pending = Vec::with_capacity(entries);
     let mut has_track = Vec::with_capacity(tracks.len());
+    let mut starts = Vec::with_capacity(tracks.len() + 1);
     for (t, info) in tracks.iter_mut().enumerate() {
         let from = pending.len();
+        starts.push(from);
         has_track.push(track_chain(info, t as u32, &mut pending));
         let chain = pending.get(from..).unwrap_or(&[]);
         let verdict = match (lanes, info.fixed, info.track.normalizes()) {
             // Flagged fixed tracks play on the exact lanes (`normalize`).
             (false, _, _) | (true, true, true) => None,
             (true, false, _) => verify_chain(info, chain, fused.fma_for(info)),
-            (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
+            (true, true, false) => fixed_chain_exponent(info, chain, None).map(|e| {
                 info.exponent = e;
                 true
             }),
         };
         info.fast = verdict.is_some();
         info.strict = verdict.unwrap_or(false);
-        if info.fast {
+        // Fixed tracks once their chunks share units (`fixed32::shared`).
+        if info.fast && !info.fixed {
             to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
         }
     }
+    starts.push(pending.len());
+    fixed32::shared::share_units(tracks, &mut pending, &starts);
     (pending, has_track)
 }
 
@@ -1992,8 +1997,12 @@ fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pen
 /// `clamp` wrap without an outside record (off its chain it then holds constants) and every
 /// integer frame of every piece
 /// of its forward chain, played in the lanes' integer arithmetic, within `tolerance −
-/// max_error` of `TrackPlayer`'s value (`fixed32::choose_units`).
-fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<fixed32::Units> {
+/// max_error` of `TrackPlayer`'s value (`fixed32::choose_units`; at exponent `at` if given).
+fn fixed_chain_exponent(
+    info: &TrackInfo<'_>,
+    chain: &[Pending],
+    at: Option<i32>,
+) -> Option<fixed32::Units> {
     let budget = info.track.tolerance() - info.track.max_error();
     let clamped = info.track.wrap() == crate::stream::StreamWrap::Clamp;
     if !clamped
@@ -2027,7 +2036,7 @@ fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<fixed
             });
         }
     }
-    fixed32::choose_units(&pieces, degree, budget)
+    fixed32::choose_units(&pieces, degree, budget, at)
 }
 
 /// Power coefficients of a fixed piece's integer differences `w` at `scale` (f64).
