@@ -1,4 +1,4 @@
-//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` per track, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
+//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` shared by a chunk of 32 lanes, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
 //!
 //! # Arithmetic (what is checked is what plays)
 //!
@@ -68,6 +68,17 @@
 //! `TrackPlayer`'s own wrapping i64 additions ([`verify_piece`]) and gives the track i32 lanes
 //! in the first form whose every value is within `tolerance − max_error` (so within the
 //! tolerance of exact evaluation; the f32 output within that plus half an f32 ulp of itself).
+//!
+//! # One exponent a chunk
+//!
+//! The lanes of a chunk ([`CHUNK`] = 32) share one `E` and so one scale `2^-E`, read once a
+//! chunk (a register broadcast) rather than once a lane: a cubic lane reads 16 B a frame, as
+//! an f32 lane does, against 20 B with a scale per lane, which at 100 000 channels put the
+//! frame's data (2.4 MB) past this machine's 2 MB L2 (`docs/benchmarks.md`, *Fixed-point
+//! lanes of 16 B (session 10)*). `shared` gives a chunk the smallest `E` its tracks chose
+//! (chunks joined by a track whose lanes cross their boundary share it too) and checks every
+//! other track again at that `E` with `choose_units(.., Some(E))`; a track that no longer
+//! holds its budget there plays on the exact lanes.
 
 use alloc::vec::Vec;
 
@@ -248,10 +259,7 @@ pub(crate) fn choose_units(
     at: Option<i32>,
 ) -> Option<Units> {
     [false, true].into_iter().find_map(|fine| {
-        let largest = pieces.iter().fold(0.0f64, |m, p| {
-            m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
-        });
-        let own = exponent_for(largest)?;
+        let own = form_exponent(pieces, n, fine)?;
         let units = Units {
             e: at.map_or(Some(own), |e| (e <= own).then_some(e))?,
             fine,
@@ -261,6 +269,27 @@ pub(crate) fn choose_units(
             .all(|p| verify_piece((p.w, p.scale), &p.a, (p.origin, p.run), (n, units), budget))
             .then_some(units)
     })
+}
+
+/// The exponent a fixed track (`pieces`, group degree `n`) is expected to play at, before any
+/// check: the plain form's largest where its rounding bound, `½ · Σ_k 8^k` units of `2^-E`
+/// (292.5 for a cubic), is within `budget`, else the fine form's (never larger: its bound is
+/// `2^S · Σ_{k≥2} |c_k| 8^(k−1) ≥ |c_2| …`). What `shared` shares; `choose_units` decides.
+#[must_use]
+pub(crate) fn expected_exponent(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<i32> {
+    let plain: f64 = (0..=n).map(|k| 0.5 * HALF_EPOCH.powi(k as i32)).sum();
+    match form_exponent(pieces, n, false) {
+        Some(e) if plain * pow2(-e) <= budget => Some(e),
+        _ => form_exponent(pieces, n, true),
+    }
+}
+
+/// The largest exponent of `pieces` (group degree `n`) in the plain or the `fine` form.
+fn form_exponent(pieces: &[FixedPiece<'_>], n: usize, fine: bool) -> Option<i32> {
+    let largest = pieces.iter().fold(0.0f64, |m, p| {
+        m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
+    });
+    exponent_for(largest)
 }
 
 /// Whether a fixed piece plays within `budget` on i32 lanes: entered at integer frame `origin`

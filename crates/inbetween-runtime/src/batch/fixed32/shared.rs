@@ -1,4 +1,4 @@
-//! One exponent per chunk of i32 lanes: the fixed tracks whose lanes share a chunk play in the units of the smallest exponent any of them chose, each re-checked there, so a frame reads one scale a chunk (4 B per 32 lanes) instead of one a lane.
+//! One exponent per chunk of i32 lanes: the fixed tracks whose lanes share a chunk play in the units of the smallest exponent any of them allows, each checked there, so a frame reads one scale a chunk (4 B per 32 lanes) instead of one a lane.
 //!
 //! # Why
 //!
@@ -9,27 +9,30 @@
 //!
 //! # The rule
 //!
-//! Each fixed track's own check (`choose_units`) gives its exponent `E_t`, the largest that
-//! holds its coefficients in `2^30` units. The lanes of a degree's i32 group are assigned in
-//! track order (as `assign_slots` does: a track's components on consecutive lanes), so a
-//! track whose lanes cross a chunk boundary joins the chunks on either side; every *run* of
-//! chunks so joined shares `E = min E_t` over the tracks with lanes in it (a track played
-//! exactly has no `E_t` and joins nothing: its lanes are 0 and play 0 at any scale). A smaller
-//! exponent is a coarser unit but never a larger integer, so every track of the run still fits
-//! `2^30` units at `E`; each track with `E_t > E` is checked again at `E`, in exactly the
-//! arithmetic that plays it ([`super::verify_piece`]: plain form, then fine), and a track that
-//! no longer holds its budget plays on the exact lanes, as a track failing its own check does
-//! (the tracks setting `E` keep their own check; dropping the others changes no run's
-//! minimum).
+//! Each fixed track that may have i32 lanes has an expected exponent `E_t`, found without a
+//! check (`expected_exponent`): the largest at which its coefficients fit `2^30` units in the
+//! plain form where that form's rounding bound holds its budget, else the fine form's. The
+//! lanes of a degree's i32 group are assigned in track order (as `assign_slots` does: a
+//! track's components on consecutive lanes), so a track whose lanes cross a chunk boundary
+//! joins the chunks on either side; every *run* of chunks so joined shares `E = min E_t` over
+//! the tracks with lanes in it (a track that may not have i32 lanes joins nothing: its lanes
+//! are 0 and play 0 at any scale). A smaller exponent is a coarser unit but never a larger
+//! integer, so each form that fits at `E_t` fits at `E`. Each track is checked at `E` in
+//! exactly the arithmetic that plays it (`choose_units(.., Some(E))`: the plain form, then the
+//! fine one where it fits), and [`checked_units`] settles the rest: a track that fails alone
+//! too leaves its run (so that it does not coarsen the others' unit), one that holds only at a
+//! smaller exponent than expected brings that one, and the runs so changed are checked again.
+//! A track failing in its run's unit plays on the exact lanes, as a track failing its own
+//! check does. Where nothing fails, one check a track, as before the sharing.
 
 use alloc::vec::Vec;
 
-use super::CHUNK;
-use crate::batch::{fixed_chain_exponent, to_power_coefficients, Pending, TrackInfo};
+use super::{choose_units, Units, CHUNK};
+use crate::batch::{to_power_coefficients, with_fixed_chain, Pending, TrackInfo};
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
 
 /// A fixed track as the sharing sees it: its group's degree, its lane count (components) and
-/// the exponent its own check chose (`None`: played exactly, no i32 lane plays it).
+/// its largest exponent (`None`: it may not have i32 lanes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Member {
     pub(crate) degree: usize,
@@ -94,38 +97,95 @@ pub(crate) fn shared_exponents(members: &[Member]) -> Vec<Option<i32>> {
     shared
 }
 
-/// Gives the fixed tracks of `tracks` with i32 lanes the exponent their chunks share,
-/// re-checking those whose own was larger (a track that fails there plays exactly), then turns
-/// their chains (`pending[starts[t] .. starts[t + 1]]`) into the lanes' power coefficients.
+/// Gives the fixed tracks of `tracks` that may have i32 lanes (`fast`, their largest exponent
+/// in `exponent.e`) the exponent their chunks share, checked there ([`checked_units`]; a track
+/// that fails plays exactly), then turns the chains of those that pass (`pending[starts[t] ..
+/// starts[t + 1]]`) into the lanes' power coefficients.
 pub(crate) fn share_units(tracks: &mut [TrackInfo<'_>], pending: &mut [Pending], starts: &[usize]) {
-    let members: Vec<Member> = tracks
+    let fixed: Vec<usize> = (0..tracks.len())
+        .filter(|&t| tracks.get(t).is_some_and(|i| i.fixed))
+        .collect();
+    let members: Vec<Member> = fixed
         .iter()
-        .filter(|i| i.fixed)
+        .filter_map(|&t| tracks.get(t))
         .map(|i| Member {
             degree: usize::from(i.track.max_degree()).min(MAX_DEGREE),
             lanes: usize::from(i.components),
             e: i.fast.then_some(i.exponent.e),
         })
         .collect();
-    let mut shared = shared_exponents(&members).into_iter();
-    for (t, info) in tracks.iter_mut().enumerate().filter(|(_, i)| i.fixed) {
-        let e = shared.next().flatten();
-        let range = starts.get(t).copied().unwrap_or(0)..starts.get(t + 1).copied().unwrap_or(0);
-        let Some((e, chain)) = e.zip(pending.get_mut(range)).filter(|_| info.fast) else {
+    let chain =
+        |t: usize| starts.get(t).copied().unwrap_or(0)..starts.get(t + 1).copied().unwrap_or(0);
+    let units = {
+        let (tracks, pending) = (&*tracks, &*pending);
+        checked_units(members, |k, e| {
+            let t = fixed.get(k).copied()?;
+            let (info, chain) = (tracks.get(t)?, pending.get(chain(t))?);
+            with_fixed_chain(info, chain, |p, n, b| choose_units(p, n, b, e))
+        })
+    };
+    for (&t, units) in fixed.iter().zip(units) {
+        let (Some(info), Some(chain)) = (tracks.get_mut(t), pending.get_mut(chain(t))) else {
             continue;
         };
-        if e != info.exponent.e {
-            match fixed_chain_exponent(info, chain, Some(e)) {
-                Some(units) => info.exponent = units,
-                None => {
-                    info.fast = false;
-                    info.strict = false;
-                    continue;
-                }
+        info.fast = units.is_some();
+        info.strict = info.fast;
+        if let Some(units) = units {
+            info.exponent = units;
+            to_power_coefficients(info, chain);
+        }
+    }
+}
+
+/// The units each member plays in (`None`: the exact lanes), `check(k, Some(e))` checking
+/// member `k` at exponent `e` and `check(k, None)` at its own (`choose_units`). Each member is
+/// checked at the exponent its run shares ([`shared_exponents`]); one that fails there is
+/// checked alone too: if it fails alone it leaves its run (it never plays on i32 lanes, so it
+/// must not coarsen the others' unit), and if it holds its budget alone only at an exponent
+/// below its expected one (the plain form failed, the fine one passed) that is its exponent
+/// now; either way its run's exponent changes and the run's members are checked again at the
+/// new one, until nothing changes (each member's exponent only falls or goes, so this ends).
+/// A track is checked once where no member fails (the benchmark's banks), twice where it fails
+/// in its run's unit, and again only where a member of its run changed.
+fn checked_units(
+    mut members: Vec<Member>,
+    check: impl Fn(usize, Option<i32>) -> Option<Units>,
+) -> Vec<Option<Units>> {
+    let mut checked: Vec<Option<(i32, Option<Units>)>> = alloc::vec![None; members.len()];
+    let mut alone: Vec<Option<Option<Units>>> = alloc::vec![None; members.len()];
+    loop {
+        let mut changed = false;
+        for (k, e) in shared_exponents(&members).into_iter().enumerate() {
+            let (Some(e), Some(slot)) = (e, checked.get_mut(k)) else {
+                continue;
+            };
+            if slot.is_some_and(|(at, _)| at == e) {
+                continue;
+            }
+            let units = check(k, Some(e));
+            *slot = Some((e, units));
+            let (Some(own), Some(m), None) = (alone.get_mut(k), members.get_mut(k), units) else {
+                continue;
+            };
+            let own = *own.get_or_insert_with(|| check(k, None));
+            // Failing alone it leaves its run; holding its budget alone only at an exponent
+            // below its expected one (the fine form's), it brings that one to its run.
+            let lower = own.map(|u| u.e).filter(|&o| m.e.is_some_and(|x| o < x));
+            if own.is_none() || lower.is_some() {
+                m.e = lower;
+                changed = true;
             }
         }
-        to_power_coefficients(info, chain);
+        if !changed {
+            break;
+        }
     }
+    let shared = shared_exponents(&members);
+    checked
+        .into_iter()
+        .zip(shared)
+        .map(|(c, e)| c.filter(|&(at, _)| Some(at) == e).and_then(|(_, u)| u))
+        .collect()
 }
 
 #[cfg(test)]
@@ -175,6 +235,56 @@ mod tests {
         let shared = shared_exponents(&members);
         assert!(shared[..61].iter().all(|&s| s == Some(20)), "{shared:?}");
         assert!(shared[61..].iter().all(|&s| s == Some(25)), "{shared:?}");
+    }
+
+    #[test]
+    fn a_track_failing_in_its_own_unit_leaves_its_run_and_the_others_are_checked_again() {
+        // One chunk: track 0 (expected E 10) holds its budget nowhere, track 1 (expected 20)
+        // only at E ≥ 15, track 2 (expected 18) anywhere, track 3 (expected 25) only at its
+        // own E 17 (its plain form at 25 fails, its fine one at 17 holds) and at E ≤ 17;
+        // track 4 (expected 30) is alone in the next chunk.
+        let mut members: Vec<Member> = [10, 20, 18, 25].map(|e| member(3, 1, Some(e))).to_vec();
+        members.extend((0..28).map(|_| member(3, 1, None)));
+        members.push(member(3, 1, Some(30)));
+        let calls = core::cell::RefCell::new(Vec::new());
+        let check = |k: usize, at: Option<i32>| {
+            calls.borrow_mut().push((k, at));
+            let own = [10, 20, 18, 17].get(k).copied().unwrap_or(30);
+            let e = at.unwrap_or(own);
+            let holds = match k {
+                0 => false,
+                1 => e >= 15,
+                3 => e <= 17,
+                _ => true,
+            };
+            holds.then_some(Units { e, fine: true })
+        };
+        let units = checked_units(members, check);
+        let fine = |e| Some(Units { e, fine: true });
+        assert_eq!(units[..4], [None, fine(17), fine(17), fine(17)]);
+        assert!(units[4..32].iter().all(Option::is_none));
+        assert_eq!(units[32], fine(30));
+        // First at the run's E 10: track 0 fails there and alone, and leaves; track 1 fails
+        // there but holds alone (at 20), so it stays; track 3 holds at 10. Then at the run's
+        // 18: track 3 fails there and holds alone at 17, below its expected 25, which becomes
+        // its exponent. Then all at 17.
+        let want = [
+            (0, Some(10)),
+            (0, None),
+            (1, Some(10)),
+            (1, None),
+            (2, Some(10)),
+            (3, Some(10)),
+            (32, Some(30)),
+            (1, Some(18)),
+            (2, Some(18)),
+            (3, Some(18)),
+            (3, None),
+            (1, Some(17)),
+            (2, Some(17)),
+            (3, Some(17)),
+        ];
+        assert_eq!(calls.into_inner(), want);
     }
 
     #[test]
