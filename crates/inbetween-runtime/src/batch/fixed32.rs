@@ -344,8 +344,12 @@ pub(crate) struct IntLanes {
     chunks: usize,
     coef: Vec<[i32; CHUNK]>,
     /// `2^-E` of each chunk of lanes (exact in f32), shared by its lanes' tracks (`shared`);
-    /// 0 for a chunk without a lane played on it.
+    /// [`MIXED`] for a chunk whose lanes differ (a track that held its tolerance only at its
+    /// own exponent) or that has no lane played on it: it reads `lane_scale`.
     scale: Vec<f32>,
+    /// `2^-E` of each lane (0: padding lanes and lanes of tracks played exactly), read only for
+    /// the chunks whose `scale` is [`MIXED`].
+    lane_scale: Vec<[f32; CHUNK]>,
     /// Lanes of tracks played on them ([`IntLanes::fast_lanes`]).
     fast: usize,
     /// Channel of each slot.
@@ -363,7 +367,8 @@ impl IntLanes {
             len,
             chunks,
             coef: alloc::vec![[0; CHUNK]; (degree + 1) * chunks],
-            scale: alloc::vec![0.0; chunks],
+            scale: alloc::vec![MIXED; chunks],
+            lane_scale: alloc::vec![[0.0; CHUNK]; chunks],
             fast: 0,
             channel: alloc::vec![0; len],
             runs: Vec::new(),
@@ -372,12 +377,14 @@ impl IntLanes {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.hot_bytes() + self.len * 4
+        self.coef.len() * CHUNK * 4 + self.scale.len() * 4 + self.len * 8
     }
 
-    /// Bytes one frame reads (coefficients and scales).
+    /// Bytes one frame reads (coefficients and scales: a chunk's, and its lanes' where it is
+    /// [`MIXED`]).
     pub(crate) fn hot_bytes(&self) -> usize {
-        self.coef.len() * CHUNK * 4 + self.scale.len() * 4
+        let mixed = self.scale.iter().filter(|&&s| s <= 0.0).count();
+        self.coef.len() * CHUNK * 4 + self.scale.len() * 4 + mixed * CHUNK * 4
     }
 
     /// Chunks of coefficients the lanes fill: the size of the group's part of an epoch block.
@@ -391,15 +398,24 @@ impl IntLanes {
         self.fast
     }
 
-    /// Lane `slot` plays a track at `2^-E = scale`, the scale of its chunk: every lane of a
-    /// chunk shares it (`shared::shared_exponents`; a lane of a track played exactly is 0
-    /// and plays 0 at any scale).
+    /// Lane `slot` plays a track at `2^-E = scale` (`scale > 0`): its chunk's scale while
+    /// every lane set in the chunk has the same one (`shared::shared_exponents`), else the
+    /// chunk is [`MIXED`] (a lane of a track played exactly is 0 and plays 0 at any scale).
     pub(crate) fn set_scale(&mut self, slot: usize, scale: f32) {
-        if let Some(x) = self.scale.get_mut(slot / CHUNK).filter(|_| slot < self.len) {
-            debug_assert!(*x == 0.0 || *x == scale, "lanes of one chunk at two scales");
-            *x = scale;
-            self.fast += 1;
-        }
+        let (chunk, lane) = (slot / CHUNK, slot % CHUNK);
+        let first = self
+            .lane_scale
+            .get(chunk)
+            .is_some_and(|l| l.iter().all(|&x| x == 0.0));
+        let (Some(x), Some(l)) = (
+            self.scale.get_mut(chunk).filter(|_| slot < self.len),
+            self.lane_scale.get_mut(chunk).and_then(|l| l.get_mut(lane)),
+        ) else {
+            return;
+        };
+        *l = scale;
+        *x = if first || *x == scale { scale } else { MIXED };
+        self.fast += 1;
     }
 
     /// Loads `c` (orders 0..; missing ones 0) into `slot` of the group's own arrays.
@@ -424,9 +440,9 @@ impl IntLanes {
     pub(crate) fn write_f64(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f64]) {
         let terms = self.degree + 1;
         let coef = block.unwrap_or(&self.coef).as_flattened();
+        let scale = self.lane_scale.as_flattened();
         let mut c = [0i32; MAX_TERMS];
-        for (slot, &ch) in self.channel.iter().enumerate() {
-            let s = self.scale.get(slot / CHUNK).copied().unwrap_or(0.0);
+        for (slot, (&ch, &s)) in self.channel.iter().zip(scale).enumerate() {
             for (k, x) in c.iter_mut().enumerate().take(terms) {
                 *x = coef
                     .get(chunked_index::<i32>(terms, slot, k))
@@ -446,6 +462,7 @@ impl IntLanes {
             chunks: self.chunks,
             coef,
             scale: &self.scale,
+            lane_scale: &self.lane_scale,
             start,
         };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -468,15 +485,20 @@ impl IntLanes {
 }
 
 /// The chunks one pass reads: `chunks` chunks of lanes, `D + 1` coefficient arrays and one
-/// scale each, from lane `start`.
+/// scale each (its lanes' scales where that is [`MIXED`]), from lane `start`.
 #[derive(Clone, Copy)]
 struct Lanes<'a> {
     degree: usize,
     chunks: usize,
     coef: &'a [[i32; CHUNK]],
     scale: &'a [f32],
+    lane_scale: &'a [[f32; CHUNK]],
     start: usize,
 }
+
+/// The scale of a chunk whose lanes do not share one (read from its lanes' instead): any
+/// value `≤ 0`, never a power of two.
+const MIXED: f32 = 0.0;
 
 /// [`IntLanes::eval`] for a group's degree (the build's target vectors).
 #[inline(always)]
@@ -610,41 +632,59 @@ unsafe fn eval_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 /// orders (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    // Invariant of `IntLanes`: a scale chunk per chunk of lanes (a violation writes nothing).
-    if g.scale.len() == g.chunks {
-        let kernel = AtU { u, scale: g.scale };
+    // Invariant of `IntLanes`: a scale per chunk of lanes (a violation writes nothing).
+    if g.scale.len() == g.chunks && g.lane_scale.len() == g.chunks {
+        let kernel = AtU {
+            u,
+            scale: g.scale,
+            lane_scale: g.lane_scale,
+        };
         super::pass::walk::<i32, AtU<'_>, N, CHUNK>((g.coef, g.chunks, g.start), out, &kernel);
     }
 }
 
-/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the chunk's scale.
+/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the chunk's scale
+/// (its lanes' where it is [`MIXED`]).
 struct AtU<'a> {
     u: i32,
     scale: &'a [f32],
+    lane_scale: &'a [[f32; CHUNK]],
 }
 
+/// A chunk's scale and its lanes'.
+type Scales<'a> = (&'a f32, &'a [f32; CHUNK]);
+
 impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
-    type Aux = core::slice::Iter<'a, f32>;
+    type Aux = core::iter::Zip<core::slice::Iter<'a, f32>, core::slice::Iter<'a, [f32; CHUNK]>>;
     const SPLIT: bool = true;
 
     #[inline(always)]
     fn aux(&self, first: usize) -> Self::Aux {
-        self.scale.get(first..).unwrap_or(&[]).iter()
+        let lanes = self.lane_scale.get(first..).unwrap_or(&[]).iter();
+        self.scale.get(first..).unwrap_or(&[]).iter().zip(lanes)
     }
 
     #[inline(always)]
-    fn chunk(&self, &s: &f32, c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
-        for (m, o) in out.iter_mut().enumerate() {
-            *o = lane::<N>(|k| c[k][m], self.u) as f32 * s;
+    fn chunk(&self, (&s, l): Scales<'_>, c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        if s > MIXED {
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = lane::<N>(|k| c[k][m], self.u) as f32 * s;
+            }
+        } else {
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = lane::<N>(|k| c[k][m], self.u) as f32 * l[m];
+            }
         }
     }
 
     #[inline(always)]
-    fn part(&self, &s: &f32, c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
+    fn part(&self, (&s, l): Scales<'_>, c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
         // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
         let n = out.len();
         let slices: [&[i32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
+        let l = &l[from..from + n];
         for (m, o) in out.iter_mut().enumerate() {
+            let s = if s > MIXED { s } else { l[m] };
             *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s;
         }
     }
@@ -912,7 +952,8 @@ mod tests {
     fn hand_written_loops_play_the_checked_integers_bit_for_bit() {
         // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
         // fine and plain units, `E` from their bound, the smallest of a chunk shared by its
-        // lanes as `shared` gives it) and with wrapping extremes, degrees 1–3, every `u`: the
+        // lanes as `shared` gives it, or each lane's own in a mixed chunk) and with wrapping
+        // extremes, degrees 1–3, every `u`: the
         // hand-written AVX2 and AVX-512 loops (called directly where the CPU has them, so a
         // fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the
         // value `verify_piece` checks rounded once to f32, to the bit.
@@ -933,7 +974,14 @@ mod tests {
                 })
                 .collect();
             for slot in 0..len {
-                let (fine, e) = (slot % 2 == 0, chunk_e[slot / CHUNK]);
+                let fine = slot % 2 == 0;
+                // Chunk 1's lanes at their own exponents (a mixed chunk: a scale a lane).
+                let own = exponent_for(bound(&power(slot), degree, fine)).unwrap_or(0);
+                let e = if slot / CHUNK == 1 {
+                    own
+                } else {
+                    chunk_e[slot / CHUNK]
+                };
                 let mut c = quantize(&power(slot), Units { e, fine });
                 if slot % 13 == 0 {
                     // Products past i32 (wrapping), as the ring operations allow.
@@ -959,6 +1007,7 @@ mod tests {
                     chunks: g.chunks,
                     coef: &g.coef,
                     scale: &g.scale,
+                    lane_scale: &g.lane_scale,
                     start: 0,
                 };
                 for (name, kernel) in KERNELS {
@@ -984,8 +1033,11 @@ mod tests {
         for degree in 0..=5 {
             let mut g = IntLanes::new(degree, len);
             let mut coef = Vec::new();
-            // A chunk's lanes share its scale.
-            let scale = |slot: usize| pow2(-((slot / CHUNK) as i32 % 40)) as f32;
+            // A chunk's lanes share its scale, but every third chunk's differ (mixed).
+            let scale = |slot: usize| match slot / CHUNK {
+                k if k % 3 == 2 => pow2(-(slot as i32 % 40)) as f32,
+                k => pow2(-(k as i32 % 40)) as f32,
+            };
             for slot in 0..len {
                 let s = slot as i32;
                 g.channel[slot] = slot as u32;
@@ -1004,6 +1056,7 @@ mod tests {
                         chunks: g.chunks,
                         coef: &g.coef,
                         scale: &g.scale,
+                        lane_scale: &g.lane_scale,
                         start,
                     };
                     eval_any(&lanes, u, &mut y);
