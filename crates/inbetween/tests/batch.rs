@@ -755,7 +755,11 @@ fn fixed_of_amplitudes(amplitudes: &[f64]) -> (Document, Vec<u8>) {
 #[test]
 fn a_fixed_lane_that_cannot_hold_its_tolerance_in_its_chunks_unit_plays_in_its_own() {
     let ops = [Op::Advance(300), Op::Seek(97.0), Op::Advance(120)];
-    let cases = [vec![1e6, 1.0], vec![1.0], [vec![1e6; 32], vec![1.0]].concat()];
+    let cases = [
+        vec![1e6, 1.0],
+        vec![1.0],
+        [vec![1e6; 32], vec![1.0]].concat(),
+    ];
     for amplitudes in cases {
         let (d, bytes) = fixed_of_amplitudes(&amplitudes);
         let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];

@@ -75,10 +75,12 @@
 //! chunk (a register broadcast) rather than once a lane: a cubic lane reads 16 B a frame, as
 //! an f32 lane does, against 20 B with a scale per lane, which at 100 000 channels put the
 //! frame's data (2.4 MB) past this machine's 2 MB L2 (`docs/benchmarks.md`, *Fixed-point
-//! lanes of 16 B (session 10)*). `shared` gives a chunk the smallest `E` its tracks chose
-//! (chunks joined by a track whose lanes cross their boundary share it too) and checks every
-//! other track again at that `E` with `choose_units(.., Some(E))`; a track that no longer
-//! holds its budget there plays on the exact lanes.
+//! lanes of 16 B (session 10)*). `shared` gives a chunk the smallest `E` its tracks are
+//! expected to need ([`expected_exponent`]; chunks joined by a track whose lanes cross their
+//! boundary share it too) and checks each track at that `E` with `choose_units(.., Some(E))`;
+//! a track that holds its budget only in its own units plays in them, and its chunk is
+//! *mixed*: its scale is [`MIXED`] and its lanes read their own scales (`lane_scale`, as every
+//! lane did before), which the hand-written loop and [`AtU`] branch on once a chunk.
 
 use alloc::vec::Vec;
 
@@ -277,7 +279,12 @@ pub(crate) fn choose_units(
 /// `2^S · Σ_{k≥2} |c_k| 8^(k−1) ≥ |c_2| …`). What `shared` shares; `choose_units` decides.
 #[must_use]
 pub(crate) fn expected_exponent(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<i32> {
-    let plain: f64 = (0..=n).map(|k| 0.5 * HALF_EPOCH.powi(k as i32)).sum();
+    let mut weight = 0.5;
+    let mut plain = 0.0;
+    for _ in 0..=n {
+        plain += weight;
+        weight *= HALF_EPOCH;
+    }
     match form_exponent(pieces, n, false) {
         Some(e) if plain * pow2(-e) <= budget => Some(e),
         _ => form_exponent(pieces, n, true),

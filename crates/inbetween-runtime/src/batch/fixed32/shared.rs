@@ -24,7 +24,7 @@
 //! smaller exponent than expected brings that one, and the runs so changed are checked again.
 //! A track that fails in its run's unit but holds its budget alone plays in its own units: its
 //! chunk is then *mixed* and reads a scale a lane, as before the sharing (0.3 % of the
-//! benchmark's tracks, ~9 % of its chunks at 100 000 channels: playing such a track on the
+//! benchmark's tracks, 3–6 % of its chunks at 100 000 channels: playing such a track on the
 //! exact lanes instead cost the 1 000-channel bank 17 % more instructions). Only a track that
 //! fails alone plays on the exact lanes, as before. Where nothing fails, one check a track, as
 //! before the sharing.
@@ -310,11 +310,7 @@ mod tests {
         // 33rd linear track opens the linear group's second chunk.
         let mut members = Vec::new();
         for i in 0..66 {
-            let (degree, e) = if i % 2 == 0 {
-                (1, 10 + i as i32)
-            } else {
-                (3, 50)
-            };
+            let (degree, e) = if i % 2 == 0 { (1, 10 + i) } else { (3, 50) };
             members.push(member(degree, 1, Some(e)));
         }
         let shared = shared_exponents(&members);
