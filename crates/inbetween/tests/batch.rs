@@ -728,3 +728,66 @@ fn horner_lanes(bank: &Bank<'_>) -> Vec<usize> {
     assert!(lanes.len() > 60, "{} on Horner lanes", lanes.len());
     lanes
 }
+
+/// `tracks` clamp scalar tracks (`clamped_scalars`) whose amplitudes are `amplitudes` in turn,
+/// compiled in fixed point at the default tolerance (`1e-6 ×` each track's scale).
+fn fixed_of_amplitudes(amplitudes: &[f64]) -> (Document, Vec<u8>) {
+    let tracks: Vec<Json> = amplitudes
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            let mut t = clamped_scalars(1, a, 5 + i as u64)["tracks"][0].clone();
+            t["name"] = json!(format!("a{i}"));
+            t
+        })
+        .collect();
+    let doc = json!({"inbetween": 1, "fps": 30, "tracks": tracks});
+    compile(&doc, Precision::Fixed, 3).unwrap_or_else(|| panic!("refused"))
+}
+
+/// The i32 lanes of a chunk (32 lanes) share one exponent, the smallest its tracks expect: a
+/// track of values ~1 (tolerance ~1e-6) beside one of values ~10^6 (whose exponent gives units
+/// of ~2^-10) cannot hold its tolerance in that unit; it is checked alone and plays on i32
+/// lanes in its own units (its chunk then reads a scale a lane), as it does alone or in the
+/// next chunk (after 32 large tracks). Every channel within the promise of `check` (within
+/// `tolerance − max_error` of `TrackPlayer` and the tolerance of exact evaluation) at every
+/// frame of forward play and after a seek.
+#[test]
+fn a_fixed_lane_that_cannot_hold_its_tolerance_in_its_chunks_unit_plays_in_its_own() {
+    let ops = [Op::Advance(300), Op::Seek(97.0), Op::Advance(120)];
+    let cases = [
+        vec![1e6, 1.0],
+        vec![1.0],
+        [vec![1e6; 32], vec![1.0]].concat(),
+    ];
+    for amplitudes in cases {
+        let (d, bytes) = fixed_of_amplitudes(&amplitudes);
+        let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+        let bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(bank.int32_channels(), amplitudes.len());
+        let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+        let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+        assert!(compared >= amplitudes.len() * 420, "compared {compared}");
+    }
+}
+
+/// Tracks of magnitudes 0.01 to 1000 in one chunk, each at the default tolerance: the lanes
+/// of a chunk play in the unit of its largest track, every value checked in `Bank::new` in
+/// that unit; those on i32 lanes within `tolerance − max_error` of `TrackPlayer` and within the
+/// tolerance of exact evaluation at every frame of forward play and after seeks, the others
+/// bit for bit `TrackPlayer` (`check`).
+#[test]
+fn fixed_lanes_of_mixed_magnitudes_in_one_chunk_play_within_the_tolerance() {
+    let amplitudes: Vec<f64> = (0..40).map(|i| 10f64.powi(i % 6 - 2) * 1.7).collect();
+    let (d, bytes) = fixed_of_amplitudes(&amplitudes);
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    // The largest tracks of each chunk set its unit and keep their lanes.
+    for c in (0..40).filter(|c| c % 6 == 5) {
+        assert!(bank.is_horner_channel(c), "channel {c}");
+    }
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    let ops = [Op::Advance(400), Op::Seek(333.0), Op::Advance(100)];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 40 * 500, "compared {compared}");
+}

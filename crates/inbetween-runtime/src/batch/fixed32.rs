@@ -1,4 +1,4 @@
-//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` per track, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
+//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` shared by a chunk of 32 lanes, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
 //!
 //! # Arithmetic (what is checked is what plays)
 //!
@@ -68,6 +68,19 @@
 //! `TrackPlayer`'s own wrapping i64 additions ([`verify_piece`]) and gives the track i32 lanes
 //! in the first form whose every value is within `tolerance − max_error` (so within the
 //! tolerance of exact evaluation; the f32 output within that plus half an f32 ulp of itself).
+//!
+//! # One exponent a chunk
+//!
+//! The lanes of a chunk ([`CHUNK`] = 32) share one `E` and so one scale `2^-E`, read once a
+//! chunk (a register broadcast) rather than once a lane: a cubic lane reads 16 B a frame, as
+//! an f32 lane does, against 20 B with a scale per lane, which at 100 000 channels put the
+//! frame's data (2.4 MB) past this machine's 2 MB L2 (`docs/benchmarks.md`, *Fixed-point
+//! lanes of 16 B (session 10)*). `shared` gives a chunk the smallest `E` its tracks are
+//! expected to need ([`expected_exponent`]; chunks joined by a track whose lanes cross their
+//! boundary share it too) and checks each track at that `E` with `choose_units(.., Some(E))`;
+//! a track that holds its budget only in its own units plays in them, and its chunk is
+//! *mixed*: its scale is [`MIXED`] and its lanes read their own scales (`lane_scale`, as every
+//! lane did before), which the hand-written loop and [`AtU`] branch on once a chunk.
 
 use alloc::vec::Vec;
 
@@ -238,15 +251,19 @@ pub(crate) struct FixedPiece<'a> {
 
 /// The units of a fixed track's i32 lanes (group degree `n`), if any holds `budget` at every
 /// frame of every piece ([`verify_piece`]): the plain form first (the bits banks played before
-/// the finer units), then the fine one.
+/// the finer units), then the fine one; each at its largest exponent ([`exponent_for`]), or
+/// at exponent `at` (the one its chunks share, `shared`) where that is no larger.
 #[must_use]
-pub(crate) fn choose_units(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<Units> {
+pub(crate) fn choose_units(
+    pieces: &[FixedPiece<'_>],
+    n: usize,
+    budget: f64,
+    at: Option<i32>,
+) -> Option<Units> {
     [false, true].into_iter().find_map(|fine| {
-        let largest = pieces.iter().fold(0.0f64, |m, p| {
-            m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
-        });
+        let own = form_exponent(pieces, n, fine)?;
         let units = Units {
-            e: exponent_for(largest)?,
+            e: at.map_or(Some(own), |e| (e <= own).then_some(e))?,
             fine,
         };
         pieces
@@ -254,6 +271,32 @@ pub(crate) fn choose_units(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> 
             .all(|p| verify_piece((p.w, p.scale), &p.a, (p.origin, p.run), (n, units), budget))
             .then_some(units)
     })
+}
+
+/// The exponent a fixed track (`pieces`, group degree `n`) is expected to play at, before any
+/// check: the plain form's largest where its rounding bound, `½ · Σ_k 8^k` units of `2^-E`
+/// (292.5 for a cubic), is within `budget`, else the fine form's (never larger: its bound is
+/// `2^S · Σ_{k≥2} |c_k| 8^(k−1) ≥ |c_2| …`). What `shared` shares; `choose_units` decides.
+#[must_use]
+pub(crate) fn expected_exponent(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<i32> {
+    let mut weight = 0.5;
+    let mut plain = 0.0;
+    for _ in 0..=n {
+        plain += weight;
+        weight *= HALF_EPOCH;
+    }
+    match form_exponent(pieces, n, false) {
+        Some(e) if plain * pow2(-e) <= budget => Some(e),
+        _ => form_exponent(pieces, n, true),
+    }
+}
+
+/// The largest exponent of `pieces` (group degree `n`) in the plain or the `fine` form.
+fn form_exponent(pieces: &[FixedPiece<'_>], n: usize, fine: bool) -> Option<i32> {
+    let largest = pieces.iter().fold(0.0f64, |m, p| {
+        m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
+    });
+    exponent_for(largest)
 }
 
 /// Whether a fixed piece plays within `budget` on i32 lanes: entered at integer frame `origin`
@@ -307,9 +350,15 @@ pub(crate) struct IntLanes {
     /// Chunks of lanes (`len.div_ceil(CHUNK)`), each `D + 1` arrays of `CHUNK`.
     chunks: usize,
     coef: Vec<[i32; CHUNK]>,
-    /// `2^-E` of each lane's track (exact in f32), a chunk per chunk of lanes (padding lanes
-    /// and lanes of tracks played exactly: 0).
-    scale: Vec<[f32; CHUNK]>,
+    /// `2^-E` of each chunk of lanes (exact in f32), shared by its lanes' tracks (`shared`);
+    /// [`MIXED`] for a chunk whose lanes differ (a track that held its tolerance only at its
+    /// own exponent) or that has no lane played on it: it reads `lane_scale`.
+    scale: Vec<f32>,
+    /// `2^-E` of each lane (0: padding lanes and lanes of tracks played exactly), read only for
+    /// the chunks whose `scale` is [`MIXED`].
+    lane_scale: Vec<[f32; CHUNK]>,
+    /// Lanes of tracks played on them ([`IntLanes::fast_lanes`]).
+    fast: usize,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`).
@@ -325,7 +374,9 @@ impl IntLanes {
             len,
             chunks,
             coef: alloc::vec![[0; CHUNK]; (degree + 1) * chunks],
-            scale: alloc::vec![[0.0; CHUNK]; chunks],
+            scale: alloc::vec![MIXED; chunks],
+            lane_scale: alloc::vec![[0.0; CHUNK]; chunks],
+            fast: 0,
             channel: alloc::vec![0; len],
             runs: Vec::new(),
         }
@@ -333,12 +384,14 @@ impl IntLanes {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.hot_bytes() + self.len * 4
+        self.coef.len() * CHUNK * 4 + self.scale.len() * 4 + self.len * 8
     }
 
-    /// Bytes one frame reads (coefficients and scales).
+    /// Bytes one frame reads (coefficients and scales: a chunk's, and its lanes' where it is
+    /// [`MIXED`]).
     pub(crate) fn hot_bytes(&self) -> usize {
-        (self.coef.len() + self.scale.len()) * CHUNK * 4
+        let mixed = self.scale.iter().filter(|&&s| s <= 0.0).count();
+        self.coef.len() * CHUNK * 4 + self.scale.len() * 4 + mixed * CHUNK * 4
     }
 
     /// Chunks of coefficients the lanes fill: the size of the group's part of an epoch block.
@@ -346,23 +399,30 @@ impl IntLanes {
         self.coef.len()
     }
 
-    /// Lanes of tracks played on them (a nonzero scale; a fixed track played exactly keeps
-    /// scale 0 on its lane).
+    /// Lanes of tracks played on them (those given a scale by [`IntLanes::set_scale`]; a fixed
+    /// track played exactly keeps its lanes 0).
     pub(crate) fn fast_lanes(&self) -> usize {
-        let scales = self.scale.as_flattened();
-        scales.iter().filter(|&&s| s != 0.0).count()
+        self.fast
     }
 
-    /// Sets lane `slot`'s `2^-E`.
+    /// Lane `slot` plays a track at `2^-E = scale` (`scale > 0`): its chunk's scale while
+    /// every lane set in the chunk has the same one (`shared::shared_exponents`), else the
+    /// chunk is [`MIXED`] (a lane of a track played exactly is 0 and plays 0 at any scale).
     pub(crate) fn set_scale(&mut self, slot: usize, scale: f32) {
-        if let Some(x) = self
-            .scale
-            .as_flattened_mut()
-            .get_mut(slot)
-            .filter(|_| slot < self.len)
-        {
-            *x = scale;
-        }
+        let (chunk, lane) = (slot / CHUNK, slot % CHUNK);
+        let first = self
+            .lane_scale
+            .get(chunk)
+            .is_some_and(|l| l.iter().all(|&x| x == 0.0));
+        let (Some(x), Some(l)) = (
+            self.scale.get_mut(chunk).filter(|_| slot < self.len),
+            self.lane_scale.get_mut(chunk).and_then(|l| l.get_mut(lane)),
+        ) else {
+            return;
+        };
+        *l = scale;
+        *x = if first || *x == scale { scale } else { MIXED };
+        self.fast += 1;
     }
 
     /// Loads `c` (orders 0..; missing ones 0) into `slot` of the group's own arrays.
@@ -387,7 +447,7 @@ impl IntLanes {
     pub(crate) fn write_f64(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f64]) {
         let terms = self.degree + 1;
         let coef = block.unwrap_or(&self.coef).as_flattened();
-        let scale = self.scale.as_flattened();
+        let scale = self.lane_scale.as_flattened();
         let mut c = [0i32; MAX_TERMS];
         for (slot, (&ch, &s)) in self.channel.iter().zip(scale).enumerate() {
             for (k, x) in c.iter_mut().enumerate().take(terms) {
@@ -409,6 +469,7 @@ impl IntLanes {
             chunks: self.chunks,
             coef,
             scale: &self.scale,
+            lane_scale: &self.lane_scale,
             start,
         };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -431,15 +492,20 @@ impl IntLanes {
 }
 
 /// The chunks one pass reads: `chunks` chunks of lanes, `D + 1` coefficient arrays and one
-/// scale array each, from lane `start`.
+/// scale each (its lanes' scales where that is [`MIXED`]), from lane `start`.
 #[derive(Clone, Copy)]
 struct Lanes<'a> {
     degree: usize,
     chunks: usize,
     coef: &'a [[i32; CHUNK]],
-    scale: &'a [[f32; CHUNK]],
+    scale: &'a [f32],
+    lane_scale: &'a [[f32; CHUNK]],
     start: usize,
 }
+
+/// The scale of a chunk whose lanes do not share one (read from its lanes' instead): any
+/// value `≤ 0`, never a power of two.
+const MIXED: f32 = 0.0;
 
 /// [`IntLanes::eval`] for a group's degree (the build's target vectors).
 #[inline(always)]
@@ -573,43 +639,60 @@ unsafe fn eval_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
 /// orders (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
-    // Invariant of `IntLanes`: a scale chunk per chunk of lanes (a violation writes nothing).
-    if g.scale.len() == g.chunks {
-        let kernel = AtU { u, scale: g.scale };
+    // Invariant of `IntLanes`: a scale per chunk of lanes (a violation writes nothing).
+    if g.scale.len() == g.chunks && g.lane_scale.len() == g.chunks {
+        let kernel = AtU {
+            u,
+            scale: g.scale,
+            lane_scale: g.lane_scale,
+        };
         super::pass::walk::<i32, AtU<'_>, N, CHUNK>((g.coef, g.chunks, g.start), out, &kernel);
     }
 }
 
-/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the lane's scale.
+/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the chunk's scale
+/// (its lanes' where it is [`MIXED`]).
 struct AtU<'a> {
     u: i32,
-    scale: &'a [[f32; CHUNK]],
+    scale: &'a [f32],
+    lane_scale: &'a [[f32; CHUNK]],
 }
 
+/// A chunk's scale and its lanes'.
+type Scales<'a> = (&'a f32, &'a [f32; CHUNK]);
+
 impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
-    type Aux = core::slice::Iter<'a, [f32; CHUNK]>;
+    type Aux = core::iter::Zip<core::slice::Iter<'a, f32>, core::slice::Iter<'a, [f32; CHUNK]>>;
     const SPLIT: bool = true;
 
     #[inline(always)]
     fn aux(&self, first: usize) -> Self::Aux {
-        self.scale.get(first..).unwrap_or(&[]).iter()
+        let lanes = self.lane_scale.get(first..).unwrap_or(&[]).iter();
+        self.scale.get(first..).unwrap_or(&[]).iter().zip(lanes)
     }
 
     #[inline(always)]
-    fn chunk(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
-        for (m, o) in out.iter_mut().enumerate() {
-            *o = lane::<N>(|k| c[k][m], self.u) as f32 * s[m];
+    fn chunk(&self, (&s, l): Scales<'_>, c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
+        if s > MIXED {
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = lane::<N>(|k| c[k][m], self.u) as f32 * s;
+            }
+        } else {
+            for (m, o) in out.iter_mut().enumerate() {
+                *o = lane::<N>(|k| c[k][m], self.u) as f32 * l[m];
+            }
         }
     }
 
     #[inline(always)]
-    fn part(&self, s: &[f32; CHUNK], c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
+    fn part(&self, (&s, l): Scales<'_>, c: &[[i32; CHUNK]; N], from: usize, out: &mut [f32]) {
         // One slice per order, exactly `out.len()` long, so the loop vectorizes like `chunk`'s.
         let n = out.len();
         let slices: [&[i32]; N] = core::array::from_fn(|k| &c[k][from..from + n]);
-        let s = &s[from..from + n];
+        let l = &l[from..from + n];
         for (m, o) in out.iter_mut().enumerate() {
-            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s[m];
+            let s = if s > MIXED { s } else { l[m] };
+            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s;
         }
     }
 }
@@ -654,6 +737,8 @@ impl super::Bank<'_> {
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[allow(unsafe_code)]
 mod x86;
+
+pub(crate) mod shared;
 
 /// One group's piece-change records (i32 coefficients).
 pub(crate) type IntScript = super::records::Records<i32>;
@@ -733,8 +818,8 @@ mod tests {
             origin: 3,
             run: 48,
         };
-        assert_eq!(choose_units(&[piece], 3, 3e-5), Some(fine));
-        assert_eq!(choose_units(&[piece], 3, 1e-4), Some(plain));
+        assert_eq!(choose_units(&[piece], 3, 3e-5, None), Some(fine));
+        assert_eq!(choose_units(&[piece], 3, 1e-4, None), Some(plain));
     }
 
     #[test]
@@ -873,21 +958,38 @@ mod tests {
     #[test]
     fn hand_written_loops_play_the_checked_integers_bit_for_bit() {
         // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
-        // fine and plain units, `E` from their bound) and with wrapping extremes, degrees 1–3,
-        // every `u`: the hand-written AVX2 and AVX-512 loops (called directly where the CPU
-        // has them, so a fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the value
-        // `verify_piece` checks rounded once to f32, to the bit.
+        // fine and plain units, `E` from their bound, the smallest of a chunk shared by its
+        // lanes as `shared` gives it, or each lane's own in a mixed chunk) and with wrapping
+        // extremes, degrees 1–3, every `u`: the
+        // hand-written AVX2 and AVX-512 loops (called directly where the CPU has them, so a
+        // fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the
+        // value `verify_piece` checks rounded once to f32, to the bit.
         let len = 5 * CHUNK + 7;
         for degree in 1..=3 {
             let mut g = IntLanes::new(degree, len);
             let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
-            for slot in 0..len {
+            let power = |slot: usize| {
                 let seed = slot as u32;
+                let b = coefficients(degree, seed, 400.0 + 50.0 * f64::from(seed % 11), 0.25);
+                shifted(&b, degree, f64::from(seed % 5) - 2.0)
+            };
+            let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))
+                .map(|k| {
+                    let slots = k * CHUNK..((k + 1) * CHUNK).min(len);
+                    let e = slots.map(|s| exponent_for(bound(&power(s), degree, s % 2 == 0)));
+                    e.map(|e| e.unwrap_or(0)).min().unwrap_or(0)
+                })
+                .collect();
+            for slot in 0..len {
                 let fine = slot % 2 == 0;
-                let b = coefficients(degree, seed, 400.0, 0.25 * f64::from(seed % 7));
-                let b = shifted(&b, degree, f64::from(seed % 5) - 2.0);
-                let e = exponent_for(bound(&b, degree, fine)).unwrap_or(0);
-                let mut c = quantize(&b, Units { e, fine });
+                // Chunk 1's lanes at their own exponents (a mixed chunk: a scale a lane).
+                let own = exponent_for(bound(&power(slot), degree, fine)).unwrap_or(0);
+                let e = if slot / CHUNK == 1 {
+                    own
+                } else {
+                    chunk_e[slot / CHUNK]
+                };
+                let mut c = quantize(&power(slot), Units { e, fine });
                 if slot % 13 == 0 {
                     // Products past i32 (wrapping), as the ring operations allow.
                     c[degree] = i32::MAX - slot as i32;
@@ -912,6 +1014,7 @@ mod tests {
                     chunks: g.chunks,
                     coef: &g.coef,
                     scale: &g.scale,
+                    lane_scale: &g.lane_scale,
                     start: 0,
                 };
                 for (name, kernel) in KERNELS {
@@ -937,15 +1040,19 @@ mod tests {
         for degree in 0..=5 {
             let mut g = IntLanes::new(degree, len);
             let mut coef = Vec::new();
+            // A chunk's lanes share its scale, but every third chunk's differ (mixed).
+            let scale = |slot: usize| match slot / CHUNK {
+                k if k % 3 == 2 => pow2(-(slot as i32 % 40)) as f32,
+                k => pow2(-(k as i32 % 40)) as f32,
+            };
             for slot in 0..len {
                 let s = slot as i32;
                 g.channel[slot] = slot as u32;
-                g.set_scale(slot, pow2(-(slot as i32 % 40)) as f32);
+                g.set_scale(slot, scale(slot));
                 let c = [s * 1000 - 7, -s * 31, s * s - 5, 3 - s, s << 20, -(s << 19)];
                 g.set(slot, &c[..=degree]);
                 coef.push(c);
             }
-            let scale = |slot: usize| pow2(-(slot as i32 % 40)) as f32;
             for u in -8..8 {
                 for start in [0, 45, 96] {
                     let n = len - start;
@@ -956,6 +1063,7 @@ mod tests {
                         chunks: g.chunks,
                         coef: &g.coef,
                         scale: &g.scale,
+                        lane_scale: &g.lane_scale,
                         start,
                     };
                     eval_any(&lanes, u, &mut y);

@@ -21,7 +21,8 @@
 //!   has AVX and FMA, and then checked in that arithmetic); other flagged tracks are
 //!   normalized in a second pass over the row (`normalize`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
-//!   coefficients in units of `2^-E` per track (`2^-(E+3)` for the orders ≥ 2), wrapping i32
+//!   coefficients in units of `2^-E` per chunk of 32 lanes (`2^-(E+3)` for the orders ≥ 2;
+//!   `fixed32::shared`), wrapping i32
 //!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
 //!   arithmetic only, checked the same way. They are chunked like the f32 lanes, in chunks of
 //!   their own width (`horner::INT_CHUNK`, 32 lanes: at 8 the compiler leaves their kernel
@@ -1452,25 +1453,34 @@ fn forward_chains(
     let entries = tracks.iter().map(|i| i.track.piece_count() + 1).sum();
     let mut pending = Vec::with_capacity(entries);
     let mut has_track = Vec::with_capacity(tracks.len());
+    let mut starts = Vec::with_capacity(tracks.len() + 1);
     for (t, info) in tracks.iter_mut().enumerate() {
         let from = pending.len();
+        starts.push(from);
         has_track.push(track_chain(info, t as u32, &mut pending));
         let chain = pending.get(from..).unwrap_or(&[]);
         let verdict = match (lanes, info.fixed, info.track.normalizes()) {
             // Flagged fixed tracks play on the exact lanes (`normalize`).
             (false, _, _) | (true, true, true) => None,
             (true, false, _) => verify_chain(info, chain, fused.fma_for(info)),
-            (true, true, false) => fixed_chain_exponent(info, chain).map(|e| {
-                info.exponent = e;
-                true
-            }),
+            // Provisional: the exponent it is expected to play at; the check comes once its
+            // chunks share an exponent (`fixed32::shared`).
+            (true, true, false) => {
+                with_fixed_chain(info, chain, fixed32::expected_exponent).map(|e| {
+                    info.exponent = fixed32::Units { e, fine: false };
+                    true
+                })
+            }
         };
         info.fast = verdict.is_some();
         info.strict = verdict.unwrap_or(false);
-        if info.fast {
+        // Fixed tracks once their chunks share units (`fixed32::shared`).
+        if info.fast && !info.fixed {
             to_power_coefficients(info, pending.get_mut(from..).unwrap_or(&mut []));
         }
     }
+    starts.push(pending.len());
+    fixed32::shared::share_units(tracks, &mut pending, &starts);
     (pending, has_track)
 }
 
@@ -1994,12 +2004,16 @@ fn push_fixed_records(hot32: &mut [IntScript], info: &TrackInfo<'_>, entry: &Pen
     h.push_components(lanes, &entry.hot_int, degree + 1);
 }
 
-/// The units of a fixed track's i32 lanes (see `fixed32`), when it may have them:
-/// `clamp` wrap without an outside record (off its chain it then holds constants) and every
-/// integer frame of every piece
-/// of its forward chain, played in the lanes' integer arithmetic, within `tolerance −
-/// max_error` of `TrackPlayer`'s value (`fixed32::choose_units`).
-fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<fixed32::Units> {
+/// A fixed track's forward chain as the i32 lanes' check reads it (see `fixed32`), when it
+/// may have them: `clamp` wrap without an outside record (off its chain it then holds
+/// constants); what `with` makes of its pieces, group degree and budget `tolerance −
+/// max_error` (`fixed32::expected_exponent`, a bound; `fixed32::choose_units`, every integer
+/// frame of every piece played in the lanes' integer arithmetic against `TrackPlayer`).
+fn with_fixed_chain<R>(
+    info: &TrackInfo<'_>,
+    chain: &[Pending],
+    with: impl FnOnce(&[fixed32::FixedPiece<'_>], usize, f64) -> Option<R>,
+) -> Option<R> {
     let budget = info.track.tolerance() - info.track.max_error();
     let clamped = info.track.wrap() == crate::stream::StreamWrap::Clamp;
     if !clamped
@@ -2033,7 +2047,7 @@ fn fixed_chain_exponent(info: &TrackInfo<'_>, chain: &[Pending]) -> Option<fixed
             });
         }
     }
-    fixed32::choose_units(&pieces, degree, budget)
+    with(&pieces, degree, budget)
 }
 
 /// Power coefficients of a fixed piece's integer differences `w` at `scale` (f64).

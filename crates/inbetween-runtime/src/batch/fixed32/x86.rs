@@ -4,7 +4,7 @@
 //! `v = c_0 + p·u` with `vpmulld` (the low 32 bits of the product: `wrapping_mul`; a product by
 //! a constant the compiler may turn into shifts and adds, the same integers), `vpaddd`
 //! (`wrapping_add`) and `vpsrad` (`>>`, arithmetic), then `vcvtdq2ps` (round to nearest even,
-//! as `v as f32`) and `vmulps` by the lane's `2^-E`: the bits of `horner_i32(c, u) as f32 ·
+//! as `v as f32`) and `vmulps` by the chunk's `2^-E` (one broadcast a chunk): the bits of `horner_i32(c, u) as f32 ·
 //! 2^-E`, the value `Bank::new`'s check verifies, rounded once
 //! (`hand_written_loops_play_the_checked_integers_bit_for_bit`). The generic chunk walk
 //! (`pass::walk`) kept ~16 instructions of bookkeeping a chunk in the 16 copies of the pass
@@ -44,11 +44,30 @@ pub(super) trait Wide: Copy {
     /// # Safety
     /// As [`Wide::splat`].
     unsafe fn shift(self) -> Self;
+    /// The f32 register of the same width.
+    type Scale: Copy;
+    /// Every lane `s` (a chunk's scale).
+    ///
+    /// # Safety
+    /// As [`Wide::splat`].
+    unsafe fn splat_scale(s: f32) -> Self::Scale;
+    /// Lane by lane `(v as f32) · s` stored at `o`.
+    ///
+    /// # Safety
+    /// As [`Wide::splat`]; `o .. o + LANES` writable.
+    unsafe fn store_scaled(self, s: Self::Scale, o: *mut f32);
     /// Lane by lane `(v as f32) · s` stored at `o`, the scales `s` read from `s`.
     ///
     /// # Safety
     /// As [`Wide::splat`]; `s .. s + LANES` readable, `o .. o + LANES` writable.
-    unsafe fn store_scaled(self, s: *const f32, o: *mut f32);
+    unsafe fn store_lanes(self, s: *const f32, o: *mut f32) {
+        unsafe { self.store_scaled(Self::load_scale(s), o) }
+    }
+    /// `LANES` f32 from `p` (unaligned).
+    ///
+    /// # Safety
+    /// As [`Wide::splat`]; `p .. p + LANES` readable.
+    unsafe fn load_scale(p: *const f32) -> Self::Scale;
 }
 
 /// `S` ([`SHIFT`]) as the AVX2 shift's immediate.
@@ -77,14 +96,18 @@ impl Wide for __m256i {
     unsafe fn shift(self) -> Self {
         unsafe { _mm256_srai_epi32::<SHIFT_I>(self) }
     }
+    type Scale = __m256;
     #[inline(always)]
-    unsafe fn store_scaled(self, s: *const f32, o: *mut f32) {
-        unsafe {
-            _mm256_storeu_ps(
-                o,
-                _mm256_mul_ps(_mm256_cvtepi32_ps(self), _mm256_loadu_ps(s)),
-            )
-        }
+    unsafe fn splat_scale(s: f32) -> __m256 {
+        unsafe { _mm256_set1_ps(s) }
+    }
+    #[inline(always)]
+    unsafe fn store_scaled(self, s: __m256, o: *mut f32) {
+        unsafe { _mm256_storeu_ps(o, _mm256_mul_ps(_mm256_cvtepi32_ps(self), s)) }
+    }
+    #[inline(always)]
+    unsafe fn load_scale(p: *const f32) -> __m256 {
+        unsafe { _mm256_loadu_ps(p) }
     }
 }
 
@@ -120,12 +143,18 @@ mod avx512 {
         unsafe fn shift(self) -> Self {
             unsafe { _mm512_srai_epi32::<SHIFT>(self) }
         }
+        type Scale = __m512;
         #[inline(always)]
-        unsafe fn store_scaled(self, s: *const f32, o: *mut f32) {
-            unsafe {
-                let x = _mm512_mul_ps(_mm512_cvtepi32_ps(self), _mm512_loadu_ps(s));
-                _mm512_storeu_ps(o, x);
-            }
+        unsafe fn splat_scale(s: f32) -> __m512 {
+            unsafe { _mm512_set1_ps(s) }
+        }
+        #[inline(always)]
+        unsafe fn store_scaled(self, s: __m512, o: *mut f32) {
+            unsafe { _mm512_storeu_ps(o, _mm512_mul_ps(_mm512_cvtepi32_ps(self), s)) }
+        }
+        #[inline(always)]
+        unsafe fn load_scale(p: *const f32) -> __m512 {
+            unsafe { _mm512_loadu_ps(p) }
         }
     }
 }
@@ -162,32 +191,64 @@ pub(super) unsafe fn whole_chunks<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32
 unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f32]) -> usize {
     let first = g.start / CHUNK;
     let whole = out.len() / CHUNK;
-    let (Some(coef), Some(scale), Some(out)) = (
+    let (Some(coef), Some(scale), Some(lanes), Some(out)) = (
         g.coef.get(first * N..(first + whole) * N),
         g.scale.get(first..first + whole),
+        g.lane_scale.get(first..first + whole),
         out.get_mut(..whole * CHUNK),
     ) else {
         return 0;
     };
     let (c, s, o) = (coef.as_ptr(), scale.as_ptr(), out.as_mut_ptr());
+    let l = lanes.as_ptr();
+    // Large groups ask for the lines `AHEAD` bytes on (as `pass::walk_prefetch`).
+    let ahead = core::mem::size_of_val(g.coef) >= super::super::pass::PREFETCH_FROM;
     // SAFETY: `coef` is exactly `whole · N` chunks (`[i32; CHUNK]`, contiguous), `scale`
-    // `whole` chunks and `out` `whole · CHUNK` f32, all checked just above. Chunk `i < whole`
-    // reads orders `k < N` at `c + i·N + k`, its scales at `s + i` and writes
-    // `o + i·CHUNK ..+ CHUNK`; each register access covers `V::LANES` numbers at `j` (a
+    // `whole` f32, `lanes` `whole` chunks of f32 and `out` `whole · CHUNK` f32, all checked
+    // just above. Chunk `i < whole` reads orders `k < N` at `c + i·N + k`, its scale at
+    // `s + i` (and its lanes' at `l + i`) and writes `o + i·CHUNK ..+ CHUNK`; each register access covers `V::LANES` numbers at `j` (a
     // multiple of `V::LANES`, a divisor of `CHUNK`, below `CHUNK`) of one such chunk, so every
     // load and store stays inside the borrowed slices (unaligned: no alignment is needed).
     // `V`'s instructions are the caller's guarantee.
     unsafe {
         let uv = V::splat(U);
         for i in 0..whole {
-            let (c, s, o) = (c.add(i * N), s.add(i), o.add(i * CHUNK));
-            for j in (0..CHUNK).step_by(V::LANES) {
-                let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-                value::<V, N>(load, uv).store_scaled(s.cast::<f32>().add(j), o.add(j));
+            let (c, o) = (c.add(i * N), o.add(i * CHUNK));
+            if ahead {
+                prefetch::<N>(c.cast());
+            }
+            let sc = *s.add(i);
+            if sc > super::MIXED {
+                let sv = V::splat_scale(sc);
+                for j in (0..CHUNK).step_by(V::LANES) {
+                    let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+                    value::<V, N>(load, uv).store_scaled(sv, o.add(j));
+                }
+            } else {
+                let l = l.add(i).cast::<f32>();
+                for j in (0..CHUNK).step_by(V::LANES) {
+                    let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+                    value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+                }
             }
         }
     }
     whole * CHUNK
+}
+
+/// How far ahead of the chunk being played [`prefetch`] reaches, in bytes.
+const AHEAD: usize = 4096;
+
+/// Asks for the lines [`AHEAD`] bytes past a chunk of `N` orders at `c` (one hint a 64-byte
+/// line).
+#[inline(always)]
+fn prefetch<const N: usize>(c: *const i8) {
+    for line in (0..N * CHUNK * 4).step_by(64) {
+        // SAFETY: a prefetch is a hint that never faults and whose line the program never
+        // observes, so any address is sound; `wrapping_add` forms it without claiming it is
+        // in the chunks' allocation. SSE, which `_mm_prefetch` needs, is in every x86-64 CPU.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(c.wrapping_add(AHEAD + line)) };
+    }
 }
 
 /// `fixed32::lane` on a register of lanes: the orders `c(k)` (`N` of them) at `u` (every
