@@ -791,11 +791,12 @@ impl TrackCompiler<'_> {
         let length = span.end - span.start;
         let components = self.components;
         let at = (span.start, length);
-        let frames = (0..count).map(|m| origin + m as f64);
+        // Counted in i64 (one conversion instruction; the same whole numbers below 2^53).
+        let frames = (0..count as i64).map(|m| origin + m as f64);
         horner_rows_each(coeffs, at, components, frames, exact);
         // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
         let whole = with_whole_frame_after(origin, count, b);
-        let frames = (0..whole).map(|m| origin + m as f64 + 0.5);
+        let frames = (0..whole as i64).map(|m| origin + m as f64 + 0.5);
         horner_rows_each(coeffs, at, components, frames, halves);
         let finite = |v: &[f64; MAX_COMPONENTS]| all_finite(&v[..components.min(MAX_COMPONENTS)]);
         // One sum over all the values first; the first bad frame is looked for only if any is.
