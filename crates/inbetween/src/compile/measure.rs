@@ -421,7 +421,12 @@ impl Visit for Measured<'_, '_> {
                     &outside_value
                 }
             };
-            let (e, nan) = frame_error(played, truth, self.components);
+            // Rotations (four components) get a copy of fixed length: the same comparisons.
+            let (e, nan) = if self.components == 4 {
+                frame_error(played, truth, 4)
+            } else {
+                frame_error(played, truth, self.components)
+            };
             if e > self.worst.0 || nan {
                 self.worst = (e, frame);
             }

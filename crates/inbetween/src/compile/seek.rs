@@ -728,7 +728,7 @@ mod tests {
                 2 => unit * 1e-6,
                 _ => unit * 1e12,
             };
-            let mut rising = 1.0;
+            let mut rising = 1.0f64;
             for j in 0..MAX_TERMS {
                 let expected = rising_binomial(t_max, j);
                 assert_eq!(rising.to_bits(), expected.to_bits(), "t_max {t_max}, order {j}");
