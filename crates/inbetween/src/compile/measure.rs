@@ -340,9 +340,9 @@ fn enter_backward<const N: usize>(
         } else {
             shifted::<N>(row, &b)
         };
-        for k in 0..=N {
+        for k in 0..N + 1 {
             let mut sum = 0.0;
-            for j in (k..=N).rev() {
+            for j in (k..N + 1).rev() {
                 sum += m[k][j] * shifted[j];
             }
             state[k] = sum;

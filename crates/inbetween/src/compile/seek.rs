@@ -208,19 +208,21 @@ fn class_bound_of<const N: usize>(
     c: &[f64; MAX_TERMS + 1],
     scales: [f64; 2],
 ) -> [f64; 2] {
-    let n = N;
+    // Exclusive ranges to `N + 1` (`RangeInclusive` kept the loops from unrolling): the
+    // same terms in the same order.
+    let (n, end) = (N, N + 1);
     let converted = gamma(5 * (n + 1) * (n + 1) + n + 2);
     let (mut b, mut err, mut g) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS], [0.0; MAX_TERMS]);
-    for k in 0..=n {
-        b[k] = (k..=n).map(|j| m[k][j] * a[j]).sum::<f64>();
-        err[k] = (k..=n).map(|j| m[k][j] * e[j]).sum::<f64>() + converted * b[k];
+    for k in 0..end {
+        b[k] = (k..end).map(|j| m[k][j] * a[j]).sum::<f64>();
+        err[k] = (k..end).map(|j| m[k][j] * e[j]).sum::<f64>() + converted * b[k];
     }
-    for k in 0..=n {
-        g[k] = (k..=n).map(|j| c[j - k] * b[j]).sum();
+    for k in 0..end {
+        g[k] = (k..end).map(|j| c[j - k] * b[j]).sum();
     }
     let mut value_bound = [0.0; 2];
-    for k in (0..=n).rev() {
-        let carried: f64 = (k..=n).map(|j| c[j - k] * err[j]).sum();
+    for k in (0..end).rev() {
+        let carried: f64 = (k..end).map(|j| c[j - k] * err[j]).sum();
         let added: f64 = (k..n).map(|i| g[i] * c[i - k + 1]).sum::<f64>() * U * (1.0 + VALID);
         for (slot, scale) in value_bound.iter_mut().zip(scales) {
             let bound = (carried + added / scale) * MARGIN;
@@ -399,7 +401,7 @@ fn smallest_norm_of<const N: usize>(
         let b = binomials_to::<N>(frame - origin);
         let mut sum = 0.0;
         for d in rows.iter().take(components) {
-            let value: f64 = (0..=N).map(|k| b[k] * d[k]).sum();
+            let value: f64 = (0..N + 1).map(|k| b[k] * d[k]).sum();
             sum += value * value;
         }
         smallest = smallest.min(crate::math::sqrt(sum));
