@@ -156,9 +156,9 @@ pub(super) fn shifted<const N: usize>(
     b: &[f64; MAX_TERMS],
 ) -> [f64; MAX_TERMS] {
     let mut out = [0.0; MAX_TERMS];
-    for k in 0..=N {
+    for k in 0..N + 1 {
         let mut sum = 0.0;
-        for j in (k..=N).rev() {
+        for j in (k..N + 1).rev() {
             sum += b[j - k] * d[j];
         }
         out[k] = sum;
@@ -428,7 +428,7 @@ fn between_errors<const N: usize>(
                 row[0]
             } else {
                 let mut sum = 0.0;
-                for j in (0..=N).rev() {
+                for j in (0..N + 1).rev() {
                     sum += b[j] * row[j];
                 }
                 sum
