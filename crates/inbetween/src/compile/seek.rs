@@ -102,8 +102,8 @@ fn entry_bounds(d: &[f64], rising: &[f64; MAX_TERMS]) -> ([f64; MAX_TERMS], [f64
     let n = d.len() - 1;
     let (mut a, mut e) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS]);
     let entry = gamma(4 * n + 3);
-    for k in 0..=n {
-        a[k] = (k..=n)
+    for k in 0..n + 1 {
+        a[k] = (k..n + 1)
             .map(|j| rising[j - k] * crate::math::abs(d[j]))
             .sum();
         e[k] = entry * a[k];
@@ -127,7 +127,7 @@ impl PieceScales {
     fn new(t_max: f64, length: f64, n: usize) -> Self {
         let (mut rising, mut slow_c, mut fast_c) =
             ([1.0; MAX_TERMS], [1.0; MAX_TERMS + 1], [1.0; MAX_TERMS + 1]);
-        for i in 1..=n.min(MAX_TERMS - 1) {
+        for i in 1..n.min(MAX_TERMS - 1) + 1 {
             if i < MAX_TERMS {
                 rising[i] = rising[i - 1] * (t_max + (i - 1) as f64) / i as f64;
             }
@@ -340,10 +340,10 @@ fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usiz
     // Power coefficients in τ = x − origin, and their absolute versions for the error bound.
     let (mut p, mut p_abs) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS]);
     let mut w_power = 1.0;
-    for m in 0..=degree {
+    for m in 0..degree + 1 {
         // Σ_{k≥m} c_k C(k, m) v0^(k−m) w^m
         let mut v_power = 1.0;
-        for k in m..=degree {
+        for k in m..degree + 1 {
             let term = BINOMIAL[k][m] * v_power * w_power;
             let ck = coeffs[k][c];
             p[m] += ck * term;
@@ -357,9 +357,9 @@ fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usiz
     let mut gap = 0.0;
     // `rising_binomial(t_max, j)`, one factor of its product a step (the same operations).
     let mut rising = 1.0;
-    for j in 0..=top {
+    for j in 0..top + 1 {
         let (mut s, mut s_abs) = (0.0, 0.0);
-        for m in j..=degree {
+        for m in j..degree + 1 {
             let f = STIRLING_FACTORIAL[m][j];
             s += p[m] * f;
             s_abs += p_abs[m] * f;
