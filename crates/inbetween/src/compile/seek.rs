@@ -87,6 +87,7 @@ fn gamma(m: usize) -> f64 {
 }
 
 /// `C(T + k − 1, k) ≥ |C(t, k)|` for every `|t| ≤ T`.
+#[cfg(test)]
 fn rising_binomial(t_max: f64, k: usize) -> f64 {
     (0..k).fold(1.0, |b, i| b * (t_max + i as f64) / (i as f64 + 1.0))
 }
@@ -145,6 +146,7 @@ impl PieceScales {
 /// Upper bounds of `|step_matrix(h)|` for every `|C(h, i)| ≤ beta[i]`: row `k` holds the
 /// coefficients of `(Σ_{i≥1} beta[i] x^i)^k` up to `x^8` (a piece of degree `n` uses the
 /// first `n + 1` rows and columns).
+#[cfg(test)]
 fn matrix_bound(beta: &[f64; MAX_TERMS]) -> [[f64; MAX_TERMS]; MAX_TERMS] {
     let mut m = [[0.0; MAX_TERMS]; MAX_TERMS];
     m[0][0] = 1.0;
@@ -164,6 +166,9 @@ struct StepBounds {
 }
 
 impl StepBounds {
+    /// The bounds as [`matrix_bound`] and [`rising_binomial`] make them, computed at compile
+    /// time ([`STEP_BOUNDS`]).
+    #[cfg(test)]
     fn new() -> Self {
         let mut beta = [0.0; MAX_TERMS];
         for (i, slot) in beta.iter_mut().enumerate() {
@@ -174,6 +179,51 @@ impl StepBounds {
             fast: matrix_bound(&beta),
         }
     }
+}
+
+/// [`StepBounds::new`] made once, at compile time, by the same operations in the same order
+/// (`matrix_bound`'s sums of non-negative terms from 0.0, `rising_binomial`'s product):
+/// `tests::step_bounds_are_computed_as_at_run_time` compares their bits.
+const STEP_BOUNDS: StepBounds = {
+    let mut beta = [0.0; MAX_TERMS];
+    let mut i = 0;
+    while i < MAX_TERMS {
+        // `rising_binomial(MAX_PROVEN_STEP, i)`.
+        let mut b = 1.0;
+        let mut k = 0;
+        while k < i {
+            b = b * (MAX_PROVEN_STEP + k as f64) / (k as f64 + 1.0);
+            k += 1;
+        }
+        beta[i] = b;
+        i += 1;
+    }
+    StepBounds {
+        slow: const_matrix_bound(&[1.0; MAX_TERMS]),
+        fast: const_matrix_bound(&beta),
+    }
+};
+
+/// `matrix_bound` as a `const fn` (the same sums in the same order).
+const fn const_matrix_bound(beta: &[f64; MAX_TERMS]) -> [[f64; MAX_TERMS]; MAX_TERMS] {
+    let mut m = [[0.0; MAX_TERMS]; MAX_TERMS];
+    m[0][0] = 1.0;
+    let mut k = 1;
+    while k < MAX_TERMS {
+        let mut j = k;
+        while j < MAX_TERMS {
+            let mut sum = 0.0;
+            let mut i = 1;
+            while i <= j + 1 - k {
+                sum += beta[i] * m[k - 1][j - i];
+                i += 1;
+            }
+            m[k][j] = sum;
+            j += 1;
+        }
+        k += 1;
+    }
+    m
 }
 
 /// The rounding bound of one class of steps for one component, at each of `scales`: `m`
@@ -450,7 +500,7 @@ pub(super) fn prove_track(
     let mut proof = TrackProof::default();
     let (mut worst, mut worst_frame) = (data.max_error, data.max_error_frame);
     let fixed = matches!(data.precision, crate::stream::Precision::Fixed);
-    let steps = StepBounds::new();
+    let steps = &STEP_BOUNDS;
     let mut span_index = 0;
     for (index, piece) in data.pieces.iter().enumerate() {
         let end = data
@@ -464,7 +514,7 @@ pub(super) fn prove_track(
         let span = spans
             .get(span_index)
             .filter(|s| s.start <= piece.start && end <= s.end && !data.normalize);
-        let bounds = piece_bounds(data, piece, end, span, &steps);
+        let bounds = piece_bounds(data, piece, end, span, steps);
         if !fixed {
             if data.max_error + bounds.seek_error <= data.tolerance {
                 proof.seeks_by_bound += 1;
@@ -707,6 +757,22 @@ mod tests {
             let got = smallest_norm(&piece, end, components, slack);
             let want = smallest_norm_loop(&piece, end, components, slack);
             assert_eq!(got.to_bits(), want.to_bits(), "case {case}: {got} against {want}");
+        }
+    }
+
+    /// The compile-time step bounds are the run-time ones, bit for bit.
+    #[test]
+    fn step_bounds_are_computed_as_at_run_time() {
+        let run_time = StepBounds::new();
+        for (table, constant) in [
+            (run_time.slow, STEP_BOUNDS.slow),
+            (run_time.fast, STEP_BOUNDS.fast),
+        ] {
+            for k in 0..MAX_TERMS {
+                for j in 0..MAX_TERMS {
+                    assert_eq!(table[k][j].to_bits(), constant[k][j].to_bits(), "[{k}][{j}]");
+                }
+            }
         }
     }
 
