@@ -963,7 +963,17 @@ impl TrackCompiler<'_> {
         out: &[(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), CompileError> {
         let components = self.components.min(MAX_COMPONENTS);
-        if out.iter().map(|(_, v)| v[..components].iter().map(|x| x * 0.0).sum::<f64>()).sum::<f64>() == 0.0 {
+        // One sum over all the values first (as `rows_finite`); the frame is looked for only
+        // if any is not finite.
+        let finite = if components == 1 {
+            out.iter().map(|(_, v)| v[0] * 0.0).sum::<f64>() == 0.0
+        } else {
+            out.iter()
+                .map(|(_, v)| v[..components].iter().map(|x| x * 0.0).sum::<f64>())
+                .sum::<f64>()
+                == 0.0
+        };
+        if finite {
             return Ok(());
         }
         for (frame, value) in out {
