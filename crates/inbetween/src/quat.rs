@@ -541,7 +541,11 @@ mod tests {
         let points = (0..=200_000).map(|k| -FRAC_PI_2 + PI * f64::from(k) / 200_000.0);
         for x in points.chain([-FRAC_PI_2, FRAC_PI_2, 0.0, -0.0, 1e-300]) {
             let ((s, c), (s0, c0)) = (sin_cos_small(x), from_zero(x));
-            assert_eq!((s.to_bits(), c.to_bits()), (s0.to_bits(), c0.to_bits()), "{x}");
+            assert_eq!(
+                (s.to_bits(), c.to_bits()),
+                (s0.to_bits(), c0.to_bits()),
+                "{x}"
+            );
         }
     }
 

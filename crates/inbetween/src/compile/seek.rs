@@ -753,10 +753,18 @@ mod tests {
                 exponent: (random.unit() * 40.0) as i8 - 10,
                 numbers,
             };
-            let slack = if case % 5 == 0 { 0.0 } else { random.unit() * size };
+            let slack = if case % 5 == 0 {
+                0.0
+            } else {
+                random.unit() * size
+            };
             let got = smallest_norm(&piece, end, components, slack);
             let want = smallest_norm_loop(&piece, end, components, slack);
-            assert_eq!(got.to_bits(), want.to_bits(), "case {case}: {got} against {want}");
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "case {case}: {got} against {want}"
+            );
         }
     }
 
@@ -770,7 +778,11 @@ mod tests {
         ] {
             for k in 0..MAX_TERMS {
                 for j in 0..MAX_TERMS {
-                    assert_eq!(table[k][j].to_bits(), constant[k][j].to_bits(), "[{k}][{j}]");
+                    assert_eq!(
+                        table[k][j].to_bits(),
+                        constant[k][j].to_bits(),
+                        "[{k}][{j}]"
+                    );
                 }
             }
         }
@@ -784,7 +796,11 @@ mod tests {
     fn binomial_table_is_choose_bit_for_bit() {
         for k in 0..MAX_TERMS {
             for m in 0..=k {
-                assert_eq!(BINOMIAL[k][m].to_bits(), choose(k as f64, m).to_bits(), "C({k}, {m})");
+                assert_eq!(
+                    BINOMIAL[k][m].to_bits(),
+                    choose(k as f64, m).to_bits(),
+                    "C({k}, {m})"
+                );
             }
         }
         let mut state = 0x2545_f491_4f6c_dd1du64;
@@ -799,7 +815,11 @@ mod tests {
             let mut rising = 1.0f64;
             for j in 0..MAX_TERMS {
                 let expected = rising_binomial(t_max, j);
-                assert_eq!(rising.to_bits(), expected.to_bits(), "t_max {t_max}, order {j}");
+                assert_eq!(
+                    rising.to_bits(),
+                    expected.to_bits(),
+                    "t_max {t_max}, order {j}"
+                );
                 rising = rising * (t_max + j as f64) / (j as f64 + 1.0);
             }
         }

@@ -382,7 +382,10 @@ fn replay_rows<const N: usize>(
 /// (equal values have equal bits: no −0 among absolute values).
 #[inline(always)]
 fn raise_largest(largest: &mut f64, e: f64) {
-    if !(e <= *largest) {
+    if !matches!(
+        e.partial_cmp(largest),
+        Some(Ordering::Less | Ordering::Equal)
+    ) {
         *largest = if e.is_nan() { f64::INFINITY } else { e };
     }
 }
