@@ -1123,4 +1123,41 @@ mod tests {
         }
         assert!(compared > 1_000, "{compared} values compared");
     }
+
+    /// `rows_finite` (one sum over all the rows) says what checking each row with
+    /// `all_finite` says, on 20 000 random lists: 0–40 rows of 1–4 components, values of any
+    /// size and sign (some ±0, some beyond f32's range), and in about half of them one NaN or
+    /// ±∞ in a used component, or in an unused one (which must not count).
+    #[test]
+    fn one_sum_over_the_rows_is_each_rows_finiteness() {
+        use super::{all_finite, rows_finite};
+        use crate::compile::verify::tests::Random;
+        let mut random = Random(0xf1_417e_5ca1_ab1e);
+        let mut flagged = 0;
+        for case in 0..20_000 {
+            let components = 1 + case % 4;
+            let count = (random.unit() * 41.0) as usize;
+            let mut rows: Vec<[f64; MAX_COMPONENTS]> = (0..count)
+                .map(|_| {
+                    core::array::from_fn(|_| {
+                        let size = crate::math::powi(10.0, (random.unit() * 600.0) as i32 - 300);
+                        if random.unit() < 0.05 {
+                            -0.0
+                        } else {
+                            random.symmetric(size)
+                        }
+                    })
+                })
+                .collect();
+            if count > 0 && random.unit() < 0.5 {
+                let m = ((random.unit() * count as f64) as usize).min(count - 1);
+                let c = ((random.unit() * MAX_COMPONENTS as f64) as usize).min(MAX_COMPONENTS - 1);
+                rows[m][c] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][case % 3];
+            }
+            let each = rows.iter().all(|v| all_finite(&v[..components]));
+            flagged += usize::from(!each);
+            assert_eq!(rows_finite(&rows, components), each, "case {case}");
+        }
+        assert!(flagged > 1_000, "{flagged} lists with a value not finite");
+    }
 }
