@@ -358,8 +358,11 @@ const INVERSE_FACTORIALS: [f64; 22] = {
 fn sin_cos_small(x: f64) -> (f64, f64) {
     let y = x * x;
     // sin x = x·(1 − y/3! + y²/5! − … − y¹⁰/21!), cos x = 1 − y/2! + … + y¹⁰/20!.
-    let (mut s, mut c) = (0.0, 0.0);
-    for j in (0..SERIES_TERMS).rev() {
+    // Horner's rule from the top coefficients: its first step from 0.0, 0·y + c, is c
+    // exactly for a finite y, so it is skipped (the same bits).
+    let last = SERIES_TERMS - 1;
+    let (mut s, mut c) = (SIN_SERIES[last], COS_SERIES[last]);
+    for j in (0..last).rev() {
         s = s * y + SIN_SERIES[j];
         c = c * y + COS_SERIES[j];
     }
@@ -520,6 +523,30 @@ mod tests {
         }
         assert!(worst <= 1.3e-14, "{worst:e}");
         assert_eq!(sin_cos_small(0.0), (0.0, 1.0));
+    }
+
+    /// `sin_cos_small` gives the bits of Horner's rule started from 0.0 (its form before the
+    /// first step was skipped) at 200 001 points of [−π/2, π/2], both ends and ±0.
+    #[test]
+    fn series_from_the_top_coefficient_is_horner_from_zero_bit_for_bit() {
+        let from_zero = |x: f64| {
+            let y = x * x;
+            let (mut s, mut c) = (0.0, 0.0);
+            for j in (0..SERIES_TERMS).rev() {
+                s = s * y + SIN_SERIES[j];
+                c = c * y + COS_SERIES[j];
+            }
+            (x * s, c)
+        };
+        let points = (0..=200_000).map(|k| -FRAC_PI_2 + PI * f64::from(k) / 200_000.0);
+        for x in points.chain([-FRAC_PI_2, FRAC_PI_2, 0.0, -0.0, 1e-300]) {
+            let ((s, c), (s0, c0)) = (sin_cos_small(x), from_zero(x));
+            assert_eq!(
+                (s.to_bits(), c.to_bits()),
+                (s0.to_bits(), c0.to_bits()),
+                "{x}"
+            );
+        }
     }
 
     /// `Arc::closed_form` against an independent closed form: `b` made as `a` turned by φ

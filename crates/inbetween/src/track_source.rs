@@ -222,6 +222,14 @@ impl Track {
         let dims = self.components();
         // Room for a cubic's four rows at once (`set` grew it row by row: three reallocations).
         let mut coeffs: Vec<[f64; MAX_COMPONENTS]> = Vec::with_capacity(4);
+        // The rows each fixed form sets, made at once (`set` grew them row by row).
+        let rows = match &segment.form {
+            SegmentForm::Hold => 1,
+            SegmentForm::Lerp => 2,
+            SegmentForm::Hermite { .. } | SegmentForm::Bezier { .. } => 4,
+            _ => 0,
+        };
+        coeffs.resize(rows, [0.0; MAX_COMPONENTS]);
         let mut set = |k: usize, c: usize, x: f64| {
             if coeffs.len() <= k {
                 coeffs.resize(k + 1, [0.0; MAX_COMPONENTS]);

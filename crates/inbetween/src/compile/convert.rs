@@ -299,10 +299,10 @@ impl LobattoTable {
         let mut out = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
         let cosines = &self.cosines[d];
         let mut cheb = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
-        for k in 0..=d {
+        for k in 0..d + 1 {
             let mut sum = [0.0; MAX_COMPONENTS];
             let mut m = 0;
-            for j in 0..=d {
+            for j in 0..d + 1 {
                 let weight = if j == 0 || j == d { 0.5 } else { 1.0 };
                 for c in 0..MAX_COMPONENTS {
                     sum[c] += weight * values[j][c] * cosines[m];
@@ -320,16 +320,16 @@ impl LobattoTable {
             }
         }
         let mut in_x = [[0.0; MAX_COMPONENTS]; MAX_TERMS];
-        for k in 0..=d {
-            for i in 0..=k {
+        for k in 0..d + 1 {
+            for i in 0..k + 1 {
                 for c in 0..MAX_COMPONENTS {
                     in_x[i][c] += cheb[k][c] * CHEBYSHEV_F64[k][i];
                 }
             }
         }
-        for i in 0..=d {
+        for i in 0..d + 1 {
             let mut factor = 1.0;
-            for l in 0..=i {
+            for l in 0..i + 1 {
                 for c in 0..MAX_COMPONENTS {
                     out[l][c] += in_x[i][c] * BINOMIAL_F64[i][l] * factor;
                 }

@@ -333,7 +333,7 @@ fn between_errors<const N: usize>(
             let b = binomials_to::<N>(t);
             // Per component Σ_j b_j D_j from 0.0, highest order first.
             let mut sum = [0.0; 4];
-            for j in (0..=N).rev() {
+            for j in (0..N + 1).rev() {
                 for c in 0..4 {
                     sum[c] += b[j] * by_term[j][c];
                 }

@@ -87,11 +87,13 @@ fn gamma(m: usize) -> f64 {
 }
 
 /// `C(T + k − 1, k) ≥ |C(t, k)|` for every `|t| ≤ T`.
+#[cfg(test)]
 fn rising_binomial(t_max: f64, k: usize) -> f64 {
     (0..k).fold(1.0, |b, i| b * (t_max + i as f64) / (i as f64 + 1.0))
 }
 
 /// `C(m, k)` for a real `m ≥ 0` bound of a step count (`m (m−1) … / k!`, 0 past `m`).
+#[cfg(test)]
 fn choose(m: f64, k: usize) -> f64 {
     (0..k).fold(1.0, |b, i| b * (m - i as f64).max(0.0) / (i as f64 + 1.0))
 }
@@ -101,8 +103,8 @@ fn entry_bounds(d: &[f64], rising: &[f64; MAX_TERMS]) -> ([f64; MAX_TERMS], [f64
     let n = d.len() - 1;
     let (mut a, mut e) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS]);
     let entry = gamma(4 * n + 3);
-    for k in 0..=n {
-        a[k] = (k..=n)
+    for k in 0..n + 1 {
+        a[k] = (k..n + 1)
             .map(|j| rising[j - k] * crate::math::abs(d[j]))
             .sum();
         e[k] = entry * a[k];
@@ -126,7 +128,7 @@ impl PieceScales {
     fn new(t_max: f64, length: f64, n: usize) -> Self {
         let (mut rising, mut slow_c, mut fast_c) =
             ([1.0; MAX_TERMS], [1.0; MAX_TERMS + 1], [1.0; MAX_TERMS + 1]);
-        for i in 1..=n.min(MAX_TERMS - 1) {
+        for i in 1..n.min(MAX_TERMS - 1) + 1 {
             if i < MAX_TERMS {
                 rising[i] = rising[i - 1] * (t_max + (i - 1) as f64) / i as f64;
             }
@@ -144,6 +146,7 @@ impl PieceScales {
 /// Upper bounds of `|step_matrix(h)|` for every `|C(h, i)| ≤ beta[i]`: row `k` holds the
 /// coefficients of `(Σ_{i≥1} beta[i] x^i)^k` up to `x^8` (a piece of degree `n` uses the
 /// first `n + 1` rows and columns).
+#[cfg(test)]
 fn matrix_bound(beta: &[f64; MAX_TERMS]) -> [[f64; MAX_TERMS]; MAX_TERMS] {
     let mut m = [[0.0; MAX_TERMS]; MAX_TERMS];
     m[0][0] = 1.0;
@@ -163,6 +166,9 @@ struct StepBounds {
 }
 
 impl StepBounds {
+    /// The bounds as [`matrix_bound`] and [`rising_binomial`] make them, computed at compile
+    /// time ([`STEP_BOUNDS`]).
+    #[cfg(test)]
     fn new() -> Self {
         let mut beta = [0.0; MAX_TERMS];
         for (i, slot) in beta.iter_mut().enumerate() {
@@ -173,6 +179,51 @@ impl StepBounds {
             fast: matrix_bound(&beta),
         }
     }
+}
+
+/// [`StepBounds::new`] made once, at compile time, by the same operations in the same order
+/// (`matrix_bound`'s sums of non-negative terms from 0.0, `rising_binomial`'s product):
+/// `tests::step_bounds_are_computed_as_at_run_time` compares their bits.
+const STEP_BOUNDS: StepBounds = {
+    let mut beta = [0.0; MAX_TERMS];
+    let mut i = 0;
+    while i < MAX_TERMS {
+        // `rising_binomial(MAX_PROVEN_STEP, i)`.
+        let mut b = 1.0;
+        let mut k = 0;
+        while k < i {
+            b = b * (MAX_PROVEN_STEP + k as f64) / (k as f64 + 1.0);
+            k += 1;
+        }
+        beta[i] = b;
+        i += 1;
+    }
+    StepBounds {
+        slow: const_matrix_bound(&[1.0; MAX_TERMS]),
+        fast: const_matrix_bound(&beta),
+    }
+};
+
+/// `matrix_bound` as a `const fn` (the same sums in the same order).
+const fn const_matrix_bound(beta: &[f64; MAX_TERMS]) -> [[f64; MAX_TERMS]; MAX_TERMS] {
+    let mut m = [[0.0; MAX_TERMS]; MAX_TERMS];
+    m[0][0] = 1.0;
+    let mut k = 1;
+    while k < MAX_TERMS {
+        let mut j = k;
+        while j < MAX_TERMS {
+            let mut sum = 0.0;
+            let mut i = 1;
+            while i <= j + 1 - k {
+                sum += beta[i] * m[k - 1][j - i];
+                i += 1;
+            }
+            m[k][j] = sum;
+            j += 1;
+        }
+        k += 1;
+    }
+    m
 }
 
 /// The rounding bound of one class of steps for one component, at each of `scales`: `m`
@@ -207,19 +258,21 @@ fn class_bound_of<const N: usize>(
     c: &[f64; MAX_TERMS + 1],
     scales: [f64; 2],
 ) -> [f64; 2] {
-    let n = N;
+    // Exclusive ranges to `N + 1` (`RangeInclusive` kept the loops from unrolling): the
+    // same terms in the same order.
+    let (n, end) = (N, N + 1);
     let converted = gamma(5 * (n + 1) * (n + 1) + n + 2);
     let (mut b, mut err, mut g) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS], [0.0; MAX_TERMS]);
-    for k in 0..=n {
-        b[k] = (k..=n).map(|j| m[k][j] * a[j]).sum::<f64>();
-        err[k] = (k..=n).map(|j| m[k][j] * e[j]).sum::<f64>() + converted * b[k];
+    for k in 0..end {
+        b[k] = (k..end).map(|j| m[k][j] * a[j]).sum::<f64>();
+        err[k] = (k..end).map(|j| m[k][j] * e[j]).sum::<f64>() + converted * b[k];
     }
-    for k in 0..=n {
-        g[k] = (k..=n).map(|j| c[j - k] * b[j]).sum();
+    for k in 0..end {
+        g[k] = (k..end).map(|j| c[j - k] * b[j]).sum();
     }
     let mut value_bound = [0.0; 2];
-    for k in (0..=n).rev() {
-        let carried: f64 = (k..=n).map(|j| c[j - k] * err[j]).sum();
+    for k in (0..end).rev() {
+        let carried: f64 = (k..end).map(|j| c[j - k] * err[j]).sum();
         let added: f64 = (k..n).map(|i| g[i] * c[i - k + 1]).sum::<f64>() * U * (1.0 + VALID);
         for (slot, scale) in value_bound.iter_mut().zip(scales) {
             let bound = (carried + added / scale) * MARGIN;
@@ -307,6 +360,21 @@ const STIRLING_FACTORIAL: [[f64; MAX_TERMS]; MAX_TERMS] = [
     ],
 ];
 
+/// `C(k, m)` for `m ≤ k ≤ 8` (Pascal's triangle; 0 above the diagonal): the bits
+/// `choose(k as f64, m)` computes, every step of its product an exact small integer
+/// (`tests::binomial_table_is_choose_bit_for_bit`).
+const BINOMIAL: [[f64; MAX_TERMS]; MAX_TERMS] = [
+    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [1.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [1.0, 3.0, 3.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [1.0, 4.0, 6.0, 4.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+    [1.0, 5.0, 10.0, 10.0, 5.0, 1.0, 0.0, 0.0, 0.0],
+    [1.0, 6.0, 15.0, 20.0, 15.0, 6.0, 1.0, 0.0, 0.0],
+    [1.0, 7.0, 21.0, 35.0, 35.0, 21.0, 7.0, 1.0, 0.0],
+    [1.0, 8.0, 28.0, 56.0, 70.0, 56.0, 28.0, 8.0, 1.0],
+];
+
 /// A bound of `|P − S|` over `[start, end]` for component `c` of a piece lying in a
 /// polynomial span (module docs), or `None` for a smooth span.
 fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usize) -> Option<f64> {
@@ -322,11 +390,11 @@ fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usiz
     // Power coefficients in τ = x − origin, and their absolute versions for the error bound.
     let (mut p, mut p_abs) = ([0.0; MAX_TERMS], [0.0; MAX_TERMS]);
     let mut w_power = 1.0;
-    for m in 0..=degree {
+    for m in 0..degree + 1 {
         // Σ_{k≥m} c_k C(k, m) v0^(k−m) w^m
         let mut v_power = 1.0;
-        for k in m..=degree {
-            let term = choose(k as f64, m) * v_power * w_power;
+        for k in m..degree + 1 {
+            let term = BINOMIAL[k][m] * v_power * w_power;
             let ck = coeffs[k][c];
             p[m] += ck * term;
             p_abs[m] += crate::math::abs(ck * term);
@@ -337,16 +405,19 @@ fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usiz
     let top = degree.max(d.len() - 1);
     let error = gamma(12 * (top + 2));
     let mut gap = 0.0;
-    for j in 0..=top {
+    // `rising_binomial(t_max, j)`, one factor of its product a step (the same operations).
+    let mut rising = 1.0;
+    for j in 0..top + 1 {
         let (mut s, mut s_abs) = (0.0, 0.0);
-        for m in j..=degree {
+        for m in j..degree + 1 {
             let f = STIRLING_FACTORIAL[m][j];
             s += p[m] * f;
             s_abs += p_abs[m] * f;
         }
         let stored = d.get(j).copied().unwrap_or(0.0);
         let q = crate::math::abs(stored - s) + crate::math::abs(stored - s) * U;
-        gap += (q + error * s_abs) * rising_binomial(t_max, j);
+        gap += (q + error * s_abs) * rising;
+        rising = rising * (t_max + j as f64) / (j as f64 + 1.0);
     }
     Some(gap * MARGIN)
 }
@@ -354,9 +425,47 @@ fn polynomial_gap(span: &SourceSpan, d: &[f64], origin: f64, t_max: f64, c: usiz
 /// The lower bound of |P| (Euclidean, all components) at the piece's integer frames, less
 /// `slack` (for normalized tracks).
 fn smallest_norm(piece: &PieceData, end: f64, components: usize, slack: f64) -> f64 {
+    // Every component's numbers, read once for all the frames.
+    let numbers: [([f64; MAX_TERMS], usize); MAX_COMPONENTS] =
+        core::array::from_fn(|c| piece_numbers(piece, c));
+    let rows: [[f64; MAX_TERMS]; MAX_COMPONENTS] = core::array::from_fn(|c| numbers[c].0);
+    let at = (piece.origin, crate::math::ceil(piece.start), end);
+    let smallest = by_degree!(numbers[0].1, smallest_norm_of(&rows, components, at));
+    // The f64 evaluation above is itself within 1e-12 relative of |P| here.
+    smallest * (1.0 - 1e-12) - slack
+}
+
+/// The smallest |P| of [`smallest_norm`] at the integer frames `first, first + 1, …` before
+/// `end` for a piece of degree `N` (every component's degree) and origin `origin`: the
+/// operations of [`smallest_norm_loop`] in the same order, the degree fixed (the same bits;
+/// `tests::unrolled_smallest_norm_is_the_loops_bit_for_bit`).
+fn smallest_norm_of<const N: usize>(
+    rows: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    (origin, first, end): (f64, f64, f64),
+) -> f64 {
+    let mut smallest = f64::INFINITY;
+    let mut frame = first;
+    while frame < end {
+        // `C(t, k)` as `player::binomials` makes them, up to the degree (the ones read).
+        let b = binomials_to::<N>(frame - origin);
+        let mut sum = 0.0;
+        for d in rows.iter().take(components) {
+            let value: f64 = (0..N + 1).map(|k| b[k] * d[k]).sum();
+            sum += value * value;
+        }
+        smallest = smallest.min(crate::math::sqrt(sum));
+        frame += 1.0;
+    }
+    smallest
+}
+
+/// [`smallest_norm`] as it was written before [`smallest_norm_of`], the degree a run-time
+/// loop bound: the reference its test compares with.
+#[cfg(test)]
+fn smallest_norm_loop(piece: &PieceData, end: f64, components: usize, slack: f64) -> f64 {
     let mut smallest = f64::INFINITY;
     let mut frame = crate::math::ceil(piece.start);
-    // Every component's numbers, read once for all the frames.
     let numbers: [([f64; MAX_TERMS], usize); MAX_COMPONENTS] =
         core::array::from_fn(|c| piece_numbers(piece, c));
     let degree = numbers[0].1;
@@ -391,7 +500,7 @@ pub(super) fn prove_track(
     let mut proof = TrackProof::default();
     let (mut worst, mut worst_frame) = (data.max_error, data.max_error_frame);
     let fixed = matches!(data.precision, crate::stream::Precision::Fixed);
-    let steps = StepBounds::new();
+    let steps = &STEP_BOUNDS;
     let mut span_index = 0;
     for (index, piece) in data.pieces.iter().enumerate() {
         let end = data
@@ -405,7 +514,7 @@ pub(super) fn prove_track(
         let span = spans
             .get(span_index)
             .filter(|s| s.start <= piece.start && end <= s.end && !data.normalize);
-        let bounds = piece_bounds(data, piece, end, span, &steps);
+        let bounds = piece_bounds(data, piece, end, span, steps);
         if !fixed {
             if data.max_error + bounds.seek_error <= data.tolerance {
                 proof.seeks_by_bound += 1;
@@ -604,6 +713,116 @@ mod tests {
             p += step;
         }
         worst
+    }
+
+    /// `smallest_norm` (one copy per degree) gives the bits of the loop it replaced on 20 000
+    /// random pieces: 1–4 components, degrees 0–8, f32, f64 and fixed numbers of mixed sizes
+    /// (some zero rows, some huge), starts whole and fractional, origins anywhere in the piece,
+    /// 0–40 integer frames, any slack. Summing a value's terms in another order makes it fail.
+    #[test]
+    fn unrolled_smallest_norm_is_the_loops_bit_for_bit() {
+        use crate::compile::verify::tests::Random;
+        let mut random = Random(0x0dd_ba11_5eed_f00d);
+        for case in 0..20_000 {
+            let components = 1 + case % 4;
+            let degree = (random.unit() * 9.0) as usize;
+            let terms = (degree + 1) * components;
+            let size = crate::math::powi(10.0, (random.unit() * 24.0) as i32 - 12);
+            let mut value = |k: usize| {
+                if random.unit() < 0.05 {
+                    0.0
+                } else {
+                    random.symmetric(size) * crate::math::powi(0.4, (k % (degree + 1)) as i32)
+                }
+            };
+            let numbers = match case % 3 {
+                0 => PieceNumbers::F32((0..terms).map(|k| value(k) as f32).collect()),
+                1 => PieceNumbers::F64((0..terms).map(&mut value).collect()),
+                _ => PieceNumbers::Fixed((0..terms).map(|k| (value(k) * 1e6) as i64).collect()),
+            };
+            let start = if case % 2 == 0 {
+                crate::math::round(random.symmetric(500.0))
+            } else {
+                random.symmetric(500.0)
+            };
+            let end = start + random.unit() * 40.0 + 0.01;
+            let piece = PieceData {
+                start,
+                origin: start + random.unit() * (end - start),
+                degree: degree as u8,
+                exponent: (random.unit() * 40.0) as i8 - 10,
+                numbers,
+            };
+            let slack = if case % 5 == 0 {
+                0.0
+            } else {
+                random.unit() * size
+            };
+            let got = smallest_norm(&piece, end, components, slack);
+            let want = smallest_norm_loop(&piece, end, components, slack);
+            assert_eq!(
+                got.to_bits(),
+                want.to_bits(),
+                "case {case}: {got} against {want}"
+            );
+        }
+    }
+
+    /// The compile-time step bounds are the run-time ones, bit for bit.
+    #[test]
+    fn step_bounds_are_computed_as_at_run_time() {
+        let run_time = StepBounds::new();
+        for (table, constant) in [
+            (run_time.slow, STEP_BOUNDS.slow),
+            (run_time.fast, STEP_BOUNDS.fast),
+        ] {
+            for k in 0..MAX_TERMS {
+                for j in 0..MAX_TERMS {
+                    assert_eq!(
+                        table[k][j].to_bits(),
+                        constant[k][j].to_bits(),
+                        "[{k}][{j}]"
+                    );
+                }
+            }
+        }
+    }
+
+    /// `BINOMIAL` holds `choose`'s bits for every `m ≤ k ≤ 8`, and the running product of
+    /// `polynomial_gap` holds `rising_binomial`'s at every order, on 20 000 random offsets
+    /// (whole, fractional, tiny, huge); an entry one ulp off or a factor taken in another order
+    /// fails.
+    #[test]
+    fn binomial_table_is_choose_bit_for_bit() {
+        for k in 0..MAX_TERMS {
+            for m in 0..=k {
+                assert_eq!(
+                    BINOMIAL[k][m].to_bits(),
+                    choose(k as f64, m).to_bits(),
+                    "C({k}, {m})"
+                );
+            }
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for case in 0..20_000 {
+            let unit = (next(&mut state) >> 11) as f64 / (1u64 << 53) as f64;
+            let t_max = match case % 4 {
+                0 => (next(&mut state) % 200) as f64,
+                1 => unit * 100.0,
+                2 => unit * 1e-6,
+                _ => unit * 1e12,
+            };
+            let mut rising = 1.0f64;
+            for j in 0..MAX_TERMS {
+                let expected = rising_binomial(t_max, j);
+                assert_eq!(
+                    rising.to_bits(),
+                    expected.to_bits(),
+                    "t_max {t_max}, order {j}"
+                );
+                rising = rising * (t_max + j as f64) / (j as f64 + 1.0);
+            }
+        }
     }
 
     #[test]

@@ -352,6 +352,20 @@ fn all_finite(values: &[f64]) -> bool {
     values.iter().map(|x| x * 0.0).sum::<f64>() == 0.0
 }
 
+/// Whether the first `components` numbers of every row of `rows` are finite, by one sum as
+/// [`all_finite`] (a NaN or infinity anywhere makes it NaN).
+#[inline]
+fn rows_finite(rows: &[[f64; MAX_COMPONENTS]], components: usize) -> bool {
+    if components == 1 {
+        return rows.iter().map(|v| v[0] * 0.0).sum::<f64>() == 0.0;
+    }
+    let components = components.min(MAX_COMPONENTS);
+    rows.iter()
+        .map(|v| v[..components].iter().map(|x| x * 0.0).sum::<f64>())
+        .sum::<f64>()
+        == 0.0
+}
+
 /// A split point of `[a, b]`: the integer nearest the middle if strictly inside, else the middle.
 fn split_point(a: f64, b: f64) -> f64 {
     let middle = a + (b - a) / 2.0;
@@ -777,13 +791,18 @@ impl TrackCompiler<'_> {
         let length = span.end - span.start;
         let components = self.components;
         let at = (span.start, length);
-        let frames = (0..count).map(|m| origin + m as f64);
+        // Counted in i64 (one conversion instruction; the same whole numbers below 2^53).
+        let frames = (0..count as i64).map(|m| origin + m as f64);
         horner_rows_each(coeffs, at, components, frames, exact);
         // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
         let whole = with_whole_frame_after(origin, count, b);
-        let frames = (0..whole).map(|m| origin + m as f64 + 0.5);
+        let frames = (0..whole as i64).map(|m| origin + m as f64 + 0.5);
         horner_rows_each(coeffs, at, components, frames, halves);
         let finite = |v: &[f64; MAX_COMPONENTS]| all_finite(&v[..components.min(MAX_COMPONENTS)]);
+        // One sum over all the values first; the first bad frame is looked for only if any is.
+        if rows_finite(exact, components) && rows_finite(halves, components) {
+            return Ok(());
+        }
         let bad = match exact.iter().position(|v| !finite(v)) {
             Some(m) => Some(origin + m as f64),
             None => halves
@@ -944,6 +963,19 @@ impl TrackCompiler<'_> {
         out: &[(f64, [f64; MAX_COMPONENTS])],
     ) -> Result<(), CompileError> {
         let components = self.components.min(MAX_COMPONENTS);
+        // One sum over all the values first (as `rows_finite`); the frame is looked for only
+        // if any is not finite.
+        let finite = if components == 1 {
+            out.iter().map(|(_, v)| v[0] * 0.0).sum::<f64>() == 0.0
+        } else {
+            out.iter()
+                .map(|(_, v)| v[..components].iter().map(|x| x * 0.0).sum::<f64>())
+                .sum::<f64>()
+                == 0.0
+        };
+        if finite {
+            return Ok(());
+        }
         for (frame, value) in out {
             if !all_finite(&value[..components]) {
                 self.check_finite(span, *frame, value)?;
@@ -1090,5 +1122,42 @@ mod tests {
             }
         }
         assert!(compared > 1_000, "{compared} values compared");
+    }
+
+    /// `rows_finite` (one sum over all the rows) says what checking each row with
+    /// `all_finite` says, on 20 000 random lists: 0–40 rows of 1–4 components, values of any
+    /// size and sign (some ±0, some beyond f32's range), and in about half of them one NaN or
+    /// ±∞ in a used component, or in an unused one (which must not count).
+    #[test]
+    fn one_sum_over_the_rows_is_each_rows_finiteness() {
+        use super::{all_finite, rows_finite};
+        use crate::compile::verify::tests::Random;
+        let mut random = Random(0xf1_417e_5ca1_ab1e);
+        let mut flagged = 0;
+        for case in 0..20_000 {
+            let components = 1 + case % 4;
+            let count = (random.unit() * 41.0) as usize;
+            let mut rows: Vec<[f64; MAX_COMPONENTS]> = (0..count)
+                .map(|_| {
+                    core::array::from_fn(|_| {
+                        let size = crate::math::powi(10.0, (random.unit() * 600.0) as i32 - 300);
+                        if random.unit() < 0.05 {
+                            -0.0
+                        } else {
+                            random.symmetric(size)
+                        }
+                    })
+                })
+                .collect();
+            if count > 0 && random.unit() < 0.5 {
+                let m = ((random.unit() * count as f64) as usize).min(count - 1);
+                let c = ((random.unit() * MAX_COMPONENTS as f64) as usize).min(MAX_COMPONENTS - 1);
+                rows[m][c] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][case % 3];
+            }
+            let each = rows.iter().all(|v| all_finite(&v[..components]));
+            flagged += usize::from(!each);
+            assert_eq!(rows_finite(&rows, components), each, "case {case}");
+        }
+        assert!(flagged > 1_000, "{flagged} lists with a value not finite");
     }
 }

@@ -156,9 +156,9 @@ pub(super) fn shifted<const N: usize>(
     b: &[f64; MAX_TERMS],
 ) -> [f64; MAX_TERMS] {
     let mut out = [0.0; MAX_TERMS];
-    for k in 0..=N {
+    for k in 0..N + 1 {
         let mut sum = 0.0;
-        for j in (k..=N).rev() {
+        for j in (k..N + 1).rev() {
             sum += b[j - k] * d[j];
         }
         out[k] = sum;
@@ -377,6 +377,19 @@ fn replay_rows<const N: usize>(
     }
 }
 
+/// `*largest = largest.max(e)` with a NaN `e` as infinite, for an `e ≥ 0` (an absolute value)
+/// and a `largest` that is never NaN: one comparison a value, the NaN test only when it moves
+/// (equal values have equal bits: no −0 among absolute values).
+#[inline(always)]
+fn raise_largest(largest: &mut f64, e: f64) {
+    if !matches!(
+        e.partial_cmp(largest),
+        Some(Ordering::Less | Ordering::Equal)
+    ) {
+        *largest = if e.is_nan() { f64::INFINITY } else { e };
+    }
+}
+
 /// The largest |played − exact| at the half frames `origin + m + ½` (`halves[m]`) at degree
 /// `N`, a NaN as infinite: each component's `widened` numbers shifted once to `½`
 /// (`player::shift_differences`), then the player's additions.
@@ -390,7 +403,7 @@ fn halves_error<const N: usize>(
         let mut state = shifted::<N>(row, &HALF_BINOMIALS);
         for truth in halves {
             let e = crate::math::abs(state[0] - truth[c]);
-            largest = largest.max(if e.is_nan() { f64::INFINITY } else { e });
+            raise_largest(&mut largest, e);
             for i in 0..N {
                 state[i] += state[i + 1];
             }
@@ -418,16 +431,15 @@ fn between_errors<const N: usize>(
                 row[0]
             } else {
                 let mut sum = 0.0;
-                for j in (0..=N).rev() {
+                for j in (0..N + 1).rev() {
                     sum += b[j] * row[j];
                 }
                 sum
             };
             let e = crate::math::abs(played - truth[c]);
-            let e = if e.is_nan() { f64::INFINITY } else { e };
-            largest = largest.max(e);
+            raise_largest(&mut largest, e);
             if *frame == start {
-                at_start = at_start.max(e);
+                at_start = at_start.max(if e.is_nan() { f64::INFINITY } else { e });
             }
         }
     }
