@@ -272,6 +272,55 @@ fn position_rounding(d: &[f64], t_max: f64, frame_scale: f64) -> f64 {
     slope * 4.0 * U * frame_scale * MARGIN
 }
 
+/// A bound of how far the player's f64 value at a position inside a piece, entered there
+/// (a seek, or the first value at any step), can be from the polynomial `P` of its numbers:
+/// the entry rounding `γ_{4n+3} · Σ_j β_j |D_j|` (module docs) with `β_j ≥ |C(t, j)|` over the
+/// offsets `t = x − origin` of `[start, end)`, plus the position rounding; the largest over
+/// the first `components` components of `widened` (the piece's numbers as the player reads
+/// them, degree `n`, differences at `origin`). `β_j` is the smaller of the rising factorial
+/// `C(T + j − 1, j)` (`|t| ≤ T`) and, the offsets being above −1 (the origin is the first
+/// integer frame at or after the start), `max(1, C(t_max, j))`: `|C(t, j)| ≤ 1` for
+/// `−1 ≤ t ≤ j` (`|t (t − 1) ⋯ (t − j + 1)| ≤ (m + 1)! (j − 1 − m)! ≤ j!` for `m ≤ t ≤ m + 1`),
+/// and `C(t, j)` grows with `t ≥ j − 1`. The compiler adds it (twice; 16 times on a
+/// normalized track) to the error it samples between frames on the fits of 1/16 frame or
+/// longer (`span.rs`, `TrackCompiler::rounding_margin`): a sample is a played value, within
+/// this bound of `P`, and so is a value anywhere between the samples.
+pub(super) fn entry_rounding(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    (components, n): (usize, usize),
+    (start, end, origin): (f64, f64, f64),
+) -> f64 {
+    let n = n.min(MAX_TERMS - 1);
+    let t_max = crate::math::abs(start - origin).max(crate::math::abs(end - origin));
+    let frame_scale = crate::math::abs(start).max(crate::math::abs(end)) + t_max;
+    let above = end - origin;
+    // Per order j, the weight of |D_j| in the entry bound (`γ_{4n+3} β_j`) plus that in
+    // `position_rounding` (`4u · frame_scale · j (T + j − 1)^(j−1) / j!`), made once for all
+    // the components.
+    let entry = gamma(4 * n + 3);
+    let position = 4.0 * U * frame_scale;
+    let mut weights = [entry; MAX_TERMS];
+    let (mut rising, mut choose_above, mut factorial) = (1.0, 1.0, 1.0);
+    for j in 1..=n {
+        rising *= (t_max + (j - 1) as f64) / j as f64;
+        choose_above *= (above - (j - 1) as f64).max(0.0) / j as f64;
+        factorial *= j as f64;
+        let beta = if start - origin >= -1.0 {
+            rising.min(choose_above.max(1.0))
+        } else {
+            rising
+        };
+        let power = (1..j).fold(1.0, |p, _| p * (t_max + j as f64 - 1.0));
+        weights[j] = entry * beta + position * j as f64 * power / factorial;
+    }
+    let mut largest = 0.0f64;
+    for d in widened.iter().take(components.min(MAX_COMPONENTS)) {
+        let sum: f64 = (0..=n).map(|j| weights[j] * crate::math::abs(d[j])).sum();
+        largest = largest.max(sum * MARGIN);
+    }
+    largest
+}
+
 /// Component `c`'s stored numbers of `piece` as the player reads them (f64).
 fn piece_numbers(piece: &PieceData, c: usize) -> ([f64; MAX_TERMS], usize) {
     let n = usize::from(piece.degree).min(MAX_TERMS - 1);
