@@ -49,17 +49,19 @@ impl Random {
     }
 }
 
-const OSCILLATING: [&str; 9] = [
-    "in_elastic",
-    "out_elastic",
-    "in_out_elastic",
-    "in_bounce",
-    "out_bounce",
-    "in_out_bounce",
-    "in_back",
-    "out_back",
-    "in_out_back",
-];
+/// The named eases that oscillate or overshoot, family by family: `elastic`, `bounce`, `back`
+/// (each `in_`, `out_`, `in_out_`, in the library's order).
+fn oscillating() -> Vec<&'static str> {
+    ["elastic", "bounce", "back"]
+        .iter()
+        .flat_map(|family| {
+            inbetween::Ease::names()
+                .iter()
+                .copied()
+                .filter(move |n| n.ends_with(family))
+        })
+        .collect()
+}
 
 fn value_json(dims: usize, v: &[f64]) -> Json {
     if dims == 1 {
@@ -106,7 +108,8 @@ fn document(random: &mut Random) -> Json {
                 let names = inbetween::Ease::names();
                 names[random.below(names.len())]
             } else {
-                OSCILLATING[random.below(OSCILLATING.len())]
+                let names = oscillating();
+                names[random.below(names.len())]
             };
             json!({"frame": (frame * 4.0_f64).round() / 4.0, "value": value_json(dims, &value), "interp": interp, "ease": ease})
         })
@@ -188,9 +191,8 @@ fn play(track: &Track, stream: &Stream<'_>, tol: f64) -> ((f64, f64, String), us
     (worst, over)
 }
 
-/// Seeks every 1/1024 frame of each piece of document `path` compiled in `precision` and
-/// prints each piece's worst ratio and where (and the piece's length and degree).
-fn analyze(path: &str, precision: &str) -> ExitCode {
+/// The document at `path` and its stream compiled in `precision` (`f32`, `f64`, `fixed`).
+fn compile_file(path: &str, precision: &str) -> (Document, Vec<u8>) {
     let text = std::fs::read_to_string(path).expect("a document");
     let d = Document::from_json_str(&text, path).expect("a valid document");
     let precision = match precision {
@@ -202,8 +204,15 @@ fn analyze(path: &str, precision: &str) -> ExitCode {
         precision,
         ..CompileOptions::default()
     };
-    let compiled = d.compile(&options).expect("compiles");
-    let stream = Stream::from_bytes(&compiled.bytes).expect("a valid stream");
+    let bytes = d.compile(&options).expect("compiles").bytes;
+    (d, bytes)
+}
+
+/// Seeks every 1/1024 frame of each piece of document `path` compiled in `precision` and
+/// prints each piece's worst ratio and where (and the piece's length and degree).
+fn analyze(path: &str, precision: &str) -> ExitCode {
+    let (d, bytes) = compile_file(path, precision);
+    let stream = Stream::from_bytes(&bytes).expect("a valid stream");
     let track = &d.tracks()[0];
     let tol = 1e-6 * track.scale();
     let st = stream.track(0).expect("one track");
@@ -262,19 +271,8 @@ fn main() -> ExitCode {
     if let ["profile", path, precision, from, to] =
         args.iter().map(String::as_str).collect::<Vec<_>>()[..]
     {
-        let text = std::fs::read_to_string(path).expect("a document");
-        let d = Document::from_json_str(&text, path).expect("a valid document");
-        let precision = match precision {
-            "f32" => Precision::F32,
-            "fixed" => Precision::Fixed,
-            _ => Precision::F64,
-        };
-        let options = CompileOptions {
-            precision,
-            ..CompileOptions::default()
-        };
-        let compiled = d.compile(&options).expect("compiles");
-        let stream = Stream::from_bytes(&compiled.bytes).expect("a valid stream");
+        let (d, bytes) = compile_file(path, precision);
+        let stream = Stream::from_bytes(&bytes).expect("a valid stream");
         let track = &d.tracks()[0];
         let tol = 1e-6 * track.scale();
         let mut p = TrackPlayer::new(stream.track(0).expect("one track"));
