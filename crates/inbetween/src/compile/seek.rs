@@ -42,7 +42,9 @@
 //! piece. A piece is proven when that plus the rounding bound for both step classes is within
 //! the tolerance. Smooth spans (eases, slerps, expressions) have no such bound: without bounds
 //! on their derivatives nothing between the checked points can be proven, and they stay
-//! sampled (docs/stream-format.md).
+//! sampled (docs/stream-format.md) — but not their rounding: a fit of 1/16 frame or longer is
+//! accepted between frames only with twice the entry bound of its values added to the error
+//! sampled (`entry_rounding`), so the player's rounding between the samples is bounded.
 
 use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{binomials_to, by_degree};
@@ -323,6 +325,55 @@ fn position_rounding(d: &[f64], t_max: f64, frame_scale: f64) -> f64 {
             / factorial;
     }
     slope * 4.0 * U * frame_scale * MARGIN
+}
+
+/// A bound of how far the player's f64 value at a position inside a piece, entered there
+/// (a seek, or the first value at any step), can be from the polynomial `P` of its numbers:
+/// the entry rounding `γ_{4n+3} · Σ_j β_j |D_j|` (module docs) with `β_j ≥ |C(t, j)|` over the
+/// offsets `t = x − origin` of `[start, end)`, plus the position rounding; the largest over
+/// the first `components` components of `widened` (the piece's numbers as the player reads
+/// them, degree `n`, differences at `origin`). `β_j` is the smaller of the rising factorial
+/// `C(T + j − 1, j)` (`|t| ≤ T`) and, the offsets being above −1 (the origin is the first
+/// integer frame at or after the start), `max(1, C(t_max, j))`: `|C(t, j)| ≤ 1` for
+/// `−1 ≤ t ≤ j` (`|t (t − 1) ⋯ (t − j + 1)| ≤ (m + 1)! (j − 1 − m)! ≤ j!` for `m ≤ t ≤ m + 1`),
+/// and `C(t, j)` grows with `t ≥ j − 1`. The compiler adds it (twice; 16 times on a
+/// normalized track) to the error it samples between frames on the fits of 1/16 frame or
+/// longer (`span.rs`, `TrackCompiler::rounding_margin`): a sample is a played value, within
+/// this bound of `P`, and so is a value anywhere between the samples.
+pub(super) fn entry_rounding(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    (components, n): (usize, usize),
+    (start, end, origin): (f64, f64, f64),
+) -> f64 {
+    let n = n.min(MAX_TERMS - 1);
+    let t_max = crate::math::abs(start - origin).max(crate::math::abs(end - origin));
+    let frame_scale = crate::math::abs(start).max(crate::math::abs(end)) + t_max;
+    let above = end - origin;
+    // Per order j, the weight of |D_j| in the entry bound (`γ_{4n+3} β_j`) plus that in
+    // `position_rounding` (`4u · frame_scale · j (T + j − 1)^(j−1) / j!`), made once for all
+    // the components.
+    let entry = gamma(4 * n + 3);
+    let position = 4.0 * U * frame_scale;
+    let mut weights = [entry; MAX_TERMS];
+    let (mut rising, mut choose_above, mut factorial) = (1.0, 1.0, 1.0);
+    for j in 1..=n {
+        rising *= (t_max + (j - 1) as f64) / j as f64;
+        choose_above *= (above - (j - 1) as f64).max(0.0) / j as f64;
+        factorial *= j as f64;
+        let beta = if start - origin >= -1.0 {
+            rising.min(choose_above.max(1.0))
+        } else {
+            rising
+        };
+        let power = (1..j).fold(1.0, |p, _| p * (t_max + j as f64 - 1.0));
+        weights[j] = entry * beta + position * j as f64 * power / factorial;
+    }
+    let mut largest = 0.0f64;
+    for d in widened.iter().take(components.min(MAX_COMPONENTS)) {
+        let sum: f64 = (0..=n).map(|j| weights[j] * crate::math::abs(d[j])).sum();
+        largest = largest.max(sum * MARGIN);
+    }
+    largest
 }
 
 /// Component `c`'s stored numbers of `piece` as the player reads them (f64).
@@ -880,6 +931,52 @@ mod tests {
         // The bound is a worst case; on these pieces it is within a few orders of magnitude of
         // what rounding does (a bound off by far more would prove too little to be useful).
         assert!(tightest < 1e6, "bound / error at least {tightest:e}");
+    }
+
+    /// `entry_rounding` bounds what a seek plays: pieces of degree 1–8, 1/8 to 2 frames long,
+    /// whose differences grow with their order (up to 2^20 × the value, as a short fit's under
+    /// a fast oscillation do), seeked to every 1/64 frame inside them by `TrackPlayer` and
+    /// compared with exact rational arithmetic. The bound holds at every position and is
+    /// within a few hundred times the worst error seen (a worst case, not an estimate).
+    #[test]
+    fn entry_rounding_covers_every_seek_against_exact_rational_arithmetic() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let q = POSITION_DENOMINATOR;
+        let (mut tightest, mut seeks) = (f64::INFINITY, 0);
+        for _ in 0..200 {
+            let n = 1 + (next(&mut state) % 8) as usize;
+            let length = q / 8 + (next(&mut state) % (q as u64 * 15 / 8 + 1)) as i128;
+            let d: Vec<i128> = (0..=n)
+                .map(|j| {
+                    let size = 1i128 << (10 + 5 * j as u32 / 2);
+                    (next(&mut state) as i128 % size) - size / 2
+                })
+                .collect();
+            let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+            for (w, x) in widened[0].iter_mut().zip(&d) {
+                *w = *x as f64 / NUMBER_DENOMINATOR as f64;
+            }
+            let frames = length as f64 / q as f64;
+            let bound = entry_rounding(&widened, (1, n), (0.0, frames, 0.0));
+            let bytes = one_piece_stream(&d, frames);
+            let stream = Stream::from_bytes(&bytes).unwrap();
+            let mut player = TrackPlayer::new(stream.track(0).unwrap());
+            let mut worst = 0.0f64;
+            for p in 0..length {
+                player.seek(p as f64 / q as f64).unwrap();
+                let exact = exact_value(&d, p);
+                // The exact value's one rounding to f64 is not the player's.
+                let e = crate::math::abs(player.component(0) - exact) - U * crate::math::abs(exact);
+                assert!(e <= bound, "n {n} L {frames} at {p}/64: {e:e} > {bound:e}");
+                worst = worst.max(e);
+                seeks += 1;
+            }
+            if worst > 0.0 {
+                tightest = tightest.min(bound / worst);
+            }
+        }
+        assert!(seeks > 10_000, "{seeks} seeks");
+        assert!(tightest < 1e3, "bound / error at least {tightest:e}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use core::cell::OnceCell;
 
 use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
+use super::seek::entry_rounding;
 use super::source::{horner_rows_at, horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
@@ -544,6 +545,11 @@ impl TrackCompiler<'_> {
                 } else {
                     checked.check_between(&candidate, self.components, &near_nodes);
                 }
+                if b - a >= MIN_FRAME_PIECE_FRAMES
+                    && checked.between_error <= BETWEEN_FRACTION * limit
+                {
+                    checked.between_error += self.rounding_margin(&candidate, &checked);
+                }
             }
             if self.max_degree == 0 {
                 // Constant pieces hold each frame's value; between frames they cannot follow.
@@ -982,6 +988,34 @@ impl TrackCompiler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// What a fit's sampled error between frames is raised by, so that it bounds the
+    /// rounding of the played values between the samples too, not only at them: each sample
+    /// is a played value, within the entry rounding bound `R` of the stored polynomial `P`
+    /// (`seek::entry_rounding`: a seek to any position of the piece, or the first value at any
+    /// step), so `|P − exact|` is within the sample's error plus `R` there, and a value played
+    /// anywhere is within `R` of `P`: `2R`. On a normalized track each component of a
+    /// normalized value moves at most `2 |a − b| / |b|` with `|a − b| ≤ 2R` (four components)
+    /// and `|b| ≥ ½` (a fit of a unit quaternion): `8R` at a sample and anywhere, `16R`.
+    /// Added (`try_candidates`) on fits of 1/16 frame (`MIN_FRAME_PIECE_FRAMES`) or longer
+    /// that the samples accept; below that the compiler is already splitting near a steep
+    /// transition under its budgets, where the margin only spent them (a bound of `R` is some
+    /// 30–100 × the rounding seen: at a near-zero quaternion it split elsewhere until a
+    /// fallback 10^4 × the tolerance was kept). Without it the samples missed the rounding of
+    /// fits under an oscillating ease (a 1/8-frame degree-8 piece of a value near 100 with
+    /// unit-step differences up to 3e13): 1.07 × the tolerance between them
+    /// (`tests/between_frames.rs`).
+    fn rounding_margin(&self, candidate: &Candidate, checked: &Checked) -> f64 {
+        let components = if self.normalize { 4 } else { self.components };
+        let widened = checked.widened_all(components, candidate.degree + 1);
+        let at = (candidate.start, candidate.end, candidate.origin);
+        let r = entry_rounding(&widened, (components, candidate.degree), at);
+        if self.normalize {
+            16.0 * r
+        } else {
+            2.0 * r
+        }
     }
 
     /// Sets `candidate` (on a sub-interval of `span`) to the exact differences of the

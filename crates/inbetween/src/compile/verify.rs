@@ -185,7 +185,11 @@ pub struct Limit {
 
 impl Checked {
     /// The stored numbers as the player's float path reads them, per component.
-    fn widened_all(&self, components: usize, terms: usize) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
+    pub(super) fn widened_all(
+        &self,
+        components: usize,
+        terms: usize,
+    ) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
         let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
         for (c, row) in widened.iter_mut().enumerate().take(components) {
             for (k, w) in row.iter_mut().enumerate().take(terms) {
