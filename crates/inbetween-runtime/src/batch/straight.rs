@@ -243,7 +243,7 @@ impl Bank<'_> {
             self.write_horner_f32(t, out, true);
         }
         if self.used.fixed32 != 0 {
-            self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
+            self.sweep_fixed32(t as i32, out);
         }
         if self.straight.fixed == 0 && self.side.is_empty() {
             self.write_exact_floats(out);
