@@ -862,32 +862,6 @@ impl super::Bank<'_> {
     }
 }
 
-/// Whether every record of script frame `i` in `hot` (`terms` orders each) stores what
-/// `group` (a group's part of an epoch block) holds at its position: the i32 records the
-/// straight frame skips at an epoch's first frame (`straight::FrameInfo::held32`, as
-/// `records_held` for the f32 ones).
-pub(super) fn records_held32(
-    hot: &IntScript,
-    i: usize,
-    terms: usize,
-    group: Option<&[[i32; CHUNK]]>,
-) -> bool {
-    let (from, to) = hot.range(i);
-    if from == to {
-        return true;
-    }
-    let Some(values) = group.map(<[[i32; CHUNK]]>::as_flattened) else {
-        return false;
-    };
-    (from..to).all(|r| {
-        let at = hot.slot.get(r).map_or(usize::MAX, |&p| p as usize);
-        (0..terms).all(|k| {
-            let held = values.get(at.saturating_add(k * CHUNK));
-            held.is_some() && held == hot.coef.get(r * terms + k)
-        })
-    })
-}
-
 /// `IntLanes::write_f32` / `write_f64`: a group's values (of a block's chunks, or `None`: its
 /// own arrays) at `u` into their channels.
 type WriteLanes<T> = fn(&IntLanes, Option<&[[i32; CHUNK]]>, i32, &mut [T]);
@@ -1348,33 +1322,6 @@ mod tests {
                 assert!(out[len..].iter().all(|v| v.is_nan()), "past the group");
             }
         }
-    }
-
-    #[test]
-    fn i32_records_are_held_only_where_the_block_has_every_number() {
-        // Degree 1 (2 orders): frame 0 loads positions 3 (lane 3) and 64 + 5 (lane 37, the
-        // second chunk), frame 1 nothing.
-        let terms = 2;
-        let hot = IntScript {
-            start: vec![0, 2, 2],
-            slot: vec![3, (2 * CHUNK + 5) as u32],
-            track: vec![0, 1],
-            coef: vec![10, -20, 30, i32::MIN],
-            undo: Vec::new(),
-        };
-        let mut block = vec![[0i32; CHUNK]; 2 * terms];
-        let flat = block.as_flattened_mut();
-        for (at, x) in [(3, 10), (3 + CHUNK, -20), (69, 30), (69 + CHUNK, i32::MIN)] {
-            flat[at] = x;
-        }
-        assert!(records_held32(&hot, 0, terms, Some(&block)));
-        assert!(records_held32(&hot, 1, terms, None), "no records");
-        assert!(!records_held32(&hot, 0, terms, None), "no block");
-        // One number off (order 1 of the second record) and it is not held.
-        block.as_flattened_mut()[69 + CHUNK] = i32::MAX;
-        assert!(!records_held32(&hot, 0, terms, Some(&block)));
-        // A position past the block is not held.
-        assert!(!records_held32(&hot, 0, terms, Some(&block[..2])));
     }
 
     #[test]

@@ -210,20 +210,13 @@ impl Bank<'_> {
             self.cursor += 1;
             if self.straight.lean {
                 let held = epoch && info.held;
-                // The i32 records the block holds too (`FrameInfo::held32`).
-                let held32 = if epoch && info.held32 {
-                    (1 << MAX_TERMS) - 1
-                } else {
-                    u32::MAX
-                };
                 self.lean_records(
                     i,
-                    held32
-                        & if held {
-                            u32::MAX << MAX_TERMS
-                        } else {
-                            u32::MAX
-                        },
+                    if held {
+                        u32::MAX << MAX_TERMS
+                    } else {
+                        u32::MAX
+                    },
                 );
             } else {
                 self.play_hot(i, u32::MAX);
@@ -324,8 +317,6 @@ pub(super) struct FrameInfo {
     /// (`live`), so there the straight frame skips those records when they are `lean` (no
     /// channel to take off the side list).
     held: bool,
-    /// [`FrameInfo::held`] for its i32 records (`fixed32::records_held32`).
-    held32: bool,
     /// Its other entries only load exact float lanes (`apply_entry` of a float track played
     /// exactly, not a chain's end): they change nothing a plan decided.
     plain: bool,
@@ -345,12 +336,6 @@ pub(super) fn frame_infos(script: &Script) -> Vec<FrameInfo> {
                 let mut groups = script.hot.iter().enumerate();
                 groups.all(|(d, hot)| records_held(hot, i, d + 1, blocks.group(b, d)))
             });
-            let held32 = block.is_some_and(|b| {
-                let mut groups = script.hot32.iter().enumerate();
-                groups.all(|(d, hot)| {
-                    super::fixed32::records_held32(hot, i, d + 1, blocks.ints.group(b, d))
-                })
-            });
             let others = (at(i), at(i + 1));
             let list = script.others.get(others.0 as usize..others.1 as usize);
             let plain = list.unwrap_or(&[]).iter().all(|&e| {
@@ -361,7 +346,6 @@ pub(super) fn frame_infos(script: &Script) -> Vec<FrameInfo> {
                 frame,
                 others,
                 held,
-                held32,
                 plain,
             }
         })
