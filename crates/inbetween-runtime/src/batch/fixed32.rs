@@ -50,6 +50,15 @@
 //! cores), so the 16-lane registers, not the fewer instructions, are what brought the
 //! 1 000-channel fixed bank level with the f32 one (`docs/benchmarks.md`, session 8).
 //!
+//! The straight frame plays a group whose lanes are one run of channels from slot 0 by
+//! [`IntLanes::sweep`] (`x86::sweep`): one counted loop over every chunk straight into the
+//! caller's row, two chunks a step, `u` a constant only for 0, 1, 2 and 4 (one `vpmulld` by a
+//! register of `u` otherwise: fewer instructions than a constant's shifts and adds), each
+//! lane times its own scale as a memory operand below `pass::PREFETCH_FROM` bytes (no test of
+//! the chunk's scale), and only the registers of a partial last chunk that hold lanes of the
+//! row: 2.80 → 2.07 instructions a channel-frame for the 1 000-channel fixed bank, the f32
+//! one's 1.89 (`docs/benchmarks.md`, *Fixed-point sweep at 1 000 channels (session 11)*).
+//!
 //! # Output
 //!
 //! `write_f64` gives `v · 2^-E` exactly (`(v as f64) · 2^-E`). `write_f32` gives
@@ -359,6 +368,8 @@ pub(crate) struct IntLanes {
     lane_scale: Vec<[f32; CHUNK]>,
     /// Lanes of tracks played on them ([`IntLanes::fast_lanes`]).
     fast: usize,
+    /// The registers [`IntLanes::sweep`] plays on (the CPU's, detected in [`IntLanes::new`]).
+    registers: Registers,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
     /// The slots as runs of consecutive channels (`records::channel_runs`).
@@ -377,6 +388,7 @@ impl IntLanes {
             scale: alloc::vec![MIXED; chunks],
             lane_scale: alloc::vec![[0.0; CHUNK]; chunks],
             fast: 0,
+            registers: Registers::detect(),
             channel: alloc::vec![0; len],
             runs: Vec::new(),
         }
@@ -442,6 +454,43 @@ impl IntLanes {
         super::records::write_lanes(lanes, out, |slot, dst| self.eval(coef, u, slot, dst));
     }
 
+    /// The values of slots `0 .. out.len()` at `u` into `out` (the straight frame of a group
+    /// whose lanes are one run of channels from slot 0, `runs`): those of
+    /// [`IntLanes::write_f32`], by one counted loop over the chunks (`x86::sweep`: degrees 1
+    /// to 3 on AVX2 or AVX-512 registers), else through `eval` (`block` as in `write_f32`;
+    /// slots past the group are left alone).
+    pub(crate) fn sweep(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f32]) {
+        let coef = block.unwrap_or(&self.coef);
+        let n = out.len().min(self.len);
+        let Some(out) = out.get_mut(..n) else {
+            return;
+        };
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        {
+            let lanes = Lanes {
+                degree: self.degree,
+                chunks: self.chunks,
+                coef,
+                scale: &self.scale,
+                lane_scale: &self.lane_scale,
+                start: 0,
+            };
+            let done = match self.registers {
+                Registers::Avx512 => sweep_avx512(&lanes, u, out),
+                // SAFETY: `sweep_avx2` only requires AVX2, which `Registers::detect` found;
+                // it runs the same wrapping integer operations, conversion and product as
+                // `eval` (`the_sweep_plays_the_checked_integers_bit_for_bit`).
+                #[allow(unsafe_code)]
+                Registers::Avx2 => unsafe { sweep_avx2(&lanes, u, out) },
+                Registers::Any => false,
+            };
+            if done {
+                return;
+            }
+        }
+        self.eval(coef, u, 0, out);
+    }
+
     /// Every slot's value `v · 2^-E` in f64 (exact) into its channel of `out` (`block` as in
     /// [`IntLanes::write_f32`]).
     pub(crate) fn write_f64(&self, block: Option<&[[i32; CHUNK]]>, u: i32, out: &mut [f64]) {
@@ -501,6 +550,34 @@ struct Lanes<'a> {
     scale: &'a [f32],
     lane_scale: &'a [[f32; CHUNK]],
     start: usize,
+}
+
+/// The registers of [`IntLanes::sweep`]'s loop.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Registers {
+    /// None of its own: the generic walk (`eval`).
+    #[default]
+    Any,
+    /// AVX2 (8 lanes a register).
+    Avx2,
+    /// AVX-512F (16 lanes), with a compiler that has its intrinsics (Rust 1.89).
+    Avx512,
+}
+
+impl Registers {
+    /// The widest this CPU (and compiler) offers.
+    fn detect() -> Self {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        {
+            if avx512_usable() {
+                return Self::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Self::Avx2;
+            }
+        }
+        Self::Any
+    }
 }
 
 /// The scale of a chunk whose lanes do not share one (read from its lanes' instead): any
@@ -620,6 +697,63 @@ fn try_avx512(_: &Lanes<'_>, _: i32, _: &mut [f32]) -> bool {
     false
 }
 
+/// Whether the CPU has AVX-512F and AVX2 and the compiler the intrinsics (Rust 1.89).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+fn avx512_usable() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx2")
+}
+
+/// Without AVX-512 intrinsics in the compiler: never.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::before(1.89)]
+fn avx512_usable() -> bool {
+    false
+}
+
+/// [`x86::sweep`] on AVX2 registers: `false` (nothing written) where it leaves the lanes to
+/// `eval`.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn sweep_avx2(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+    // SAFETY: AVX2 is this function's own precondition.
+    unsafe { x86::sweep::<core::arch::x86_64::__m256i>(g, u, out) }
+}
+
+/// [`x86::sweep`] on AVX-512 registers, for a group whose `Registers::detect` found them
+/// (`avx512_usable`; `false`, nothing written, on a CPU without them).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::since(1.89)]
+#[clippy::msrv = "1.89"]
+#[inline]
+fn sweep_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+    /// # Safety
+    /// The CPU must support AVX-512F and AVX2.
+    #[target_feature(enable = "avx512f,avx2")]
+    #[allow(unsafe_code)]
+    unsafe fn on_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+        // SAFETY: AVX-512F is this function's own precondition.
+        unsafe { x86::sweep::<core::arch::x86_64::__m512i>(g, u, out) }
+    }
+    // SAFETY: AVX-512F and AVX2 are detected first (cached by std after the first call).
+    #[allow(unsafe_code)]
+    let done = avx512_usable() && unsafe { on_avx512(g, u, out) };
+    done
+}
+
+/// Without AVX-512 intrinsics in the compiler: never.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[rustversion::before(1.89)]
+#[inline]
+fn sweep_avx512(_: &Lanes<'_>, _: i32, _: &mut [f32]) -> bool {
+    false
+}
+
 /// [`eval_avx2`] with the 16-lane registers.
 ///
 /// # Safety
@@ -712,6 +846,28 @@ fn lane<const N: usize>(c: impl Fn(usize) -> i32, u: i32) -> i32 {
         c(1).wrapping_mul(u).wrapping_add(c(0))
     } else {
         c(0)
+    }
+}
+
+impl super::Bank<'_> {
+    /// A straight frame's i32 lanes into `out` at `u`: a group whose lanes are one run of
+    /// channels from slot 0 by [`IntLanes::sweep`] straight into its run, the others as
+    /// `write_fixed32` writes them (the same values).
+    #[inline(always)]
+    pub(super) fn sweep_fixed32(&self, u: i32, out: &mut [f32]) {
+        for d in super::bits(self.used.fixed32) {
+            let Some(g) = self.fixed32.get(d) else {
+                continue;
+            };
+            let block = self.live.and_then(|i| self.script.blocks.ints.group(i, d));
+            if let [(0, first, n)] = *g.runs.as_slice() {
+                if let Some(dst) = out.get_mut(first..first + n) {
+                    g.sweep(block, u, dst);
+                    continue;
+                }
+            }
+            g.write_f32(block, u, out);
+        }
     }
 }
 
@@ -1027,6 +1183,152 @@ mod tests {
                     assert_eq!(got, want[..done], "degree {degree} u {u}: {name}");
                     assert!(out[done..].iter().all(|v| v.is_nan()), "{name} wrote past");
                 }
+            }
+        }
+    }
+
+    /// The registers this CPU (and compiler) can play the sweep on, by name, with the direct
+    /// call of each loop (`None` where the CPU lacks it).
+    fn sweep_registers() -> Vec<(&'static str, Registers)> {
+        let mut all = vec![("generic", Registers::Any)];
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                all.push(("AVX2", Registers::Avx2));
+            }
+            if avx512_usable() {
+                all.push(("AVX-512", Registers::Avx512));
+            }
+        }
+        all
+    }
+
+    /// `x86::sweep` called on `registers` (not through `IntLanes::sweep`'s fallback): whether
+    /// it played the lanes.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    fn sweep_direct(registers: Registers, g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+        match registers {
+            // SAFETY: `Registers::Avx2` only where AVX2 was detected (`sweep_registers`).
+            #[allow(unsafe_code)]
+            Registers::Avx2 => unsafe { sweep_avx2(g, u, out) },
+            Registers::Avx512 => sweep_avx512(g, u, out),
+            Registers::Any => false,
+        }
+    }
+
+    #[test]
+    fn the_sweep_plays_the_checked_integers_bit_for_bit() {
+        // Lanes as the check plays them (`quantize` of `shifted` power coefficients, plain and
+        // fine units at the exponent their chunk shares, one chunk mixed), wrapping extremes,
+        // and lanes of tracks played exactly (no scale, coefficients 0); every degree (1–3 by
+        // the hand-written loop, the others through `eval`), every `u`; lengths of whole
+        // chunks, an odd chunk count and a partial last chunk, and a group past
+        // `pass::PREFETCH_FROM` bytes (the loop with chunk scales and prefetch); rows the whole
+        // group and shorter; the group's arrays and a block. Each register kind the CPU has
+        // must give `(horner_i32 as f32) · 2^-E` of the lane's own exponent, to the bit, and
+        // write nothing past the row.
+        for degree in 0..=5usize {
+            let lens: &[usize] = if (1..=3).contains(&degree) {
+                &[1, 8, 31, 32, 96, 5 * CHUNK + 9, 33_000]
+            } else {
+                &[5 * CHUNK + 9]
+            };
+            for &len in lens {
+                let mut g = IntLanes::new(degree, len);
+                let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
+                let power = |slot: usize| {
+                    let seed = slot as u32;
+                    let b = coefficients(degree, seed, 300.0 + 40.0 * f64::from(seed % 7), 0.5);
+                    shifted(&b, degree, f64::from(seed % 5) - 2.0)
+                };
+                let played = |slot: usize| slot % 11 != 4;
+                let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))
+                    .map(|k| {
+                        let slots = (k * CHUNK..((k + 1) * CHUNK).min(len)).filter(|&s| played(s));
+                        let e = slots.map(|s| exponent_for(bound(&power(s), degree, s % 3 == 0)));
+                        e.map(|e| e.unwrap_or(0)).min().unwrap_or(0)
+                    })
+                    .collect();
+                for slot in 0..len {
+                    g.channel[slot] = slot as u32;
+                    if !played(slot) {
+                        lanes.push(([0; MAX_TERMS], 0.0));
+                        continue;
+                    }
+                    let fine = slot % 3 == 0;
+                    let own = exponent_for(bound(&power(slot), degree, fine)).unwrap_or(0);
+                    let e = if slot / CHUNK == 2 {
+                        own
+                    } else {
+                        chunk_e[slot / CHUNK]
+                    };
+                    let mut c = quantize(&power(slot), Units { e, fine });
+                    if slot % 17 == 0 {
+                        c[degree] = i32::MAX - slot as i32;
+                        c[0] = i32::MIN + 7;
+                    }
+                    g.set_scale(slot, pow2(-e) as f32);
+                    g.set(slot, &c[..=degree]);
+                    lanes.push((c, pow2(-e) as f32));
+                }
+                g.runs = crate::batch::records::channel_runs(&g.channel);
+                // A block: other integers on the played lanes, 0 on the others.
+                let terms = degree + 1;
+                let mut block = g.coef.clone();
+                let mut block_lanes = lanes.clone();
+                for (slot, (c, s)) in block_lanes.iter_mut().enumerate() {
+                    if *s == 0.0 {
+                        continue;
+                    }
+                    for (k, x) in c.iter_mut().enumerate().take(terms) {
+                        *x = x.wrapping_mul(3) ^ (slot as i32 & 0xff);
+                        let at = chunked_index::<i32>(terms, slot, k);
+                        block.as_flattened_mut()[at] = *x;
+                    }
+                }
+                for u in -8..8 {
+                    for (b, lanes) in [(None, &lanes), (Some(block.as_slice()), &block_lanes)] {
+                        let want: Vec<u32> = lanes
+                            .iter()
+                            .map(|(c, s)| (horner_i32(&c[..=degree], u) as f32 * s).to_bits())
+                            .collect();
+                        for (name, registers) in sweep_registers() {
+                            g.registers = registers;
+                            for n in [len, len - len / 3] {
+                                let mut out = vec![f32::NAN; n + 5];
+                                g.sweep(b, u, &mut out[..n]);
+                                let got: Vec<u32> = out[..n].iter().map(|v| v.to_bits()).collect();
+                                let at = format!("{name} degree {degree} len {len} n {n} u {u}");
+                                assert_eq!(got, want[..n], "{at}");
+                                assert!(out[n..].iter().all(|v| v.is_nan()), "{at}: past");
+                            }
+                            // The loop itself played them (no fallback hides it).
+                            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                            if registers != Registers::Any {
+                                let l = Lanes {
+                                    degree,
+                                    chunks: g.chunks,
+                                    coef: b.unwrap_or(&g.coef),
+                                    scale: &g.scale,
+                                    lane_scale: &g.lane_scale,
+                                    start: 0,
+                                };
+                                let mut out = vec![f32::NAN; len];
+                                let done = sweep_direct(registers, &l, u, &mut out);
+                                assert_eq!(done, (1..=3).contains(&degree), "{name} {degree}");
+                                if done {
+                                    let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                                    assert_eq!(got, want, "{name} direct, degree {degree} u {u}");
+                                }
+                            }
+                        }
+                    }
+                }
+                // A row longer than the group: the lanes past it are left alone.
+                let mut out = vec![f32::NAN; len + 3];
+                g.registers = Registers::detect();
+                g.sweep(None, 3, &mut out);
+                assert!(out[len..].iter().all(|v| v.is_nan()), "past the group");
             }
         }
     }

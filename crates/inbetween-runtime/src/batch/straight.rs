@@ -23,7 +23,8 @@
 //!   f32 records the new block already holds ([`FrameInfo::held`]) are not stored again.
 //! - A straight `write_f32` is the Horner pass per group straight into the caller's row (a
 //!   group whose lanes are one run of channels from its first slot by `sweep`'s counted
-//!   loop, one call), the i32 lanes, then the exact groups (alone, when no fixed group plays
+//!   loop, one call), the i32 lanes (likewise, one run from slot 0 by `IntLanes::sweep`),
+//!   then the exact groups (alone, when no fixed group plays
 //!   and the side list is empty) or the exact groups and side list, and the normalize runs
 //!   only when the bank has them.
 //!
@@ -243,7 +244,7 @@ impl Bank<'_> {
             self.write_horner_f32(t, out, true);
         }
         if self.used.fixed32 != 0 {
-            self.write_fixed32(t as i32, out, super::fixed32::IntLanes::write_f32);
+            self.sweep_fixed32(t as i32, out);
         }
         if self.straight.fixed == 0 && self.side.is_empty() {
             self.write_exact_floats(out);

@@ -236,6 +236,164 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
     whole * CHUNK
 }
 
+/// The straight frame's pass over lanes `0 .. out.len()` of a group whose lanes are one run
+/// of channels from slot 0 (degree 1 to 3, `g.start` 0): every chunk by one counted loop
+/// straight into the caller's row, the last partial chunk through a stack chunk (its padding
+/// lanes exist: coefficients 0, scale 0). `false` (nothing written) for another degree or
+/// `out` past the group's chunks.
+///
+/// The operations of [`run`] lane for lane, so the same integers and bits, with less around
+/// them (docs/benchmarks.md, *Fixed-point sweep at 1 000 channels (session 11)*): `u` is a
+/// compile-time constant only for 0, 1, 2 and 4 (products that are no instruction or one
+/// shift); for the other values one `vpmulld` by a register of `u` folds the load of an order,
+/// where the constant's shifts and adds took two or three instructions. A group of fewer
+/// than `pass::PREFETCH_FROM` bytes (its frame stays in the core's caches) multiplies by its
+/// lanes' scales (`lane_scale`, a chunk's scale in each of its played lanes, 0 in the others,
+/// whose coefficients are 0), a memory operand of the product, with no per-chunk test of the
+/// chunk's scale; a larger one reads one scale a chunk (a lane's in a [`super::MIXED`] chunk,
+/// as [`run`]) and prefetches, the test and the prefetch chosen once per call.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+pub(super) unsafe fn sweep<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+    // SAFETY (each call): `V`'s instructions are this function's precondition.
+    unsafe {
+        match g.degree {
+            1 => sweep_u::<V, 2>(g, u, out),
+            2 => sweep_u::<V, 3>(g, u, out),
+            3 => sweep_u::<V, 4>(g, u, out),
+            _ => false,
+        }
+    }
+}
+
+/// [`sweep`] for `N` orders: `u` a constant where that saves instructions, the loop for the
+/// group's size.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+unsafe fn sweep_u<V: Wide, const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
+    let large = core::mem::size_of_val(g.coef) >= super::super::pass::PREFETCH_FROM;
+    // SAFETY (each call): `V`'s instructions are this function's precondition.
+    unsafe {
+        match (large, u) {
+            (false, 0) => sweep_n::<V, N, false>(g, 0, out),
+            (false, 1) => sweep_n::<V, N, false>(g, 1, out),
+            (false, 2) => sweep_n::<V, N, false>(g, 2, out),
+            (false, 4) => sweep_n::<V, N, false>(g, 4, out),
+            (false, _) => sweep_n::<V, N, false>(g, u, out),
+            (true, 0) => sweep_n::<V, N, true>(g, 0, out),
+            (true, 1) => sweep_n::<V, N, true>(g, 1, out),
+            (true, 2) => sweep_n::<V, N, true>(g, 2, out),
+            (true, 4) => sweep_n::<V, N, true>(g, 4, out),
+            (true, _) => sweep_n::<V, N, true>(g, u, out),
+        }
+    }
+}
+
+/// [`sweep`]'s loop for `N` orders at `u`: with `LARGE`, each chunk's scale (its lanes' where
+/// it is [`super::MIXED`]) and the prefetch of [`run`]; without, every lane's own scale.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
+    g: &Lanes<'_>,
+    u: i32,
+    out: &mut [f32],
+) -> bool {
+    let whole = out.len() / CHUNK;
+    let chunks = out.len().div_ceil(CHUNK);
+    let (true, Some(coef), Some(scale), Some(lanes)) = (
+        g.start == 0,
+        g.coef.get(..chunks * N),
+        g.scale.get(..chunks),
+        g.lane_scale.get(..chunks),
+    ) else {
+        return false;
+    };
+    let (c, s, l) = (coef.as_ptr(), scale.as_ptr(), lanes.as_ptr());
+    let o = out.as_mut_ptr();
+    // SAFETY: `coef` is exactly `chunks · N` chunks (`[i32; CHUNK]`, contiguous), `scale`
+    // `chunks` f32 and `lanes` `chunks` chunks of f32, all checked just above, and `out` holds
+    // `whole · CHUNK` f32 (`whole ≤ chunks`). Chunk `i < whole` reads orders `k < N` at
+    // `c + i·N + k`, its scale at `s + i`, its lanes' at `l + i`, and writes `o + i·CHUNK ..+
+    // CHUNK`; the partial chunk `whole < chunks` reads the same of chunk `whole` and writes
+    // the stack chunk `last`. Each register access covers `V::LANES` numbers at `j` (a
+    // multiple of `V::LANES`, a divisor of `CHUNK`, below `CHUNK`) of one such chunk, so every
+    // load and store stays inside the borrowed slices or `last` (unaligned: no alignment is
+    // needed). `V`'s instructions are the caller's guarantee.
+    unsafe {
+        let uv = V::splat(u);
+        if LARGE {
+            for i in 0..whole {
+                let (c, o) = (c.add(i * N), o.add(i * CHUNK));
+                prefetch::<N>(c.cast());
+                let sc = *s.add(i);
+                if sc > super::MIXED {
+                    let sv = V::splat_scale(sc);
+                    for j in (0..CHUNK).step_by(V::LANES) {
+                        let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+                        value::<V, N>(load, uv).store_scaled(sv, o.add(j));
+                    }
+                } else {
+                    chunk_lanes::<V, N>(c, uv, l.add(i), o, CHUNK);
+                }
+            }
+        } else {
+            // Two chunks a step (the loop's own instructions once per 64 lanes).
+            for i in (0..whole / 2).map(|p| 2 * p) {
+                chunk_lanes::<V, N>(c.add(i * N), uv, l.add(i), o.add(i * CHUNK), CHUNK);
+                let i = i + 1;
+                chunk_lanes::<V, N>(c.add(i * N), uv, l.add(i), o.add(i * CHUNK), CHUNK);
+            }
+            if whole % 2 == 1 {
+                let i = whole - 1;
+                chunk_lanes::<V, N>(c.add(i * N), uv, l.add(i), o.add(i * CHUNK), CHUNK);
+            }
+        }
+        if whole < chunks {
+            // Only the registers that hold lanes of `out`.
+            let rest = out.len() - whole * CHUNK;
+            let mut last = [0.0f32; CHUNK];
+            chunk_lanes::<V, N>(c.add(whole * N), uv, l.add(whole), last.as_mut_ptr(), rest);
+            let tail = out.get_mut(whole * CHUNK..).unwrap_or(&mut []);
+            if let Some(v) = last.get(..tail.len()) {
+                tail.copy_from_slice(v);
+            }
+        }
+    }
+    true
+}
+
+/// The registers of a chunk of `N` orders at `c` (every lane `uv`) from lane 0 up to lane
+/// `lanes` (`CHUNK`: all), each lane times its own scale (the chunk of scales at `l`), into
+/// `o ..`.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions; `c .. c + N` and `l` must be readable chunks,
+/// `o .. o + CHUNK` writable.
+#[inline(always)]
+unsafe fn chunk_lanes<V: Wide, const N: usize>(
+    c: *const [i32; CHUNK],
+    uv: V,
+    l: *const [f32; CHUNK],
+    o: *mut f32,
+    lanes: usize,
+) {
+    let l = l.cast::<f32>();
+    // SAFETY: each access covers `V::LANES` numbers at `j` (a multiple of `V::LANES`, a
+    // divisor of `CHUNK`, below `CHUNK`) of one of the chunks the caller vouches for.
+    unsafe {
+        for j in (0..CHUNK).step_by(V::LANES).take_while(|&j| j < lanes) {
+            let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+            value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+        }
+    }
+}
+
 /// How far ahead of the chunk being played [`prefetch`] reaches, in bytes.
 const AHEAD: usize = 4096;
 
