@@ -12,7 +12,7 @@
 //! by record over the script frames played in place, which leaves every block as built. A seek
 //! to integer frame `p` then plays the records of `p`'s epoch from its first frame up to `p`
 //! (what forward play from the epoch's start would have stored: the same numbers
-//! `horner::centred` and `fixed32::quantize` give at a seek) and marks them played.
+//! `horner::epoch_coefficients` and `fixed32::quantize` give at a seek) and marks them played.
 
 use core::ops::Range;
 
