@@ -1948,10 +1948,10 @@ impl Script {
     fn mark_frame_start(&mut self) {
         self.frame_start.push(self.others.len() as u32);
         for h in &mut self.hot {
-            h.start.push(h.slot.len() as u32);
+            h.start.push(h.slots().len() as u32);
         }
         for h in &mut self.hot32 {
-            h.start.push(h.slot.len() as u32);
+            h.start.push(h.slots().len() as u32);
         }
     }
 
