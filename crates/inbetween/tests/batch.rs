@@ -7,7 +7,7 @@ use inbetween::batch::{Bank, BatchError};
 use inbetween::compile::CompileOptions;
 use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream};
-use inbetween::Document;
+use inbetween::{Document, Interp, Track};
 
 mod common;
 use common::random_documents::document_strategy;
@@ -441,6 +441,73 @@ fn a_piece_too_long_to_check_plays_exactly() {
     let bank = Bank::new(&[stream]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bank.horner_channels(), 0);
     assert!(!bank.is_horner_channel(0));
+}
+
+/// Tracks `picked` (increasing) of the scalar benchmark's workload at `channels` channels, as
+/// `inbetween_bench::workload_keys(channels, 5)` and `workload_document` make them (repeated
+/// here): 32 keys 8..64 frames apart, values in ±100, each key catmull_rom, tcb (0.3, −0.2,
+/// 0.1), bezier (handles 0.6 and 0.9 of the way to the next key) or linear, at 60 fps.
+fn benchmark_tracks(channels: usize, picked: &[usize]) -> Document {
+    let mut rng = Lcg(5);
+    let mut builder = Document::builder().fps(60.0);
+    for i in 0..channels {
+        let mut keys = Vec::with_capacity(32);
+        let mut frame = 0.0;
+        for k in 0..32 {
+            if k > 0 {
+                frame += 8.0 + ((rng.next() * 57.0) as u64).min(56) as f64;
+            }
+            let value = rng.next() * 200.0 - 100.0;
+            keys.push((frame, value, ((rng.next() * 4.0) as u64).min(3)));
+        }
+        if !picked.contains(&i) {
+            continue;
+        }
+        let mut track = Track::scalar(format!("c{i}"));
+        for (k, &(frame, value, kind)) in keys.iter().enumerate() {
+            track = track.key(frame, value);
+            let next = keys.get(k + 1).map_or(value, |n| n.1);
+            track = match kind {
+                0 => track.interp(Interp::CatmullRom),
+                1 => track.interp(Interp::Tcb).tcb(0.3, -0.2, 0.1),
+                2 => track.bezier(value + (next - value) * 0.6, next - (next - value) * 0.1),
+                _ => track.interp(Interp::Linear),
+            };
+        }
+        builder = builder.track(track);
+    }
+    builder.build().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The four tracks of the 1 000-channel scalar benchmark whose f32 Horner lanes missed their
+/// budget until session 11 (a cubic piece 8 frames long playing one or three frames of an
+/// epoch, whose Taylor shift about that epoch's centre, 11..15 frames outside it, summed
+/// terms of hundreds: `horner::epoch_coefficients`) now play on f32 lanes, within the promise
+/// of `check` at every frame of forward play and after seeks, and forward play gives the bits
+/// of a seek at every frame.
+#[test]
+fn the_benchmarks_edge_of_epoch_pieces_play_on_f32_lanes() {
+    let d = benchmark_tracks(1000, &[435, 445, 685, 761]);
+    let options = CompileOptions {
+        precision: Precision::F32,
+        ..CompileOptions::default()
+    };
+    let bytes = d.compile(&options).unwrap_or_else(|e| panic!("{e}")).bytes;
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bank.horner_channels(), 4);
+    let exact: Vec<&inbetween::Track> = d.tracks().iter().collect();
+    let ops = [
+        Op::Advance(1250),
+        Op::Seek(1030.0),
+        Op::Advance(20),
+        Op::Seek(70.0),
+        Op::Advance(20),
+    ];
+    let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
+    assert!(compared >= 4 * 1290, "compared {compared}");
+    let played = play_bits(&mut bank, 0, 1200);
+    assert_seeks_play(&streams, &played, &[0, 1, 2, 3]);
 }
 
 /// `count` clamp scalar tracks shaped like the benchmark's workload: 32 keys 8..64 frames

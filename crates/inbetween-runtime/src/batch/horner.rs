@@ -8,7 +8,9 @@
 //! numbers of the first kind), kept cold per lane with the origin `p`. Integer frame `n` belongs to
 //! the epoch `⌊n / EPOCH⌋` whose centre is `C(n) = ⌊n / EPOCH⌋ · EPOCH + EPOCH / 2`; the lane's
 //! coefficients about that centre are [`centred`]: the Taylor shift of `a` by `C − p` in f64
-//! (`b_k += d · b_{k+1}`, in one fixed order), each rounded once to f32. The played value is
+//! (`b_k += d · b_{k+1}`, in one fixed order), each rounded once to f32 — or, in an epoch the
+//! piece plays only a few frames of, the lower-degree polynomial through its values there when
+//! that has smaller terms ([`epoch_coefficients`], which chooses). The played value is
 //! [`horner`]: `v = c_D; v = v · t + c_k` for k = D−1 … 0, in f32 without fused multiply-add
 //! (Rust never contracts), `t = n − C ∈ [−8, 8)` exact in f32. Everything here depends only on
 //! (piece, integer frame), so one pass over every integer frame of every piece in `Bank::new`
@@ -88,6 +90,67 @@ pub(crate) fn centred(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f32; MAX_TERMS
     b.map(round)
 }
 
+/// The f32 coefficients about the epoch centre `centre` that a piece plays in that epoch: the
+/// piece has power coefficients `a` about its origin `origin` (padded to the group degree `n`)
+/// and plays frames `from .. to` of the epoch. By default they are [`centred`]: the Taylor
+/// shift of `a` by `centre − origin`. But a piece that plays only a few frames of an epoch,
+/// at its edge, sees a centre up to 15 frames outside itself, where its cubic (say) has grown
+/// to hundreds while its values stay near 100: the f32 Horner sum of those large terms cancels
+/// with errors beyond a `1e-6 × scale` budget (the four tracks of the 1 000-channel benchmark
+/// that played on exact lanes until session 11, each at one or three frames). So when the
+/// piece plays no more frames there than the group has orders (`to − from ≤ n`), the
+/// polynomial of degree `to − from − 1` through the piece's values at those frames — the same
+/// values there in exact arithmetic, much smaller terms (a constant for one frame) — is the
+/// candidate too: the forward differences at `from` of the [`horner_f64`] values there,
+/// [`power_from_differences`], [`centred`] by `centre − from`. Of the two, the one with the
+/// smaller rounding scale `Σ |c_k| · T^k` (`T` the largest `|t|` played there) plays, the
+/// Taylor shift on a tie. Everything depends only on (piece, epoch): the script's records, the
+/// epoch blocks and the check ([`verify_components`]) compute the same bits here, and the check
+/// judges whichever plays.
+#[must_use]
+pub(crate) fn epoch_coefficients(
+    a: &[f64; MAX_TERMS],
+    n: usize,
+    origin: i64,
+    (from, to): (i64, i64),
+    centre: i64,
+) -> [f32; MAX_TERMS] {
+    let n = n.min(MAX_TERMS - 1);
+    let m = to.saturating_sub(from);
+    let Some(m) = usize::try_from(m).ok().filter(|&m| m >= 1 && m <= n) else {
+        return centred(a, n, (centre - origin) as f64);
+    };
+    let orders = a.get(..=n).unwrap_or(&[]);
+    let mut d = [0.0; MAX_TERMS];
+    for (j, y) in d.iter_mut().enumerate().take(m) {
+        *y = horner_f64(orders, (from - origin) as f64 + j as f64);
+    }
+    // Forward differences in place: after pass `k`, `d[k]` is `Δ^k` at `from`.
+    for k in 1..m {
+        for j in (k..m).rev() {
+            let prev = d.get(j - 1).copied().unwrap_or(0.0);
+            if let Some(x) = d.get_mut(j) {
+                *x -= prev;
+            }
+        }
+    }
+    let b = power_from_differences(d.get(..m).unwrap_or(&[]));
+    let fitted = centred(&b, n, (centre - from) as f64);
+    let taylor = centred(a, n, (centre - origin) as f64);
+    // The smaller of the two rounding-error scales `Σ |c_k| · T^k` (`T` the largest `|t|`
+    // played), the Taylor shift on a tie.
+    let far = (from - centre).abs().max((to - 1 - centre).abs()) as f64;
+    let scale = |c: &[f32; MAX_TERMS]| {
+        let terms = c.iter().take(n + 1).rev();
+        terms.fold(0.0, |s, &x| s * far + f64::from(x.abs()))
+    };
+    if scale(&fitted) < scale(&taylor) {
+        fitted
+    } else {
+        taylor
+    }
+}
+
 /// A coefficient rounded to f32 (0 below `TINY`).
 #[inline]
 fn round(x: f64) -> f32 {
@@ -156,7 +219,7 @@ pub(crate) struct Verdict {
 /// Checks one piece of one channel: `differences` are the state at integer frame `origin`,
 /// played forward for `run` frames (frames `origin .. origin + run`). The reference at each frame
 /// is `TrackPlayer`'s own arithmetic (f64 additions of the differences); the played values are
-/// [`horner`] of [`centred`] coefficients padded to `group_degree` (f32) and [`horner_f64`] of
+/// [`horner`] of [`epoch_coefficients`] padded to `group_degree` (f32) and [`horner_f64`] of
 /// the power coefficients (f64). [`verify_components`] with one component, nothing applied.
 #[must_use]
 pub(crate) fn verify_piece(
@@ -178,7 +241,7 @@ pub(crate) fn verify_piece(
 
 /// The check of one piece of `C` components played together (the epoch walk of every check):
 /// `differences[c]` is component `c`'s state at integer frame `origin` (all of one length),
-/// played for `run` frames. At each frame, of the [`centred`] f32 coefficients (padded to
+/// played for `run` frames. At each frame, of the [`epoch_coefficients`] f32 coefficients (padded to
 /// `group_degree`) and `t`, `played` is what the f32 output plays, `raw` their [`horner`]
 /// values (what `write_f64` widens), and `wide` what the f64 output applies: the reference is
 /// `wide` of `TrackPlayer`'s f64 additions; `f32_output` holds when `played` is within `budget`
@@ -219,10 +282,10 @@ pub(crate) fn verify_components<const C: usize>(
     let end = origin.saturating_add(run);
     while frame < end && (verdict.f32_output || verdict.f64_output) {
         let c = centre(frame);
+        let epoch_end = (c + EPOCH / 2).min(end);
         let coef = a
             .each_ref()
-            .map(|a| centred(a, group_degree, (c - origin) as f64));
-        let epoch_end = (c + EPOCH / 2).min(end);
+            .map(|a| epoch_coefficients(a, group_degree, origin, (frame, epoch_end), c));
         while frame < epoch_end {
             let reference = wide(state.map(|s| s[0]));
             let t = (frame - c) as f32;
@@ -880,5 +943,88 @@ mod tests {
             loose.strict && loose.f32_output && loose.f64_output,
             "{loose:?}"
         );
+    }
+    /// A cubic bezier piece of the scalar benchmark (1 000 channels, channel 435: 8 frames from
+    /// 1033, values near −70, budget 7.6e-5): its Taylor shift about the next epoch's centre
+    /// (1048, 15 frames past its origin) plays frame 1040 ~1e-4 off, so the track played on exact
+    /// lanes; at that frame, its only one in that epoch, it now holds the constant
+    /// `P(1040)`, and every frame passes.
+    #[test]
+    fn a_piece_at_an_epoch_edge_plays_its_values_not_a_far_taylor_shift() {
+        let d = [
+            -70.364_425_659_179_69,
+            6.064_391_136_169_434,
+            9.594_990_730_285_645,
+            -3.090_803_623_199_463,
+        ];
+        let (origin, budget) = (1033, 7.616_965_415_821_11e-5);
+        let a = power_from_differences(&d);
+        // `TrackPlayer`'s value at 1040: seven frames of additions.
+        let mut state = d;
+        for _ in 0..7 {
+            for i in 0..3 {
+                state[i] += state[i + 1];
+            }
+        }
+        let taylor = centred(&a, 3, (1048 - origin) as f64);
+        let far = f64::from(horner(&taylor[..4], -8.0)) - state[0];
+        assert!(far.abs() > budget, "{far:e}");
+        let held = epoch_coefficients(&a, 3, origin, (1040, 1041), 1048);
+        assert_eq!(held[1..4], [0.0; 3]);
+        let near = f64::from(horner(&held[..4], -8.0)) - state[0];
+        assert!(near.abs() <= half_ulp(held[0]) + 1e-12, "{near:e}");
+        let v = verify_piece(&d, origin, 8, 3, budget);
+        assert!(v.f32_output && v.strict, "{v:?}");
+    }
+
+    /// `epoch_coefficients`: the Taylor shift, bit for bit, where the piece plays more frames of
+    /// the epoch than it has orders; elsewhere coefficients whose f64 values at the frames
+    /// played are the piece's (either candidate) and whose rounding scale is at most the
+    /// Taylor shift's.
+    #[test]
+    fn epoch_coefficients_are_the_piece_at_the_frames_it_plays() {
+        let mut x = 7u64;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for n in 1..=5usize {
+            for _ in 0..40 {
+                let mut a = [0.0; MAX_TERMS];
+                for (k, c) in a.iter_mut().enumerate().take(n + 1) {
+                    *c = next() * 200.0 / 4f64.powi(k as i32);
+                }
+                let origin = 100 + (next() * 30.0) as i64;
+                let centre = 120;
+                for from in centre - 8..centre + 8 {
+                    for to in from + 1..=centre + 8 {
+                        let c = epoch_coefficients(&a, n, origin, (from, to), centre);
+                        let taylor = centred(&a, n, (centre - origin) as f64);
+                        if to - from > n as i64 {
+                            assert_eq!(c.map(f32::to_bits), taylor.map(f32::to_bits));
+                            continue;
+                        }
+                        let far = (from - centre).abs().max((to - 1 - centre).abs()) as f64;
+                        let scale = |c: &[f32; MAX_TERMS]| {
+                            c.iter()
+                                .take(n + 1)
+                                .rev()
+                                .fold(0.0, |s, &v| s * far + v.abs() as f64)
+                        };
+                        assert!(scale(&c) <= scale(&taylor));
+                        let wide: Vec<f64> = c.iter().map(|&v| f64::from(v)).collect();
+                        for f in from..to {
+                            let got = horner_f64(&wide[..=n], (f - centre) as f64);
+                            let want = horner_f64(&a[..=n], (f - origin) as f64);
+                            // Coefficients rounded to f32: a few ulps of the terms.
+                            let slack = 1e-5 * scale(&c).max(1.0);
+                            assert!((got - want).abs() <= slack, "n {n} {from}..{to} at {f}");
+                        }
+                    }
+                }
+            }
+        }
     }
 }

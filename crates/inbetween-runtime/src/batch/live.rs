@@ -12,7 +12,7 @@
 //! by record over the script frames played in place, which leaves every block as built. A seek
 //! to integer frame `p` then plays the records of `p`'s epoch from its first frame up to `p`
 //! (what forward play from the epoch's start would have stored: the same numbers
-//! `horner::centred` and `fixed32::quantize` give at a seek) and marks them played.
+//! `horner::epoch_coefficients` and `fixed32::quantize` give at a seek) and marks them played.
 
 use core::ops::Range;
 
@@ -160,7 +160,7 @@ fn note_undo<T: LaneWord, const W: usize>(
             let values = group.as_flattened_mut();
             let (from, to) = hot.range(i);
             for r in from..to {
-                for (k, at) in positions::<T>(&hot.slot, r, degree + 1) {
+                for (k, at) in positions::<T>(hot.slots(), r, degree + 1) {
                     let (Some(v), Some(&x)) = (values.get_mut(at), hot.coef.get(k)) else {
                         continue;
                     };
@@ -194,7 +194,7 @@ fn restore<T: LaneWord, const W: usize>(
             let values = group.as_flattened_mut();
             let (from, to) = hot.range(i);
             for r in (from..to).rev() {
-                for (k, at) in positions::<T>(&hot.slot, r, degree + 1) {
+                for (k, at) in positions::<T>(hot.slots(), r, degree + 1) {
                     if let (Some(v), Some(&x)) = (values.get_mut(at), hot.undo.get(k)) {
                         *v = x;
                     }

@@ -384,7 +384,7 @@ struct Script {
 }
 
 /// Every Horner lane's coefficients about the centre of each epoch its tracks' script entries
-/// cover (f32 lanes: `horner::centred`; i32 lanes: `fixed32::quantize` of `fixed32::shifted`), as
+/// cover (f32 lanes: `horner::epoch_coefficients`; i32 lanes: `fixed32::quantize` of `fixed32::shifted`), as
 /// forward play holds them at the epoch's first frame, the same numbers a seek computes. Both
 /// kinds of lanes play their block in place (`live`: no copy). Lanes whose track is off its
 /// chain there are 0 (their channels are written from the side list).
@@ -451,8 +451,13 @@ impl EpochBlocks {
         }
         while epoch * horner::EPOCH < end {
             let i = (epoch - self.first) as usize;
-            let centre = (epoch * horner::EPOCH + horner::EPOCH / 2) as f64;
-            let d = centre - entry.frame;
+            let centre = epoch * horner::EPOCH + horner::EPOCH / 2;
+            let d = centre as f64 - entry.frame;
+            // The frames the entry plays in this epoch (`horner::epoch_coefficients`).
+            let frames = (
+                p.max(epoch * horner::EPOCH),
+                end.min((epoch + 1) * horner::EPOCH),
+            );
             for c in 0..usize::from(info.components) {
                 let o = entry.offset as usize + c * (degree + 1);
                 let mut a = [0.0; MAX_TERMS];
@@ -468,7 +473,7 @@ impl EpochBlocks {
                     let group = self.ints.group_mut(i, degree);
                     store_lane(group, (lane, degree), &hot);
                 } else {
-                    let hot = horner::centred(&a, degree, d);
+                    let hot = horner::epoch_coefficients(&a, degree, p, frames, centre);
                     store_lane(self.floats.group_mut(i, degree), (lane, degree), &hot);
                 }
             }
@@ -563,7 +568,7 @@ struct Pending {
     scale: f64,
     floats: Vec<f64>,
     ints: Vec<i64>,
-    /// Horner entries: f32 coefficients about the centre of `frame` (see `Script::hot`).
+    /// Horner entries: f32 coefficients about the centre of `frame` (`horner::epoch_coefficients`, see `Script::hot`).
     hot: Vec<f32>,
     /// i32-lane entries: integer coefficients about the centre of `frame` (`Script::hot32`).
     hot_int: Vec<i32>,
@@ -1727,12 +1732,19 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
 /// Replaces the differences of a verified chain's entries by power coefficients padded to the
 /// group degree `D` (per component, `D + 1` each, in `floats` for fixed tracks too; the entry's
 /// kind becomes `D`), the numbers the Horner lanes load, with their f32 (float tracks) or i32
-/// (fixed tracks, units `2^-E`) coefficients about the centre of the entry's frame.
+/// (fixed tracks, units `2^-E`) coefficients about the centre of the entry's frame (`horner::epoch_coefficients` for float tracks).
 fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
     let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
-    for entry in chain.iter_mut().filter(|e| e.kind != SLOW) {
+    // Each entry's end: the next entry's frame (a verified chain's last entry is `SLOW`).
+    let ends: Vec<i64> = (0..chain.len())
+        .map(|i| chain.get(i + 1).map_or(i64::MAX, |e| e.frame as i64))
+        .collect();
+    for (entry, &end) in chain.iter_mut().zip(&ends).filter(|(e, _)| e.kind != SLOW) {
         let terms = usize::from(entry.kind) + 1;
-        let d = (horner::centre(entry.frame as i64) as f64) - entry.frame;
+        let (origin, centre) = (entry.frame as i64, horner::centre(entry.frame as i64));
+        let d = centre as f64 - entry.frame;
+        // The frames the entry plays in its first epoch (`horner::epoch_coefficients`).
+        let frames = (origin, end.min(centre + horner::EPOCH / 2));
         let mut power = Vec::with_capacity((degree + 1) * usize::from(info.components));
         for c in 0..usize::from(info.components) {
             let a = if info.fixed {
@@ -1749,7 +1761,7 @@ fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
                     .hot_int
                     .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
             } else {
-                let hot = horner::centred(&a, degree, d);
+                let hot = horner::epoch_coefficients(&a, degree, origin, frames, centre);
                 entry
                     .hot
                     .extend_from_slice(hot.get(..=degree).unwrap_or(&[]));
@@ -1936,10 +1948,10 @@ impl Script {
     fn mark_frame_start(&mut self) {
         self.frame_start.push(self.others.len() as u32);
         for h in &mut self.hot {
-            h.start.push(h.slot.len() as u32);
+            h.start.push(h.slots().len() as u32);
         }
         for h in &mut self.hot32 {
-            h.start.push(h.slot.len() as u32);
+            h.start.push(h.slots().len() as u32);
         }
     }
 

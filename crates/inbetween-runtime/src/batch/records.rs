@@ -13,7 +13,12 @@ pub(crate) type GroupLanes<'a, T> = (&'a mut [T], &'a [u32], usize, usize);
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Records<T> {
     pub(crate) start: Vec<u32>,
-    pub(crate) slot: Vec<u32>,
+    /// Private: written only by [`Records::push_components`] and [`Records::index_chunks`],
+    /// which keep `max_slot` (read through [`Records::slots`]).
+    slot: Vec<u32>,
+    /// The largest number in `slot` (0 when empty): one comparison in
+    /// [`Records::store_chunked`] bounds every position of a frame's records.
+    max_slot: u32,
     pub(crate) track: Vec<u32>,
     pub(crate) coef: Vec<T>,
     /// Records played in place (f32 lanes, `live`): the `D + 1` numbers each record's
@@ -29,6 +34,12 @@ impl<T: super::horner::LaneWord> Records<T> {
         (at(i), at(i + 1))
     }
 
+    /// Each record's lane (or, after [`Records::index_chunks`], its position).
+    #[inline]
+    pub(crate) fn slots(&self) -> &[u32] {
+        &self.slot
+    }
+
     /// Appends one record per component of a track's script entry: component `c` loads lane
     /// `first_lane + c` with `coef[c · terms .. (c + 1) · terms]` (missing numbers 0).
     pub(crate) fn push_components(
@@ -41,6 +52,7 @@ impl<T: super::horner::LaneWord> Records<T> {
     {
         for c in 0..u32::from(components) {
             self.slot.push(first_lane + c);
+            self.max_slot = self.max_slot.max(first_lane + c);
             self.track.push(track);
             let from = c as usize * terms;
             let values = coef.get(from..from + terms).unwrap_or(&[]);
@@ -64,7 +76,12 @@ impl<T: super::horner::LaneWord> Records<T> {
                 u32::try_from(super::horner::chunked_index::<T>(terms, lane as usize, 0)).ok()
             })
             .collect();
-        positions.map(|p| self.slot = p).is_some()
+        let Some(positions) = positions else {
+            return false;
+        };
+        self.max_slot = positions.iter().copied().max().unwrap_or(0);
+        self.slot = positions;
+        true
     }
 
     /// Bytes held.
@@ -119,16 +136,17 @@ impl<T: super::horner::LaneWord> Records<T> {
         ) else {
             return;
         };
+        let records = (slots, self.max_slot, coef);
         match terms {
-            1 => store_chunked::<T, 1>(slots, coef, values),
-            2 => store_chunked::<T, 2>(slots, coef, values),
-            3 => store_chunked::<T, 3>(slots, coef, values),
-            4 => store_chunked::<T, 4>(slots, coef, values),
-            5 => store_chunked::<T, 5>(slots, coef, values),
-            6 => store_chunked::<T, 6>(slots, coef, values),
-            7 => store_chunked::<T, 7>(slots, coef, values),
-            8 => store_chunked::<T, 8>(slots, coef, values),
-            _ => store_chunked::<T, 9>(slots, coef, values),
+            1 => store_chunked::<T, 1>(records, values),
+            2 => store_chunked::<T, 2>(records, values),
+            3 => store_chunked::<T, 3>(records, values),
+            4 => store_chunked::<T, 4>(records, values),
+            5 => store_chunked::<T, 5>(records, values),
+            6 => store_chunked::<T, 6>(records, values),
+            7 => store_chunked::<T, 7>(records, values),
+            8 => store_chunked::<T, 8>(records, values),
+            _ => store_chunked::<T, 9>(records, values),
         }
     }
 
@@ -273,28 +291,48 @@ impl<T: super::horner::LaneWord> Lanes<'_, T> {
 
 /// [`Records::store_chunked`] for `N` orders: record `r`'s numbers `coef[r N .. (r + 1) N]`
 /// stored at `slots[r] + k · T::CHUNK` for `k < N`; a record whose positions are not all in
-/// `values` (a broken invariant of the groups) is skipped. Each position is compared with one
-/// bound computed once (the last position whose `N` numbers fit), which proves its stores in
-/// range (2 instructions a record, against 3 for a range check per record), [`STORE_STEP`]
-/// records a step (the loop's own instructions once per step).
-#[inline(never)]
+/// `values` (a broken invariant of the groups) is skipped. One bound is computed once (the
+/// last position whose `N` numbers fit): when `max_slot` (the largest position of every
+/// record, `Records::max_slot`) is within it, no record is tested (the common case: ~2
+/// instructions a record saved, ~50 a frame at 1 000 channels, session 11); otherwise each
+/// position is compared with it. [`STORE_STEP`] records a step (the loop's own instructions
+/// once per step).
 fn store_chunked<T: super::horner::LaneWord, const N: usize>(
-    slots: &[u32],
-    coef: &[T],
+    (slots, max_slot, coef): (&[u32], u32, &[T]),
     values: &mut [T],
 ) {
     let Some(last) = values.len().checked_sub((N - 1) * T::CHUNK + 1) else {
         return;
     };
+    if max_slot as usize <= last {
+        store_bounded::<T, N, false>((slots, coef), values, last);
+    } else {
+        store_bounded::<T, N, true>((slots, coef), values, last);
+    }
+}
+
+/// [`store_chunked`]'s loop: every record whose position is at most `last` (compared when
+/// `CHECKED`; otherwise the caller proved every position of `slots` is).
+#[inline(never)]
+fn store_bounded<T: super::horner::LaneWord, const N: usize, const CHECKED: bool>(
+    (slots, coef): (&[u32], &[T]),
+    values: &mut [T],
+    last: usize,
+) {
+    if last >= values.len() {
+        return;
+    }
     let mut store = |at: u32, c: &[T; N]| {
         let at = at as usize;
-        if at > last {
+        if CHECKED && at > last {
             return;
         }
         for (k, &x) in c.iter().enumerate() {
-            // SAFETY: `at ≤ last = values.len() − ((N − 1) · CHUNK + 1)` and `k < N`, so
-            // `at + k · CHUNK ≤ values.len() − 1` (the compiler did not see it through the
-            // subtraction and kept a check per number).
+            // SAFETY: `at ≤ last`: compared just above when `CHECKED`; otherwise `at` is one of
+            // a `Records`' slots, all at most its `max_slot` (kept by the only writers of
+            // `slot`, a private field), which `store_chunked` found at most `last`. And `last =
+            // values.len() − ((N − 1) · CHUNK + 1)` (so below `values.len()`, as tested) with
+            // `k < N`, so `at + k · CHUNK ≤ values.len() − 1`.
             // `stored_records_equal_played_records` checks the stores and the skip.
             #[allow(unsafe_code)]
             unsafe {
@@ -397,6 +435,7 @@ mod tests {
         Records {
             start: vec![0, 2, 3],
             slot: vec![2, 0, 1],
+            max_slot: 2,
             track: vec![7, 5, 6],
             coef: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
             undo: Vec::new(),
@@ -441,6 +480,7 @@ mod tests {
         let mut r = Records {
             start: vec![0, 2],
             slot: vec![33, 0],
+            max_slot: 33,
             track: vec![7, 5],
             coef: [1, 2, 3, 4, 5, 6].map(T::from).to_vec(),
             undo: Vec::new(),
@@ -469,6 +509,21 @@ mod tests {
         assert_eq!(entered, [133, 100]);
     }
 
+    /// `max_slot`, which lets `store_chunked` skip the per-record bound, is the largest slot
+    /// after every push and after the lanes become chunk positions.
+    #[test]
+    fn the_largest_slot_follows_pushes_and_chunk_positions() {
+        let mut r = Records::<f32>::default();
+        assert_eq!(r.max_slot, 0);
+        r.push_components((5, 0, 3), &[1.0; 12], 4);
+        r.push_components((2, 1, 1), &[2.0; 4], 4);
+        assert_eq!(r.slots(), [5, 6, 7, 2]);
+        assert_eq!(r.max_slot, 7);
+        assert!(r.index_chunks(4));
+        assert_eq!(r.max_slot, chunked_index::<f32>(4, 7, 0) as u32);
+        assert_eq!(r.slots().iter().max(), Some(&r.max_slot));
+    }
+
     #[test]
     fn stored_records_equal_played_records() {
         stored_records_of::<f32>();
@@ -488,6 +543,7 @@ mod tests {
             let mut r = Records {
                 start: vec![0, 4, lanes.len() as u32],
                 slot: lanes.to_vec(),
+                max_slot: 36,
                 track: vec![0; lanes.len()],
                 coef,
                 undo: Vec::new(),

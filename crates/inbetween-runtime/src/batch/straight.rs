@@ -364,7 +364,7 @@ fn records_held(hot: &HotScript, i: usize, terms: usize, group: Option<&[[f32; C
         return false;
     };
     (from..to).all(|r| {
-        let at = hot.slot.get(r).map_or(usize::MAX, |&p| p as usize);
+        let at = hot.slots().get(r).map_or(usize::MAX, |&p| p as usize);
         (0..terms).all(|k| {
             let held = values
                 .get(at.saturating_add(k * CHUNK))
