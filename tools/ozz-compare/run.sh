@@ -11,7 +11,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$here/target}
-find_src() { ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ozz-animation-rs-0.11.0 2>/dev/null | head -1; }
+find_src() { ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/ozz-animation-rs-0.11.0 2>/dev/null | head -1 || true; }
 src=$(find_src)
 if [ -z "$src" ]; then
     cargo fetch --manifest-path "$here/fetch/Cargo.toml"
