@@ -28,6 +28,13 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::error::CliError;
 
+/// The program's allocator: mimalloc, whose per-thread heaps serve the compiler's many small
+/// vectors (a piece's numbers, a span's coefficients) on both threads without glibc's arena
+/// and bin work (docs/benchmarks.md, *Compile speed, eighth pass*). The libraries allocate
+/// through `alloc` and leave this choice to the program.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Keyframe animation: exact in-betweens, compiled to forward-difference streams.
 ///
 /// Exit codes: 0 success; 1 the input was refused or could not be read (nothing is written);

@@ -3,7 +3,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::compile::source::{CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
+use crate::compile::source::{
+    Coefficients, CurveSource, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS,
+};
 use crate::compile::{
     compile_tracks_with_progress, CompileError, CompileOptions, CompiledStream, TrackInput,
     MAX_PIECES, MAX_SPANS_PER_TRACK,
@@ -211,7 +213,7 @@ fn ease_breakpoints(ease: &Ease) -> Vec<f64> {
 impl Track {
     /// The segment's shape as a polynomial in the eased u, per component, if it is one
     /// (`None` for slerp, expressions and normalized quaternion kinds).
-    fn segment_polynomial(&self, index: usize) -> Option<Vec<[f64; MAX_COMPONENTS]>> {
+    fn segment_polynomial(&self, index: usize) -> Option<Coefficients> {
         let segment = self.segment(index)?;
         if segment.normalize {
             return None;
@@ -220,19 +222,18 @@ impl Track {
         let (k0, k1) = (keys.get(index)?, keys.get(index + 1)?);
         let (p0, p1) = (k0.value.to_array(), k1.value.to_array());
         let dims = self.components();
-        // Room for a cubic's four rows at once (`set` grew it row by row: three reallocations).
-        let mut coeffs: Vec<[f64; MAX_COMPONENTS]> = Vec::with_capacity(4);
-        // The rows each fixed form sets, made at once (`set` grew them row by row).
+        // The rows each fixed form sets, made at once (`set` grew them row by row); up to a
+        // cubic's four in place.
         let rows = match &segment.form {
             SegmentForm::Hold => 1,
             SegmentForm::Lerp => 2,
             SegmentForm::Hermite { .. } | SegmentForm::Bezier { .. } => 4,
             _ => 0,
         };
-        coeffs.resize(rows, [0.0; MAX_COMPONENTS]);
+        let mut coeffs = Coefficients::zeros(rows);
         let mut set = |k: usize, c: usize, x: f64| {
             if coeffs.len() <= k {
-                coeffs.resize(k + 1, [0.0; MAX_COMPONENTS]);
+                coeffs.resize(k + 1);
             }
             coeffs[k][c] = x;
         };
@@ -331,8 +332,8 @@ impl Track {
             return;
         }
         let shape = match (self.segment_polynomial(index), k0.ease) {
-            (Some(shape), Ease::Linear) => match linear_composed(shape, dims) {
-                Ok(coeffs) => {
+            (Some(mut coeffs), Ease::Linear) => {
+                if linear_composed(&mut coeffs, dims) {
                     // `Ease::Linear`'s one piece: u from 0 to 1, e(u) = u.
                     let (start, end) = (f0 + 0.0 * length, f0 + 1.0 * length);
                     if end > start {
@@ -345,8 +346,8 @@ impl Track {
                     }
                     return;
                 }
-                Err(shape) => Some(shape),
-            },
+                Some(coeffs)
+            }
             (shape, _) => shape,
         };
         match (k0.ease.polynomial_pieces(), shape) {
@@ -354,7 +355,7 @@ impl Track {
                 for piece in pieces {
                     let (start, end) = (f0 + piece.start * length, f0 + piece.end * length);
                     if end > start {
-                        let coeffs = eased_shape(&piece, &shape, dims);
+                        let coeffs = eased_shape(&piece, &shape, dims).into();
                         out.push(SourceSpan {
                             start,
                             end,
@@ -411,7 +412,9 @@ pub(crate) fn constant_span(
         start,
         end,
         key: index,
-        shape: SpanShape::Polynomial { coeffs: vec![row] },
+        shape: SpanShape::Polynomial {
+            coeffs: Coefficients::from(&[row][..]),
+        },
     }
 }
 
@@ -444,16 +447,13 @@ pub(crate) fn push_smooth_spans(
 /// or allocation, when the shape is finite: then `compose(s, [0, 1])` is `s` itself with each
 /// −0 made +0 (it adds `0.0` and products by 0 to every coefficient) and trailing zeros
 /// trimmed per component — the same bits, made in place (the track's spans were a sixth of a
-/// scalar compile). The shape back otherwise.
-fn linear_composed(
-    mut shape: Vec<[f64; MAX_COMPONENTS]>,
-    dims: usize,
-) -> Result<Vec<[f64; MAX_COMPONENTS]>, Vec<[f64; MAX_COMPONENTS]>> {
+/// scalar compile); true. False, and the shape unchanged, otherwise.
+fn linear_composed(shape: &mut Coefficients, dims: usize) -> bool {
     let finite = shape
         .iter()
         .all(|row| row[..dims].iter().all(|x| x.is_finite()));
     if !finite || shape.is_empty() {
-        return Err(shape);
+        return false;
     }
     // Per component: the length after trimming trailing zeros (at least one coefficient).
     let mut lengths = [1usize; MAX_COMPONENTS];
@@ -474,7 +474,7 @@ fn linear_composed(
             };
         }
     }
-    Ok(shape)
+    true
 }
 
 /// Samples per unit of normalized time when looking for the frames where an ease crosses a
@@ -1230,15 +1230,15 @@ mod tests {
         ];
         for shape in shapes {
             let general = eased_shape(&pieces[0], shape, 2);
-            let Ok(shortcut) = linear_composed(shape.to_vec(), 2) else {
-                panic!("{shape:?} is finite");
-            };
+            let mut shortcut = Coefficients::from(shape);
+            assert!(linear_composed(&mut shortcut, 2), "{shape:?} is finite");
             let bits = |rows: &[[f64; MAX_COMPONENTS]]| -> Vec<[u64; MAX_COMPONENTS]> {
                 rows.iter().map(|r| r.map(f64::to_bits)).collect()
             };
             assert_eq!(bits(&shortcut), bits(&general), "{shape:?}");
         }
-        assert!(linear_composed(vec![[f64::INFINITY, 0.0, 0.0, 0.0]], 1).is_err());
+        let infinite = [[f64::INFINITY, 0.0, 0.0, 0.0]];
+        assert!(!linear_composed(&mut Coefficients::from(&infinite[..]), 1));
     }
 
     #[test]

@@ -57,7 +57,9 @@ impl CurveSource for Mixed {
                 end: *e,
                 key: i,
                 shape: match shape {
-                    Shape::Poly(c) => SpanShape::Polynomial { coeffs: c.clone() },
+                    Shape::Poly(c) => SpanShape::Polynomial {
+                        coeffs: c.clone().into(),
+                    },
                     Shape::Wave { .. } => SpanShape::Smooth,
                 },
             })

@@ -46,7 +46,9 @@ use alloc::vec::Vec;
 
 pub use convert::{lobatto_interpolant, lobatto_node, power_to_differences};
 pub use seek::{TrackProof, MAX_PROVEN_STEP, MIN_PROVEN_STEP};
-pub use source::{CurveSource, MaybeSync, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS};
+pub use source::{
+    Coefficients, CurveSource, MaybeSync, NonFiniteValue, SourceSpan, SpanShape, MAX_COMPONENTS,
+};
 
 use crate::stream::layout::MAX_DEGREE;
 use crate::stream::{
@@ -593,7 +595,7 @@ mod tests {
             1
         }
         fn spans(&self) -> Vec<SourceSpan> {
-            let coeffs = self.0.iter().map(|c| [*c, 0.0, 0.0, 0.0]).collect();
+            let coeffs = Vec::from_iter(self.0.iter().map(|c| [*c, 0.0, 0.0, 0.0])).into();
             alloc::vec![SourceSpan {
                 start: 3.3,
                 end: 3.7,

@@ -312,15 +312,210 @@ pub enum SpanShape {
     /// span (a `step` segment, a step of a `steps` ease) has one coefficient.
     Polynomial {
         /// Power-basis coefficients, lowest order first.
-        coeffs: Vec<[f64; MAX_COMPONENTS]>,
+        coeffs: Coefficients,
     },
     /// Smooth (analytic) on `[start, end]` but not a polynomial: fit it through `eval`.
     Smooth,
 }
 
+/// Rows a [`Coefficients`] holds in place: a cubic's.
+const INLINE_ROWS: usize = 4;
+
+/// A polynomial span's power-basis coefficient rows, lowest order first (`rows[k][c]`
+/// multiplies `v^k` in component `c`), read as a slice of rows (`Deref`). Up to four rows — a
+/// cubic, what most spans are — are held in place, more on the heap: a `Vec` a span was one
+/// heap allocation a span, and with its freeing about 4 % of a scalar compile
+/// (docs/benchmarks.md, *Compile speed, eighth pass*). Made from a `Vec` or a slice of rows
+/// (`From`), or with [`Coefficients::zeros`] and filled in place.
+#[derive(Clone)]
+pub struct Coefficients(Rows);
+
+/// Where a [`Coefficients`]' rows are.
+#[derive(Clone)]
+enum Rows {
+    /// The first `len` rows of `rows` (`len ≤ INLINE_ROWS`).
+    Inline {
+        len: u8,
+        rows: [[f64; MAX_COMPONENTS]; INLINE_ROWS],
+    },
+    /// More than `INLINE_ROWS` rows at some time.
+    Heap(Vec<[f64; MAX_COMPONENTS]>),
+}
+
+impl Coefficients {
+    /// `len` rows of zeros.
+    #[must_use]
+    #[inline]
+    pub fn zeros(len: usize) -> Self {
+        if len <= INLINE_ROWS {
+            return Self(Rows::Inline {
+                // At most `INLINE_ROWS`: fits.
+                len: len as u8,
+                rows: [[0.0; MAX_COMPONENTS]; INLINE_ROWS],
+            });
+        }
+        Self(Rows::Heap(alloc::vec![[0.0; MAX_COMPONENTS]; len]))
+    }
+
+    /// Keeps the first `len` rows (all of them when there are no more).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        match &mut self.0 {
+            Rows::Inline { len: held, .. } => *held = (*held).min(len.min(INLINE_ROWS) as u8),
+            Rows::Heap(rows) => rows.truncate(len),
+        }
+    }
+
+    /// Shortens to `len` rows, or lengthens with rows of zeros.
+    pub fn resize(&mut self, len: usize) {
+        match &mut self.0 {
+            Rows::Inline { len: held, rows } if len <= INLINE_ROWS => {
+                for row in rows.iter_mut().take(len).skip(usize::from(*held)) {
+                    *row = [0.0; MAX_COMPONENTS];
+                }
+                // At most `INLINE_ROWS`: fits.
+                *held = len as u8;
+            }
+            Rows::Inline { .. } => {
+                let mut rows = self.to_vec();
+                rows.resize(len, [0.0; MAX_COMPONENTS]);
+                self.0 = Rows::Heap(rows);
+            }
+            Rows::Heap(rows) => rows.resize(len, [0.0; MAX_COMPONENTS]),
+        }
+    }
+}
+
+impl Default for Coefficients {
+    /// No rows.
+    fn default() -> Self {
+        Self(Rows::Inline {
+            len: 0,
+            rows: [[0.0; MAX_COMPONENTS]; INLINE_ROWS],
+        })
+    }
+}
+
+impl core::ops::Deref for Coefficients {
+    type Target = [[f64; MAX_COMPONENTS]];
+
+    fn deref(&self) -> &Self::Target {
+        match &self.0 {
+            Rows::Inline { len, rows } => &rows[..usize::from(*len).min(INLINE_ROWS)],
+            Rows::Heap(rows) => rows,
+        }
+    }
+}
+
+impl core::ops::DerefMut for Coefficients {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        match &mut self.0 {
+            Rows::Inline { len, rows } => &mut rows[..usize::from(*len).min(INLINE_ROWS)],
+            Rows::Heap(rows) => rows,
+        }
+    }
+}
+
+impl From<&[[f64; MAX_COMPONENTS]]> for Coefficients {
+    fn from(rows: &[[f64; MAX_COMPONENTS]]) -> Self {
+        if rows.len() > INLINE_ROWS {
+            return Self(Rows::Heap(rows.to_vec()));
+        }
+        let mut out = Self::zeros(rows.len());
+        out.copy_from_slice(rows);
+        out
+    }
+}
+
+impl From<Vec<[f64; MAX_COMPONENTS]>> for Coefficients {
+    fn from(rows: Vec<[f64; MAX_COMPONENTS]>) -> Self {
+        if rows.len() > INLINE_ROWS {
+            Self(Rows::Heap(rows))
+        } else {
+            Self::from(rows.as_slice())
+        }
+    }
+}
+
+impl PartialEq for Coefficients {
+    /// The same rows (wherever they are held).
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl core::fmt::Debug for Coefficients {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Coefficients` holds the rows a `Vec` of rows holds, bit for bit, through 20 000 random
+    /// sequences of the operations the compiler's sources use (`zeros`, `From` a slice or a
+    /// `Vec`, `resize`, `truncate`, writes through `DerefMut`), across the change from rows in
+    /// place to rows on the heap and back to fewer rows; equality and `Debug` are the rows'.
+    #[test]
+    fn coefficients_hold_the_rows_a_vec_holds() {
+        use crate::compile::verify::tests::Random;
+        let bits = |rows: &[[f64; MAX_COMPONENTS]]| -> Vec<[u64; MAX_COMPONENTS]> {
+            rows.iter().map(|r| r.map(f64::to_bits)).collect()
+        };
+        let mut random = Random(0xc0ef_f1c1_e475);
+        let mut heap = 0;
+        for case in 0..20_000 {
+            let row = |random: &mut Random| -> [f64; MAX_COMPONENTS] {
+                core::array::from_fn(|_| {
+                    if random.unit() < 0.1 {
+                        -0.0
+                    } else {
+                        random.symmetric(1e3)
+                    }
+                })
+            };
+            let len = (random.unit() * 8.0) as usize;
+            let start: Vec<[f64; MAX_COMPONENTS]> = (0..len).map(|_| row(&mut random)).collect();
+            let (mut model, mut coeffs) = match case % 3 {
+                0 => (vec![[0.0; MAX_COMPONENTS]; len], Coefficients::zeros(len)),
+                1 => (start.clone(), Coefficients::from(start.as_slice())),
+                _ => (start.clone(), Coefficients::from(start.clone())),
+            };
+            for _ in 0..6 {
+                let to = (random.unit() * 9.0) as usize;
+                match (random.unit() * 3.0) as usize {
+                    0 => {
+                        model.resize(to, [0.0; MAX_COMPONENTS]);
+                        coeffs.resize(to);
+                    }
+                    1 => {
+                        model.truncate(to);
+                        coeffs.truncate(to);
+                    }
+                    _ if !model.is_empty() => {
+                        let k = to % model.len();
+                        let value = row(&mut random);
+                        model[k] = value;
+                        coeffs[k] = value;
+                    }
+                    _ => {}
+                }
+                assert_eq!(bits(&coeffs), bits(&model), "case {case}");
+                heap += usize::from(model.len() > INLINE_ROWS);
+            }
+            let same = Coefficients::from(model.as_slice());
+            assert_eq!(coeffs, same, "case {case}");
+            assert_eq!(format!("{coeffs:?}"), format!("{model:?}"), "case {case}");
+            if !model.is_empty() {
+                let mut other = model.clone();
+                other[0][0] = 1e9;
+                assert_ne!(coeffs, Coefficients::from(other), "case {case}");
+            }
+        }
+        assert!(heap > 10_000, "{heap} steps with rows on the heap");
+    }
 
     /// `horner_rows_each` gives `horner_rows`' bits at every frame, and `horner_rows_at`
     /// `SourceSpan::polynomial_value`'s, for scalars of every unrolled length (a trailing
@@ -356,7 +551,7 @@ mod tests {
                     end: start + length,
                     key: 0,
                     shape: SpanShape::Polynomial {
-                        coeffs: rows.to_vec(),
+                        coeffs: rows.into(),
                     },
                 };
                 for (frame, value) in &at {

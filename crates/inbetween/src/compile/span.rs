@@ -152,6 +152,24 @@ fn wrapped_frames(
     out
 }
 
+/// The interval buffers of a track, made once with room for its longest span's integer and
+/// half frames and for the points `between_values` lists on an interval without a fit (the
+/// `4 (n + 1)` evenly spaced points of a short piece, its ends and midpoints): grown as they
+/// were filled, the first intervals of a track reallocated them several times. Wrapped frames
+/// and longer lists still grow them.
+fn interval_buffers(spans: &[SourceSpan], max_degree: usize) -> IntervalBuffers {
+    // A span `[a, b)` holds at most `⌈b − a⌉` integer frames; one more for the rounding of
+    // `b − a`. Room, not a limit: a longer span's frames are reserved as they come (the
+    // conversion saturates; NaN gives 0).
+    let longest = spans.iter().fold(0.0f64, |m, s| m.max(s.end - s.start));
+    let frames = ((longest + 2.0) as usize).min(1 << 12);
+    (
+        Vec::with_capacity(frames),
+        Vec::with_capacity(frames),
+        Vec::with_capacity(4 * (max_degree + 1) + 4),
+    )
+}
+
 /// A compiled track before it is measured.
 pub(super) struct CompiledTrack {
     /// Its data, `max_error` as the pieces' replay measured it.
@@ -208,7 +226,9 @@ fn compile_track_probing(
         tolerance,
         precision: options.precision,
         max_degree: usize::from(options.max_degree),
-        pieces: Vec::new(),
+        // Every span gives at least one piece: room for them at once (grown by doubling, a
+        // 31-span track reallocated its pieces four times).
+        pieces: Vec::with_capacity(spans.len()),
         pieces_before,
         max_error: (0.0, source.first_frame()),
         wrapped_frames: wrapped_frames(
@@ -217,7 +237,7 @@ fn compile_track_probing(
             source.first_frame(),
             source.last_frame(),
         ),
-        spare: None,
+        spare: Some(interval_buffers(&spans, usize::from(options.max_degree))),
         todo: Vec::new(),
         f32_probe: probe_f32.then_some(0.0),
         exact: Vec::new(),

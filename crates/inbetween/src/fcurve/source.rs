@@ -325,8 +325,10 @@ impl FCurve {
                         row[0] = c;
                         row
                     })
-                    .collect();
-                SpanShape::Polynomial { coeffs: rows }
+                    .collect::<Vec<_>>();
+                SpanShape::Polynomial {
+                    coeffs: rows.into(),
+                }
             };
             let span = |start: f64, end: f64, shape: SpanShape| SourceSpan {
                 start,

@@ -70,7 +70,9 @@ impl CurveSource for PolySource {
                 start: *s,
                 end: *e,
                 key: i,
-                shape: SpanShape::Polynomial { coeffs: c.clone() },
+                shape: SpanShape::Polynomial {
+                    coeffs: c.clone().into(),
+                },
             })
             .collect()
     }
