@@ -89,6 +89,14 @@ pub const DEEP_SPLIT_BUDGET: usize = 256;
 /// tolerance at its integer frames is kept, as for `DEEP_SPLIT_BUDGET`.
 pub const DEEP_SPLIT_WORK: usize = 4096;
 
+/// Splits allowed per span of intervals shorter than `MIN_FRAME_PIECE_FRAMES` whose first fit
+/// the samples between frames accept but not with the player's rounding bound added (its
+/// unit-step differences too large for so short a piece: `seek::entry_rounding_sharp`); the
+/// halves' fits are shorter and of lower degree, so they round less. Spends no other budget,
+/// so it cannot leave a steep transition elsewhere in the span unresolved; past it such a fit
+/// is kept as the samples accept it.
+pub const MARGIN_SPLIT_BUDGET: usize = 256;
+
 /// Integer frames this far outside a loop or ping-pong track's keys have their wrapped
 /// (fractional) positions checked like frames between.
 pub const WRAP_WINDOW: f64 = 256.0;
