@@ -18,7 +18,9 @@
 //! at rates 0.3, 0.5, 60/144, 2 and 2.5 and seeked to every 1/16 frame (`GRID=1`: also every
 //! 1/256 frame more than 1/64 frame from a key, where an elastic ease jumps), each value
 //! compared with `Track::eval` where the exact curve is continuous (as
-//! `tests/stream_documents.rs` compares). Prints each document whose worst |played − exact| is
+//! `tests/stream_documents.rs` compares; `SOURCE=1`: with `CurveSource::eval`, the value the
+//! compiler checks against, which for a Blender F-curve can differ from `Track::eval` next to a
+//! key). Prints each document whose worst |played − exact| is
 //! above 1 × tolerance (its JSON, the frame, the ratio, the length and degree of the piece
 //! played there), then how many documents and values
 //! went over and a histogram of the worst ratios. Figures: docs/stream-format.md (What the
@@ -26,7 +28,7 @@
 
 use std::process::ExitCode;
 
-use inbetween::compile::CompileOptions;
+use inbetween::compile::{CompileOptions, CurveSource};
 use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, Track};
@@ -123,12 +125,21 @@ fn document(random: &mut Random) -> Json {
 /// exact curve is continuous there (no jump within 1e-7 frame).
 fn ratio_at(track: &Track, player: &TrackPlayer<'_>, frame: f64, tol: f64) -> Option<f64> {
     let h = 1e-7;
-    let (lo, hi) = (track.eval(frame - h), track.eval(frame + h));
+    let source = std::env::var("SOURCE").is_ok();
     let components = track.components();
+    let eval = |f: f64| -> [f64; 4] {
+        if !source {
+            let value = track.eval(f);
+            return std::array::from_fn(|c| if c < components { value[c] } else { 0.0 });
+        }
+        let mut out = [0.0; 4];
+        CurveSource::eval(track, f, &mut out).map_or([f64::NAN; 4], |()| out)
+    };
+    let (lo, hi) = (eval(frame - h), eval(frame + h));
     if (0..components).any(|c| (lo[c] - hi[c]).abs() > tol) {
         return None;
     }
-    let exact = track.eval(frame);
+    let exact = eval(frame);
     let played = player.value();
     Some(
         (0..components)

@@ -13,11 +13,11 @@
 //! The first candidate whose stored numbers replay, as the player plays them, within
 //! `ACCEPT_FRACTION × tolerance` of the exact value (a polynomial span's polynomial, else
 //! `CurveSource::eval`) at every integer frame, and within
-//! `BETWEEN_FRACTION` of that at the fractional frames checked (`between_values`; for a fit
-//! of 1/16 frame or longer, with twice the player's rounding bound of its values added,
-//! `seek::entry_rounding`), is kept;
-//! otherwise the interval is split in two and each half compiled again (see `MIN_FRAME_PIECE_FRAMES`
-//! and `MIN_PIECE_FRAMES` for where splitting stops). An integer frame that no piece of 1/16 frame
+//! `BETWEEN_FRACTION` of that at the fractional frames checked (`between_values`; for a fit,
+//! with twice the player's rounding bound of its values added, `seek::entry_rounding`), is
+//! kept; otherwise the interval is split in two and each half compiled again (see
+//! `MIN_FRAME_PIECE_FRAMES`, `MIN_PIECE_FRAMES` and `MARGIN_SPLIT_BUDGET` for where splitting
+//! stops). An integer frame that no piece of 1/16 frame
 //! holds is a `ToleranceExceeded` error naming the track and frame. Finally each track is
 //! written alone, played by `player::TrackPlayer` from before its first integer frame and
 //! compared again (`measure.rs`); the measured maximum error and its frame are stored in the

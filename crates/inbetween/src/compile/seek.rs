@@ -42,9 +42,11 @@
 //! piece. A piece is proven when that plus the rounding bound for both step classes is within
 //! the tolerance. Smooth spans (eases, slerps, expressions) have no such bound: without bounds
 //! on their derivatives nothing between the checked points can be proven, and they stay
-//! sampled (docs/stream-format.md) — but not their rounding: a fit of 1/16 frame or longer is
-//! accepted between frames only with twice the entry bound of its values added to the error
-//! sampled (`entry_rounding`), so the player's rounding between the samples is bounded.
+//! sampled (docs/stream-format.md) — but not their rounding: a fit is accepted between frames
+//! only with twice the entry bound of its values added to the error sampled (`entry_rounding`,
+//! or where that does not fit `entry_rounding_sharp`, whose bound of `|P'|` keeps the
+//! cancellation between the differences of a fit much shorter than a frame), so the player's
+//! rounding between the samples is bounded.
 
 use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{binomials_to, by_degree};

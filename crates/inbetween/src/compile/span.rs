@@ -568,17 +568,18 @@ impl TrackCompiler<'_> {
                 } else {
                     checked.check_between(&candidate, self.components, &near_nodes);
                 }
-                let room = BETWEEN_FRACTION * limit - checked.between_error;
-                if room >= 0.0 {
-                    let margin = self.rounding_margin(&candidate, &checked, room);
-                    if b - a < MIN_FRAME_PIECE_FRAMES && margin > room && self.max_degree > 0 {
+                let (sampled, allowed) = (checked.between_error, BETWEEN_FRACTION * limit);
+                if sampled <= allowed {
+                    checked.between_error += self.rounding_margin(&candidate, &checked, allowed);
+                    let refused = checked.between_error > allowed;
+                    if refused && b - a < MIN_FRAME_PIECE_FRAMES && self.max_degree > 0 {
                         // The first fit the samples accept; the higher degrees, whose
                         // differences are larger, would round more. Split, or kept as sampled.
+                        checked.between_error = sampled;
                         trial.accepted = Some((candidate.clone(), checked));
                         trial.unmargined = true;
                         break;
                     }
-                    checked.between_error += margin;
                 }
             }
             if self.max_degree == 0 {
@@ -1028,7 +1029,7 @@ impl TrackCompiler<'_> {
     /// anywhere is within `R` of `P`: `2R`. On a normalized track each component of a
     /// normalized value moves at most `2 |a − b| / |b|` with `|a − b| ≤ 2R` (four components)
     /// and `|b| ≥ ½` (a fit of a unit quaternion): `8R` at a sample and anywhere, `16R`.
-    /// Where that exceeds `room` (what the samples leave of the limit), `R` is taken from
+    /// Where the sampled error plus that exceeds `allowed`, `R` is taken from
     /// `seek::entry_rounding_sharp` instead, whose position term keeps the cancellation
     /// between the differences (on a fit much shorter than a frame the other is orders of
     /// magnitude above it). Added (`try_candidates`) on every fit that the samples accept;
@@ -1037,13 +1038,13 @@ impl TrackCompiler<'_> {
     /// missed the rounding of fits under an oscillating ease (a 1/8-frame degree-8 piece of a
     /// value near 100 with unit-step differences up to 3e13: 1.07 × the tolerance between
     /// them; a 0.055-frame degree-7 piece, 1.16 ×; `tests/between_frames.rs`).
-    fn rounding_margin(&self, candidate: &Candidate, checked: &Checked, room: f64) -> f64 {
+    fn rounding_margin(&self, candidate: &Candidate, checked: &Checked, allowed: f64) -> f64 {
         let components = if self.normalize { 4 } else { self.components };
         let widened = checked.widened_all(components, candidate.degree + 1);
         let at = (candidate.start, candidate.end, candidate.origin);
         let factor = if self.normalize { 16.0 } else { 2.0 };
         let margin = factor * entry_rounding(&widened, (components, candidate.degree), at);
-        if margin <= room {
+        if checked.between_error + margin <= allowed {
             return margin;
         }
         factor * entry_rounding_sharp(&widened, (components, candidate.degree), at)
