@@ -7,7 +7,7 @@
 //! target/release/examples/between_search analyze DOC.json f64     # each piece, seeked densely
 //! target/release/examples/between_search profile DOC.json f64 FROM TO   # signed errors
 //! target/release/examples/between_search dense DOC.json STREAM.ibs      # a stream of DOC
-//! target/release/examples/between_search pieces STREAM.ibs...           # pieces and bytes
+//! target/release/examples/between_search pieces STREAM.ibs...           # pieces (short ones), bytes
 //! ```
 //!
 //! Each document has one track (scalar, vec3 or quat; 2–5 keys 0.25–30 frames apart on quarter
@@ -18,14 +18,17 @@
 //! at rates 0.3, 0.5, 60/144, 2 and 2.5 and seeked to every 1/16 frame (`GRID=1`: also every
 //! 1/256 frame more than 1/64 frame from a key, where an elastic ease jumps), each value
 //! compared with `Track::eval` where the exact curve is continuous (as
-//! `tests/stream_documents.rs` compares). Prints each document whose worst |played − exact| is
-//! above 1 × tolerance (its JSON, the frame, the ratio), then how many documents and values
+//! `tests/stream_documents.rs` compares; `SOURCE=1`: with `CurveSource::eval`, the value the
+//! compiler checks against, which for a Blender F-curve can differ from `Track::eval` next to a
+//! key). Prints each document whose worst |played − exact| is
+//! above 1 × tolerance (its JSON, the frame, the ratio, the length and degree of the piece
+//! played there), then how many documents and values
 //! went over and a histogram of the worst ratios. Figures: docs/stream-format.md (What the
 //! compiler guarantees).
 
 use std::process::ExitCode;
 
-use inbetween::compile::CompileOptions;
+use inbetween::compile::{CompileOptions, CurveSource};
 use inbetween::player::TrackPlayer;
 use inbetween::stream::{Precision, Stream};
 use inbetween::{Document, Track};
@@ -122,12 +125,21 @@ fn document(random: &mut Random) -> Json {
 /// exact curve is continuous there (no jump within 1e-7 frame).
 fn ratio_at(track: &Track, player: &TrackPlayer<'_>, frame: f64, tol: f64) -> Option<f64> {
     let h = 1e-7;
-    let (lo, hi) = (track.eval(frame - h), track.eval(frame + h));
+    let source = std::env::var("SOURCE").is_ok();
     let components = track.components();
+    let eval = |f: f64| -> [f64; 4] {
+        if !source {
+            let value = track.eval(f);
+            return std::array::from_fn(|c| if c < components { value[c] } else { 0.0 });
+        }
+        let mut out = [0.0; 4];
+        CurveSource::eval(track, f, &mut out).map_or([f64::NAN; 4], |()| out)
+    };
+    let (lo, hi) = (eval(frame - h), eval(frame + h));
     if (0..components).any(|c| (lo[c] - hi[c]).abs() > tol) {
         return None;
     }
-    let exact = track.eval(frame);
+    let exact = eval(frame);
     let played = player.value();
     Some(
         (0..components)
@@ -149,7 +161,16 @@ fn play(track: &Track, stream: &Stream<'_>, tol: f64) -> ((f64, f64, String), us
             over += 1;
         }
         if r > worst.0 {
-            worst = (r, frame, how());
+            // The piece played there: its length and degree (pieces under 1/16 frame are
+            // where the compiler's margin once did not reach).
+            let piece = compiled.piece_at(frame).map_or(String::new(), |p| {
+                format!(
+                    ", piece of {:.4} frames, degree {}",
+                    p.end - p.start,
+                    p.degree
+                )
+            });
+            worst = (r, frame, how() + &piece);
         }
     };
     for rate in [0.3, 0.5, 60.0 / 144.0, 2.0, 2.5] {
@@ -315,7 +336,7 @@ fn main() -> ExitCode {
                     (0..64).map(|k| piece.start + (piece.end - piece.start) * f64::from(k) / 64.0),
                 );
             }
-            let mut tw = (0.0f64, 0.0);
+            let (mut tw, mut track_over) = ((0.0f64, 0.0), 0);
             for frame in frames {
                 p.seek(frame).expect("seek");
                 if let Some(r) = ratio_at(track, &p, frame, tol) {
@@ -323,13 +344,14 @@ fn main() -> ExitCode {
                         tw = (r, frame);
                     }
                     if r > 1.0 {
-                        over += 1;
+                        track_over += 1;
                     }
                 }
             }
+            over += track_over;
             if tw.0 > 0.97 {
                 println!(
-                    "  track {} ({}): worst {:.4} at {}",
+                    "  track {} ({}): worst {:.4} at {}, {track_over} seeks over",
                     i,
                     track.name(),
                     tw.0,
@@ -349,10 +371,19 @@ fn main() -> ExitCode {
         for file in files {
             let bytes = std::fs::read(file).expect("a stream");
             let stream = Stream::from_bytes(&bytes).expect("a valid stream");
-            let pieces: usize = (0..stream.track_count())
-                .map(|i| stream.track(i).expect("a track").piece_count())
-                .sum();
-            println!("{file}: {pieces} pieces, {} bytes", bytes.len());
+            let tracks = (0..stream.track_count()).map(|i| stream.track(i).expect("a track"));
+            let (mut pieces, mut short) = (0, 0);
+            for track in tracks {
+                pieces += track.piece_count();
+                short += track
+                    .pieces()
+                    .filter(|p| p.end - p.start < inbetween::compile::MIN_FRAME_PIECE_FRAMES)
+                    .count();
+            }
+            println!(
+                "{file}: {pieces} pieces ({short} under 1/16 frame), {} bytes",
+                bytes.len()
+            );
         }
         return ExitCode::SUCCESS;
     }

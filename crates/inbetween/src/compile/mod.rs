@@ -13,11 +13,11 @@
 //! The first candidate whose stored numbers replay, as the player plays them, within
 //! `ACCEPT_FRACTION × tolerance` of the exact value (a polynomial span's polynomial, else
 //! `CurveSource::eval`) at every integer frame, and within
-//! `BETWEEN_FRACTION` of that at the fractional frames checked (`between_values`; for a fit
-//! of 1/16 frame or longer, with twice the player's rounding bound of its values added,
-//! `seek::entry_rounding`), is kept;
-//! otherwise the interval is split in two and each half compiled again (see `MIN_FRAME_PIECE_FRAMES`
-//! and `MIN_PIECE_FRAMES` for where splitting stops). An integer frame that no piece of 1/16 frame
+//! `BETWEEN_FRACTION` of that at the fractional frames checked (`between_values`; for a fit,
+//! with twice the player's rounding bound of its values added, `seek::entry_rounding`), is
+//! kept; otherwise the interval is split in two and each half compiled again (see
+//! `MIN_FRAME_PIECE_FRAMES`, `MIN_PIECE_FRAMES` and `MARGIN_SPLIT_BUDGET` for where splitting
+//! stops). An integer frame that no piece of 1/16 frame
 //! holds is a `ToleranceExceeded` error naming the track and frame. Finally each track is
 //! written alone, played by `player::TrackPlayer` from before its first integer frame and
 //! compared again (`measure.rs`); the measured maximum error and its frame are stored in the
@@ -90,6 +90,14 @@ pub const DEEP_SPLIT_BUDGET: usize = 256;
 /// ways a frame (seconds of compiling each, found by fuzzing). Past it the best piece within
 /// tolerance at its integer frames is kept, as for `DEEP_SPLIT_BUDGET`.
 pub const DEEP_SPLIT_WORK: usize = 4096;
+
+/// Splits allowed per span of intervals shorter than `MIN_FRAME_PIECE_FRAMES` whose first fit
+/// the samples between frames accept but not with the player's rounding bound added (its
+/// unit-step differences too large for so short a piece: `seek::entry_rounding_sharp`); the
+/// halves' fits are shorter and of lower degree, so they round less. Spends no other budget,
+/// so it cannot leave a steep transition elsewhere in the span unresolved; past it such a fit
+/// is kept as the samples accept it.
+pub const MARGIN_SPLIT_BUDGET: usize = 256;
 
 /// Integer frames this far outside a loop or ping-pong track's keys have their wrapped
 /// (fractional) positions checked like frames between.

@@ -42,9 +42,11 @@
 //! piece. A piece is proven when that plus the rounding bound for both step classes is within
 //! the tolerance. Smooth spans (eases, slerps, expressions) have no such bound: without bounds
 //! on their derivatives nothing between the checked points can be proven, and they stay
-//! sampled (docs/stream-format.md) — but not their rounding: a fit of 1/16 frame or longer is
-//! accepted between frames only with twice the entry bound of its values added to the error
-//! sampled (`entry_rounding`), so the player's rounding between the samples is bounded.
+//! sampled (docs/stream-format.md) — but not their rounding: a fit is accepted between frames
+//! only with twice the entry bound of its values added to the error sampled (`entry_rounding`,
+//! or where that does not fit `entry_rounding_sharp`, whose bound of `|P'|` keeps the
+//! cancellation between the differences of a fit much shorter than a frame), so the player's
+//! rounding between the samples is bounded.
 
 use super::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{binomials_to, by_degree};
@@ -337,43 +339,142 @@ fn position_rounding(d: &[f64], t_max: f64, frame_scale: f64) -> f64 {
 /// integer frame at or after the start), `max(1, C(t_max, j))`: `|C(t, j)| ≤ 1` for
 /// `−1 ≤ t ≤ j` (`|t (t − 1) ⋯ (t − j + 1)| ≤ (m + 1)! (j − 1 − m)! ≤ j!` for `m ≤ t ≤ m + 1`),
 /// and `C(t, j)` grows with `t ≥ j − 1`. The compiler adds it (twice; 16 times on a
-/// normalized track) to the error it samples between frames on the fits of 1/16 frame or
-/// longer (`span.rs`, `TrackCompiler::rounding_margin`): a sample is a played value, within
-/// this bound of `P`, and so is a value anywhere between the samples.
+/// normalized track) to the error it samples between frames on every fit
+/// (`span.rs`, `TrackCompiler::rounding_margin`): a sample is a played value, within
+/// this bound of `P`, and so is a value anywhere between the samples. Where that margin does
+/// not fit, [`entry_rounding_sharp`] is the tighter bound tried.
 pub(super) fn entry_rounding(
     widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
     (components, n): (usize, usize),
-    (start, end, origin): (f64, f64, f64),
+    at: (f64, f64, f64),
 ) -> f64 {
     let n = n.min(MAX_TERMS - 1);
-    let t_max = crate::math::abs(start - origin).max(crate::math::abs(end - origin));
-    let frame_scale = crate::math::abs(start).max(crate::math::abs(end)) + t_max;
-    let above = end - origin;
-    // Per order j, the weight of |D_j| in the entry bound (`γ_{4n+3} β_j`) plus that in
-    // `position_rounding` (`4u · frame_scale · j (T + j − 1)^(j−1) / j!`), made once for all
-    // the components.
-    let entry = gamma(4 * n + 3);
-    let position = 4.0 * U * frame_scale;
-    let mut weights = [entry; MAX_TERMS];
-    let (mut rising, mut choose_above, mut factorial) = (1.0, 1.0, 1.0);
-    for j in 1..=n {
-        rising *= (t_max + (j - 1) as f64) / j as f64;
-        choose_above *= (above - (j - 1) as f64).max(0.0) / j as f64;
-        factorial *= j as f64;
-        let beta = if start - origin >= -1.0 {
-            rising.min(choose_above.max(1.0))
-        } else {
-            rising
-        };
-        let power = (1..j).fold(1.0, |p, _| p * (t_max + j as f64 - 1.0));
-        weights[j] = entry * beta + position * j as f64 * power / factorial;
-    }
+    let weights = EntryWeights::new(n, at);
     let mut largest = 0.0f64;
     for d in widened.iter().take(components.min(MAX_COMPONENTS)) {
-        let sum: f64 = (0..=n).map(|j| weights[j] * crate::math::abs(d[j])).sum();
+        let sum: f64 = (0..=n)
+            .map(|j| (weights.entry[j] + weights.position[j]) * crate::math::abs(d[j]))
+            .sum();
         largest = largest.max(sum * MARGIN);
     }
     largest
+}
+
+/// [`entry_rounding`] with the position rounding bounded by the smaller of its bound and
+/// `4u · frame_scale · ` [`slope_bound`]: the same entry rounding, and a bound of `|P'|` that
+/// keeps the cancellation between the differences. On a fit much shorter than a frame the
+/// unit-step differences are many orders of magnitude above its values and its slope (a
+/// degree-7 fit of 0.055 frame under an `in_out_elastic` ease: values near 50, `|D_5|` 2e13),
+/// and `Σ_j |D_j| · max |C'(t, j)|` is as far above `|P'|`: there the position term of
+/// [`entry_rounding`] was some 300 × its entry term, and beyond any tolerance at any length.
+pub(super) fn entry_rounding_sharp(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    (components, n): (usize, usize),
+    at: (f64, f64, f64),
+) -> f64 {
+    let n = n.min(MAX_TERMS - 1);
+    let weights = EntryWeights::new(n, at);
+    let per_slope = 4.0 * U * weights.frame_scale;
+    let mut largest = 0.0f64;
+    for d in widened.iter().take(components.min(MAX_COMPONENTS)) {
+        let entry: f64 = (0..=n)
+            .map(|j| weights.entry[j] * crate::math::abs(d[j]))
+            .sum();
+        let position: f64 = (0..=n)
+            .map(|j| weights.position[j] * crate::math::abs(d[j]))
+            .sum();
+        let sharp = per_slope * slope_bound(&d[..=n], weights.t_max);
+        largest = largest.max((entry + position.min(sharp)) * MARGIN);
+    }
+    largest
+}
+
+/// The weights of `|D_j|` in [`entry_rounding`] for a piece of degree `n` at
+/// `(start, end, origin)`: `γ_{4n+3} β_j` (entry) and `4u · frame_scale · j (T + j − 1)^(j−1) / j!`
+/// (`position_rounding`'s), made once for all the components.
+struct EntryWeights {
+    entry: [f64; MAX_TERMS],
+    position: [f64; MAX_TERMS],
+    /// `T`, the largest |offset| from the origin.
+    t_max: f64,
+    /// The largest |frame| of the piece plus `T`.
+    frame_scale: f64,
+}
+
+impl EntryWeights {
+    #[inline]
+    fn new(n: usize, (start, end, origin): (f64, f64, f64)) -> Self {
+        let t_max = crate::math::abs(start - origin).max(crate::math::abs(end - origin));
+        let frame_scale = crate::math::abs(start).max(crate::math::abs(end)) + t_max;
+        let above = end - origin;
+        let entry = gamma(4 * n + 3);
+        let position = 4.0 * U * frame_scale;
+        let mut weights = Self {
+            entry: [entry; MAX_TERMS],
+            position: [0.0; MAX_TERMS],
+            t_max,
+            frame_scale,
+        };
+        let (mut rising, mut choose_above, mut factorial) = (1.0, 1.0, 1.0);
+        for j in 1..=n {
+            rising *= (t_max + (j - 1) as f64) / j as f64;
+            choose_above *= (above - (j - 1) as f64).max(0.0) / j as f64;
+            factorial *= j as f64;
+            let beta = if start - origin >= -1.0 {
+                rising.min(choose_above.max(1.0))
+            } else {
+                rising
+            };
+            let power = (1..j).fold(1.0, |p, _| p * (t_max + j as f64 - 1.0));
+            weights.entry[j] = entry * beta;
+            weights.position[j] = position * j as f64 * power / factorial;
+        }
+        weights
+    }
+}
+
+/// Signed Stirling numbers of the first kind `s(j, k)` for `j, k ≤ 8`:
+/// `t (t − 1) ⋯ (t − j + 1) = j! C(t, j) = Σ_k s(j, k) t^k` (row `j`; OEIS A048994).
+const STIRLING_FIRST: [[f64; MAX_TERMS]; MAX_TERMS] = [
+    [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, -1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, 2.0, -3.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, -6.0, 11.0, -6.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+    [0.0, 24.0, -50.0, 35.0, -10.0, 1.0, 0.0, 0.0, 0.0],
+    [0.0, -120.0, 274.0, -225.0, 85.0, -15.0, 1.0, 0.0, 0.0],
+    [0.0, 720.0, -1764.0, 1624.0, -735.0, 175.0, -21.0, 1.0, 0.0],
+    [
+        0.0, -5040.0, 13068.0, -13132.0, 6769.0, -1960.0, 322.0, -28.0, 1.0,
+    ],
+];
+
+/// `j!` for `j ≤ 8`.
+const FACTORIAL: [f64; MAX_TERMS] = [1.0, 1.0, 2.0, 6.0, 24.0, 120.0, 720.0, 5040.0, 40320.0];
+
+/// A bound of `|P'(t)|` over `|t| ≤ t_max` for `P(t) = Σ_j C(t, j) d_j` (degree
+/// `n = d.len() − 1 ≤ 8`): `P`'s power coefficients `p_k = Σ_j d_j s(j, k) / j!`
+/// ([`STIRLING_FIRST`]) computed in f64, each within `γ_{n+3} Σ_j |d_j s(j, k) / j!|` of the
+/// exact one (two roundings a term, `n` additions), then `Σ_{k≥1} k (|p̂_k| + that) t_max^(k−1)`
+/// (a sum of positive terms, its own rounding within the caller's `MARGIN`). Never above
+/// `Σ_j |d_j| · j (t_max + j − 1)^(j−1) / j!` by more than that rounding (the unsigned `s(j, k)`
+/// sum to the rising factorial), and where the differences cancel — a fit much shorter than
+/// a frame — orders of magnitude below it.
+fn slope_bound(d: &[f64], t_max: f64) -> f64 {
+    let n = d.len().clamp(1, MAX_TERMS) - 1;
+    let error = gamma(n + 3);
+    let (mut slope, mut power) = (0.0, 1.0);
+    for k in 1..=n {
+        let (mut p, mut p_abs) = (0.0, 0.0);
+        for j in k..=n {
+            let term = d[j] * STIRLING_FIRST[j][k] / FACTORIAL[j];
+            p += term;
+            p_abs += crate::math::abs(term);
+        }
+        slope += k as f64 * (crate::math::abs(p) + error * p_abs) * power;
+        power *= t_max;
+    }
+    slope
 }
 
 /// Component `c`'s stored numbers of `piece` as the player reads them (f64).
@@ -692,8 +793,13 @@ mod tests {
     /// `P(p / 64) = Σ_j (d_j / 1024) C(p / 64, j)` exactly, as a fraction over
     /// `1024 · 64^n · n!`, rounded once to f64.
     fn exact_value(d: &[i128], p: i128) -> f64 {
+        exact_value_over(d, p, POSITION_DENOMINATOR)
+    }
+
+    /// `P(p / q) = Σ_j (d_j / 1024) C(p / q, j)` exactly, as a fraction over
+    /// `1024 · q^n · n!`, rounded once to f64 (the caller keeps it within i128).
+    fn exact_value_over(d: &[i128], p: i128, q: i128) -> f64 {
         let n = d.len() - 1;
-        let q = POSITION_DENOMINATOR;
         let factorial: i128 = (1..=n as i128).product();
         let mut numerator = 0i128;
         let mut falling = 1i128; // Π_{i<j} (p − i q)
@@ -718,6 +824,11 @@ mod tests {
     }
 
     fn one_piece_stream(d: &[i128], length: f64) -> Vec<u8> {
+        one_piece_stream_at(d, 0.0, length)
+    }
+
+    /// One piece of `length` frames from `start` (its origin), numbers `d / 1024` in f64.
+    fn one_piece_stream_at(d: &[i128], start: f64, length: f64) -> Vec<u8> {
         let numbers: Vec<f64> = d
             .iter()
             .map(|x| *x as f64 / NUMBER_DENOMINATOR as f64)
@@ -727,15 +838,15 @@ mod tests {
             value_type: StreamValueType::Scalar,
             wrap: StreamWrap::Clamp,
             precision: Precision::F64,
-            first_frame: 0.0,
-            last_frame: length,
+            first_frame: start,
+            last_frame: start + length,
             tolerance: 1.0,
             max_error: 0.0,
             max_error_frame: 0.0,
             end_value: [0.0; MAX_COMPONENTS],
             pieces: vec![PieceData {
-                start: 0.0,
-                origin: 0.0,
+                start,
+                origin: start,
                 degree: (d.len() - 1) as u8,
                 exponent: 0,
                 numbers: PieceNumbers::F64(numbers),
@@ -977,6 +1088,168 @@ mod tests {
         }
         assert!(seeks > 10_000, "{seeks} seeks");
         assert!(tightest < 1e3, "bound / error at least {tightest:e}");
+    }
+
+    /// `entry_rounding_sharp` bounds what a seek plays on pieces shorter than 1/16 frame, where
+    /// the compiler now adds it too: degrees 1–8, 4 to 64 thousandths (1/1024) of a frame from
+    /// frame 1000, half with random differences growing with their order (each order up to
+    /// 2^3 × the last), half the differences of a short fit — the Taylor polynomial of
+    /// `sin(ω t + φ)`, ω up to 8 radians a frame, whose unit-step differences are up to 10^7 ×
+    /// its values — each seeked to every 1/1024 frame inside it by `TrackPlayer` and compared
+    /// with exact rational arithmetic. The bound holds at every position, is never above
+    /// `entry_rounding`, and on every short fit of degree 5 or more is at least 100 × below it
+    /// (its position term keeps the cancellation between the differences: 250 to 10^6 × below
+    /// at degree 8, where the position term of `entry_rounding` dominates).
+    #[test]
+    fn entry_rounding_sharp_covers_every_seek_on_short_pieces_against_exact_rational_arithmetic() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let q = 1024i128;
+        let start = 1000.0;
+        let (mut seeks, mut fits, mut sharper) = (0, 0, 0);
+        for case in 0..300 {
+            let n = 1 + (next(&mut state) % 8) as usize;
+            let length = 4 + (next(&mut state) % 61) as i128;
+            let unit = |state: &mut u64| (next(state) % 1_000_000) as f64 / 1e6;
+            // Numerators below 2^35 over 1024: the exact sums stay within i128.
+            let d: Vec<i128> = if case % 2 == 0 {
+                (0..=n)
+                    .map(|j| {
+                        let size = 1i128 << (13 + 3 * j as u32);
+                        (next(&mut state) as i128 % size) - size / 2
+                    })
+                    .collect()
+            } else {
+                // Δ^j of Σ_k c_k t^k is Σ_k c_k j! S(k, j); c_k = ω^k sin^(k)(φ) / k!.
+                let (omega, phi) = (1.0 + 7.0 * unit(&mut state), 6.0 * unit(&mut state));
+                let c: Vec<f64> = (0..=n)
+                    .map(|k| {
+                        let shifted = phi + k as f64 * core::f64::consts::FRAC_PI_2;
+                        crate::math::powi(omega, k as i32) * crate::math::sin(shifted)
+                            / FACTORIAL[k]
+                    })
+                    .collect();
+                (0..=n)
+                    .map(|j| {
+                        let dj: f64 = (j..=n).map(|k| c[k] * STIRLING_FACTORIAL[k][j]).sum();
+                        crate::math::round(dj * NUMBER_DENOMINATOR as f64) as i128
+                    })
+                    .collect()
+            };
+            let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+            for (w, x) in widened[0].iter_mut().zip(&d) {
+                *w = *x as f64 / NUMBER_DENOMINATOR as f64;
+            }
+            let frames = length as f64 / q as f64;
+            let at = (start, start + frames, start);
+            let bound = entry_rounding_sharp(&widened, (1, n), at);
+            let loose = entry_rounding(&widened, (1, n), at);
+            // The two sum the same terms in another order.
+            assert!(
+                bound <= loose * (1.0 + 1e-12),
+                "case {case}: {bound:e} > {loose:e}"
+            );
+            if case % 2 == 1 && n >= 5 {
+                fits += 1;
+                sharper += usize::from(100.0 * bound < loose);
+            }
+            let bytes = one_piece_stream_at(&d, start, frames);
+            let stream = Stream::from_bytes(&bytes).unwrap();
+            let mut player = TrackPlayer::new(stream.track(0).unwrap());
+            for p in 0..length {
+                player.seek(start + p as f64 / q as f64).unwrap();
+                let exact = exact_value_over(&d, p, q);
+                let e = crate::math::abs(player.component(0) - exact) - U * crate::math::abs(exact);
+                assert!(
+                    e <= bound,
+                    "case {case}: n {n} L {frames} at {p}/1024: {e:e} > {bound:e}"
+                );
+                seeks += 1;
+            }
+        }
+        assert!(seeks > 5_000, "{seeks} seeks");
+        assert!(fits > 50, "{fits} short fits of degree 5 or more");
+        assert_eq!(sharper, fits, "short fits at least 100 × sharper");
+    }
+
+    /// `slope_bound` is at least `|P'(t)|` at every `t = p / 1024` with `|t| ≤ t_max`, the
+    /// derivative computed exactly in rational arithmetic (`Σ_j d_j Σ_i Π_{m≠i} (t − m) / j!`),
+    /// on 2 000 random pieces of degree 1–8 and `t_max` from 1/1024 to 2 frames; and it is
+    /// never above the bound it sharpens, `Σ_j |d_j| · j (t_max + j − 1)^(j−1) / j!`, beyond
+    /// its rounding term.
+    #[test]
+    fn slope_bound_covers_the_derivative_against_exact_rational_arithmetic() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let q = 1024i128;
+        let mut compared = 0;
+        for case in 0..2_000 {
+            let n = 1 + (next(&mut state) % 8) as usize;
+            let reach = 1 + (next(&mut state) % 2048) as i128;
+            let d: Vec<i128> = (0..=n)
+                .map(|j| {
+                    let size = 1i128 << (8 + 2 * j as u32);
+                    (next(&mut state) as i128 % size) - size / 2
+                })
+                .collect();
+            let numbers: Vec<f64> = d.iter().map(|x| *x as f64 / 1024.0).collect();
+            let t_max = reach as f64 / q as f64;
+            let sharp = slope_bound(&numbers, t_max);
+            let loose = position_rounding(&numbers, t_max, 1.0) / (4.0 * U * MARGIN);
+            // Above it only by `γ_{n+3}` of the sums of |terms| (degree 1: p̂_1 = d_1 exactly).
+            assert!(
+                sharp <= loose * (1.0 + 1e-14),
+                "case {case}: {sharp:e} > {loose:e}"
+            );
+            let bound = sharp * MARGIN;
+            let factorial: i128 = (1..=n as i128).product();
+            let step = 1 + reach / 64;
+            let mut p = -reach;
+            while p <= reach {
+                // P'(p/q) = Σ_j d_j Σ_i Π_{m<j, m≠i} (p − m q) / (q^(j−1) j!), over
+                // 1024 · q^(n−1) · n!.
+                let mut numerator = 0i128;
+                for (j, dj) in d.iter().enumerate().skip(1) {
+                    let mut sum = 0i128;
+                    for i in 0..j {
+                        let product: i128 = (0..j as i128)
+                            .filter(|m| *m != i as i128)
+                            .map(|m| p - m * q)
+                            .product();
+                        sum += product;
+                    }
+                    let j_factorial: i128 = (1..=j as i128).product();
+                    numerator += dj * sum * q.pow((n - j) as u32) * (factorial / j_factorial);
+                }
+                let exact = numerator as f64 / (1024 * q.pow(n as u32 - 1) * factorial) as f64;
+                assert!(
+                    crate::math::abs(exact) * (1.0 - 1e-15) <= bound,
+                    "case {case}: n {n} at {p}/1024: |P'| {exact:e} > {bound:e}"
+                );
+                compared += 1;
+                p += step;
+            }
+        }
+        assert!(compared > 100_000, "{compared} slopes compared");
+    }
+
+    /// `STIRLING_FIRST` row `j` is the expansion of `t (t − 1) ⋯ (t − j + 1)`.
+    #[test]
+    fn stirling_first_kind_expands_the_falling_factorial() {
+        let mut falling = [0i64; MAX_TERMS];
+        falling[0] = 1;
+        for j in 0..MAX_TERMS {
+            for k in 0..MAX_TERMS {
+                assert_eq!(STIRLING_FIRST[j][k], falling[k] as f64, "s({j}, {k})");
+            }
+            // Multiply by (t − j).
+            let mut next = [0i64; MAX_TERMS];
+            for k in 0..MAX_TERMS {
+                next[k] = -(j as i64) * falling[k] + if k > 0 { falling[k - 1] } else { 0 };
+            }
+            falling = next;
+        }
+        for (j, f) in FACTORIAL.iter().enumerate() {
+            assert_eq!(*f, (1..=j as i64).product::<i64>() as f64);
+        }
     }
 
     #[test]

@@ -9,13 +9,13 @@ use core::cell::OnceCell;
 
 use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
-use super::seek::entry_rounding;
+use super::seek::{entry_rounding, entry_rounding_sharp};
 use super::source::{horner_rows_at, horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
-    BETWEEN_FRACTION, DEEP_SPLIT_BUDGET, DEEP_SPLIT_WORK, DEFAULT_RELATIVE_TOLERANCE, MAX_PIECES,
-    MIN_FRAME_PIECE_FRAMES, MIN_PIECE_FRAMES, WRAP_WINDOW,
+    BETWEEN_FRACTION, DEEP_SPLIT_BUDGET, DEEP_SPLIT_WORK, DEFAULT_RELATIVE_TOLERANCE,
+    MARGIN_SPLIT_BUDGET, MAX_PIECES, MIN_FRAME_PIECE_FRAMES, MIN_PIECE_FRAMES, WRAP_WINDOW,
 };
 use crate::stream::layout::MAX_TERMS;
 use crate::stream::{integer_frames, PieceData, PieceNumbers, Precision, StreamWrap, TrackData};
@@ -93,6 +93,10 @@ type Ends = ([f64; MAX_COMPONENTS], [f64; MAX_COMPONENTS]);
 struct Trial {
     /// The first candidate within the limit at integer frames and between them.
     accepted: Option<Tried>,
+    /// `accepted` is, on an interval shorter than `MIN_FRAME_PIECE_FRAMES`, the first fit
+    /// within the limit at the frames sampled but not with the rounding margin added
+    /// (`rounding_margin`): split while `MARGIN_SPLIT_BUDGET` allows, else kept as sampled.
+    unmargined: bool,
     /// The best by `fallback_rank` of those within the limit at integer frames only.
     fallback: Option<Tried>,
     /// The smallest error at integer frames of any candidate, and its frame.
@@ -113,10 +117,12 @@ impl Frames<'_> {
     }
 }
 
-/// The split budgets of one span (`DEEP_SPLIT_BUDGET`, `DEEP_SPLIT_WORK`).
+/// The split budgets of one span (`DEEP_SPLIT_BUDGET`, `DEEP_SPLIT_WORK`,
+/// `MARGIN_SPLIT_BUDGET`).
 struct Budgets {
     deep: usize,
     work: usize,
+    margin: usize,
 }
 
 /// Frames a played integer frame within `WRAP_WINDOW` frames outside `[first, last]` wraps to,
@@ -416,12 +422,29 @@ impl TrackCompiler<'_> {
         let mut budgets = Budgets {
             deep: DEEP_SPLIT_BUDGET,
             work: DEEP_SPLIT_WORK,
+            margin: MARGIN_SPLIT_BUDGET,
         };
         while let Some((a, b, parent_between)) = todo.pop() {
             let interval = self.interval(span, a, b)?;
             let mut trial = Trial::default();
             let (precision, limit) = (self.precision, interval.limit);
             self.try_candidates(span, &poly, &interval, (precision, limit), &mut trial)?;
+            // Sampled within the limit but not with the margin: split (the halves' fits are
+            // shorter, and of lower degree, so their rounding is smaller) while the span's
+            // margin budget allows, spending no other budget; else kept as sampled.
+            let middle = interval.middle;
+            if trial.unmargined
+                && middle > a
+                && middle < b
+                && b - a >= self.min_length()
+                && budgets.margin > 0
+            {
+                budgets.margin -= 1;
+                todo.push((middle, b, parent_between));
+                todo.push((a, middle, parent_between));
+                self.spare = Some((interval.exact, interval.halves, interval.between));
+                continue;
+            }
             let fallback_between = trial
                 .fallback
                 .as_ref()
@@ -565,10 +588,18 @@ impl TrackCompiler<'_> {
                 } else {
                     checked.check_between(&candidate, self.components, &near_nodes);
                 }
-                if b - a >= MIN_FRAME_PIECE_FRAMES
-                    && checked.between_error <= BETWEEN_FRACTION * limit
-                {
-                    checked.between_error += self.rounding_margin(&candidate, &checked);
+                let (sampled, allowed) = (checked.between_error, BETWEEN_FRACTION * limit);
+                if sampled <= allowed {
+                    checked.between_error += self.rounding_margin(&candidate, &checked, allowed);
+                    let refused = checked.between_error > allowed;
+                    if refused && b - a < MIN_FRAME_PIECE_FRAMES && self.max_degree > 0 {
+                        // The first fit the samples accept; the higher degrees, whose
+                        // differences are larger, would round more. Split, or kept as sampled.
+                        checked.between_error = sampled;
+                        trial.accepted = Some((candidate.clone(), checked));
+                        trial.unmargined = true;
+                        break;
+                    }
                 }
             }
             if self.max_degree == 0 {
@@ -1018,24 +1049,25 @@ impl TrackCompiler<'_> {
     /// anywhere is within `R` of `P`: `2R`. On a normalized track each component of a
     /// normalized value moves at most `2 |a − b| / |b|` with `|a − b| ≤ 2R` (four components)
     /// and `|b| ≥ ½` (a fit of a unit quaternion): `8R` at a sample and anywhere, `16R`.
-    /// Added (`try_candidates`) on fits of 1/16 frame (`MIN_FRAME_PIECE_FRAMES`) or longer
-    /// that the samples accept; below that the compiler is already splitting near a steep
-    /// transition under its budgets, where the margin only spent them (a bound of `R` is some
-    /// 30–100 × the rounding seen: at a near-zero quaternion it split elsewhere until a
-    /// fallback 10^4 × the tolerance was kept). Without it the samples missed the rounding of
-    /// fits under an oscillating ease (a 1/8-frame degree-8 piece of a value near 100 with
-    /// unit-step differences up to 3e13): 1.07 × the tolerance between them
-    /// (`tests/between_frames.rs`).
-    fn rounding_margin(&self, candidate: &Candidate, checked: &Checked) -> f64 {
+    /// Where the sampled error plus that exceeds `allowed`, `R` is taken from
+    /// `seek::entry_rounding_sharp` instead, whose position term keeps the cancellation
+    /// between the differences (on a fit much shorter than a frame the other is orders of
+    /// magnitude above it). Added (`try_candidates`) on every fit that the samples accept;
+    /// on one shorter than 1/16 frame (`MIN_FRAME_PIECE_FRAMES`) that it refuses, the
+    /// interval is split under its own budget (`MARGIN_SPLIT_BUDGET`). Without it the samples
+    /// missed the rounding of fits under an oscillating ease (a 1/8-frame degree-8 piece of a
+    /// value near 100 with unit-step differences up to 3e13: 1.07 × the tolerance between
+    /// them; a 0.055-frame degree-7 piece, 1.16 ×; `tests/between_frames.rs`).
+    fn rounding_margin(&self, candidate: &Candidate, checked: &Checked, allowed: f64) -> f64 {
         let components = if self.normalize { 4 } else { self.components };
         let widened = checked.widened_all(components, candidate.degree + 1);
         let at = (candidate.start, candidate.end, candidate.origin);
-        let r = entry_rounding(&widened, (components, candidate.degree), at);
-        if self.normalize {
-            16.0 * r
-        } else {
-            2.0 * r
+        let factor = if self.normalize { 16.0 } else { 2.0 };
+        let margin = factor * entry_rounding(&widened, (components, candidate.degree), at);
+        if checked.between_error + margin <= allowed {
+            return margin;
         }
+        factor * entry_rounding_sharp(&widened, (components, candidate.degree), at)
     }
 
     /// Sets `candidate` (on a sub-interval of `span`) to the exact differences of the
