@@ -42,6 +42,7 @@ impl<T: super::horner::LaneWord> Records<T> {
 
     /// The largest of [`Records::slots`] (0 when there is none).
     #[inline]
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     pub(crate) fn max_slot(&self) -> u32 {
         self.max_slot
     }
