@@ -8,6 +8,8 @@
 //!
 //! Arguments: METHOD (a name of `inbetween bench`), WORKLOAD (`scalar` or `quaternion`),
 //! CHANNELS, FRAMES. `tools/callgrind-playback.sh` runs the subtraction for every method.
+//! With `PLAYBACK_STREAM_CACHE=PATH` the compiled stream is read from `PATH` (written there
+//! first when absent), so a run at 100 000 channels under valgrind skips the compile.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -41,7 +43,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let bytes = match compile_for(method, workload, &doc) {
+    let bytes = match cached_compile(method, workload, &doc) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("{e}");
@@ -82,6 +84,26 @@ fn main() -> ExitCode {
         black_box(&mut out);
     }
     ExitCode::SUCCESS
+}
+
+/// [`compile_for`], or with `PLAYBACK_STREAM_CACHE=PATH` the bytes of `PATH` when it exists
+/// (else compiled and written there): a callgrind run at 100 000 channels then skips the
+/// compile, which takes most of an hour under valgrind (the cache is the caller's to match
+/// to METHOD, WORKLOAD and CHANNELS, and to delete after a change of the compiler).
+fn cached_compile(
+    method: &str,
+    workload: &str,
+    doc: &inbetween::Document,
+) -> Result<Vec<u8>, String> {
+    let Some(path) = std::env::var_os("PLAYBACK_STREAM_CACHE") else {
+        return compile_for(method, workload, doc);
+    };
+    if let Ok(bytes) = std::fs::read(&path) {
+        return Ok(bytes);
+    }
+    let bytes = compile_for(method, workload, doc)?;
+    std::fs::write(&path, &bytes).map_err(|e| format!("writing the stream cache: {e}"))?;
+    Ok(bytes)
 }
 
 /// The stream `method` plays: the workload compiled in its precision (f32 unless the method

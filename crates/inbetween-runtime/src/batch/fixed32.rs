@@ -52,12 +52,17 @@
 //!
 //! The straight frame plays a group whose lanes are one run of channels from slot 0 by
 //! [`IntLanes::sweep`] (`x86::sweep`): one counted loop over every chunk straight into the
-//! caller's row, two chunks a step, `u` a constant only for 0, 1, 2 and 4 (one `vpmulld` by a
+//! caller's row, two chunks a step, `u` a constant only for 0 and 1 (one `vpmulld` by a
 //! register of `u` otherwise: fewer instructions than a constant's shifts and adds), each
 //! lane times its own scale as a memory operand below `pass::PREFETCH_FROM` bytes (no test of
 //! the chunk's scale), and only the registers of a partial last chunk that hold lanes of the
-//! row: 2.80 → 2.07 instructions a channel-frame for the 1 000-channel fixed bank, the f32
-//! one's 1.89 (`docs/benchmarks.md`, *Fixed-point sweep at 1 000 channels (session 11)*).
+//! row, the last one by a masked store: 2.80 → 2.07 instructions a channel-frame for the
+//! 1 000-channel fixed bank, the f32 one's 1.89 (`docs/benchmarks.md`, *Fixed-point sweep
+//! at 1 000 channels (session 11)*). The straight frame's records are a [`LeanRecords`] list
+//! built once in `Bank::new`: without those an epoch's block already holds at its first
+//! frame, a cubic record stored by one 128-bit load and four 32-bit stores: 2.035 → 1.890
+//! with the f32 bank at 1.690 (*Fixed-point bank at 1 000 channels, second pass (session
+//! 12)*).
 //!
 //! # Output
 //!
@@ -899,6 +904,101 @@ pub(crate) mod shared;
 /// One group's piece-change records (i32 coefficients).
 pub(crate) type IntScript = super::records::Records<i32>;
 
+/// The i32 records the straight frame stores when they are lean (`Bank::lean_records`), one
+/// group's: its records (`Script::hot32`) without those of an epoch's first frame that store
+/// what that epoch's block holds at their positions (forward play enters a block at its first
+/// frame unpatched, `live`, as the f32 lanes' `FrameInfo::held`), chosen once in `Bank::new`
+/// so the frame neither tests nor stores them; a cubic group's stored by 128-bit registers
+/// where the CPU has AVX2 ([`x86::store_records4`]: six instructions a record, against the
+/// generic loop's nine). The same stores as `Records::store_chunked` of the whole list
+/// (`lean_records_store_what_the_records_store`).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LeanRecords {
+    records: IntScript,
+    /// AVX2 or wider (detected in [`lean_records`]): [`x86::store_records4`] may run.
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
+    registers: Registers,
+}
+
+impl LeanRecords {
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.records.bytes()
+    }
+
+    /// The records of script frame `i` (`terms` orders each) into the live block's part of
+    /// the group, `values` (as `Records::store_chunked`; a position past `values` is skipped).
+    #[inline(always)]
+    pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if terms == 4 && self.registers != Registers::Any {
+            let (from, to) = self.records.range(i);
+            let (Some(slots), Some(coef)) = (
+                self.records.slots().get(from..to),
+                self.records.coef.get(from * 4..to * 4),
+            ) else {
+                return;
+            };
+            let max = self.records.max_slot() as usize;
+            if max.saturating_add(3 * CHUNK) < values.len() {
+                // SAFETY: `registers` is not `Any` only where `Registers::detect` found AVX2
+                // (AVX-512 is used only with AVX2 too); `coef` holds `4 · slots.len()`
+                // numbers (sliced so just above), and every position is at most `max` (the
+                // records' `max_slot`, kept by their only writers), so `at + 3 · CHUNK <
+                // values.len()`, as tested.
+                #[allow(unsafe_code)]
+                unsafe {
+                    store_records_avx2(slots, coef, values);
+                }
+                return;
+            }
+        }
+        self.records.store_chunked(i, terms, values);
+    }
+}
+
+/// [`LeanRecords`] of every i32 group of `script` (by degree, as `Script::hot32`), from its
+/// records and epoch blocks as `Bank::new` built them.
+pub(super) fn lean_records(script: &super::Script) -> Vec<LeanRecords> {
+    let registers = Registers::detect();
+    let blocks = &script.blocks;
+    let hot32 = script.hot32.iter().enumerate();
+    hot32
+        .map(|(d, hot)| {
+            let terms = d + 1;
+            let held = |i: usize, r: usize| {
+                let frame = script.frames.get(i).map_or(1, |&f| f as i64);
+                let block = blocks.index(frame).filter(|_| frame.rem_euclid(EPOCH) == 0);
+                let values = block.and_then(|b| blocks.ints.group(b, d));
+                let values = values.map_or(&[][..], <[[i32; CHUNK]]>::as_flattened);
+                let at = hot.slots().get(r).map_or(usize::MAX, |&p| p as usize);
+                let coef = hot.coef.get(r * terms..(r + 1) * terms).unwrap_or(&[]);
+                !values.is_empty()
+                    && coef
+                        .iter()
+                        .enumerate()
+                        .all(|(k, &c)| values.get(at.saturating_add(k * CHUNK)) == Some(&c))
+            };
+            LeanRecords {
+                records: hot.filtered(terms, |i, r| !held(i, r)),
+                registers,
+            }
+        })
+        .collect()
+}
+
+/// [`x86::store_records4`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2; as [`x86::store_records4`].
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn store_records_avx2(slots: &[u32], coef: &[i32], values: &mut [i32]) {
+    // SAFETY: the caller's guarantees, which are `store_records4`'s.
+    unsafe { x86::store_records4(slots, coef, values) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1329,6 +1429,98 @@ mod tests {
                 g.registers = Registers::detect();
                 g.sweep(None, 3, &mut out);
                 assert!(out[len..].iter().all(|v| v.is_nan()), "past the group");
+            }
+        }
+    }
+
+    #[test]
+    fn lean_records_store_what_the_records_store() {
+        // Records of every degree 0–4 (cubic: the 128-bit stores where the CPU has AVX2, else
+        // and otherwise the generic loop) at lanes all over a group, numbers with every bit
+        // pattern (wrapping extremes too), two records of one lane in a frame (the later wins);
+        // the whole list and a filtered one (every other record), each on every register kind
+        // the CPU has, against stores by hand at `chunked_index`; a block too short for the
+        // largest position (the checked loop: those records skipped).
+        let lanes = 203u32;
+        for terms in 1..=5usize {
+            let mut records = IntScript::default();
+            let mut kept: Vec<Vec<(usize, Vec<i32>)>> = Vec::new();
+            let mut x = 0x9e37_79b9u32.wrapping_mul(terms as u32);
+            for frame in 0..5usize {
+                records.start.push(records.slots().len() as u32);
+                let mut frame_records = Vec::new();
+                for r in 0..(6 + 3 * frame) {
+                    x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    let lane = if r == 1 {
+                        frame_records.first().map_or(0, |&(l, _)| l)
+                    } else {
+                        ((x >> 7) % lanes) as usize
+                    };
+                    let mut coef: Vec<i32> = (0..terms)
+                        .map(|k| x.rotate_left(5 * k as u32) as i32)
+                        .collect();
+                    if r == 2 {
+                        coef[0] = i32::MIN;
+                        coef[terms - 1] = i32::MAX;
+                    }
+                    records.push_components((lane as u32, 0, 1), &coef, terms);
+                    frame_records.push((lane, coef));
+                }
+                kept.push(frame_records);
+            }
+            records.start.push(records.slots().len() as u32);
+            assert!(records.index_chunks(terms));
+            let first = |r: usize| r % 2 == 0;
+            let filtered = records.filtered(terms, |_, r| first(r));
+            let size = (lanes as usize).div_ceil(CHUNK) * CHUNK * terms;
+            let mut r = 0;
+            let mut by_hand = [vec![0i32; size], vec![0i32; size]];
+            let mut want = [Vec::new(), Vec::new()];
+            for frame in &kept {
+                for (lane, coef) in frame {
+                    for (list, values) in by_hand.iter_mut().enumerate() {
+                        if list == 0 || first(r) {
+                            for (k, &c) in coef.iter().enumerate() {
+                                values[chunked_index::<i32>(terms, *lane, k)] = c;
+                            }
+                        }
+                    }
+                    r += 1;
+                }
+                for (w, v) in want.iter_mut().zip(&by_hand) {
+                    w.push(v.clone());
+                }
+            }
+            for (list, (hot, name)) in [(&records, "all"), (&filtered, "filtered")]
+                .into_iter()
+                .enumerate()
+            {
+                for (registers_name, registers) in sweep_registers() {
+                    let lean = LeanRecords {
+                        records: hot.clone(),
+                        registers,
+                    };
+                    let at = format!("{name}, {registers_name}, {terms} orders");
+                    let mut values = vec![0i32; size];
+                    for (i, want) in want[list].iter().enumerate() {
+                        lean.store(i, terms, &mut values);
+                        assert_eq!(&values, want, "{at}, frame {i}");
+                    }
+                    // Too short for the last chunk: its records are skipped, the rest stored.
+                    let short = size - CHUNK * terms;
+                    let mut values = vec![0i32; short];
+                    let mut reference = vec![0i32; short];
+                    for i in 0..kept.len() {
+                        lean.store(i, terms, &mut values);
+                        hot.store_chunked(i, terms, &mut reference);
+                    }
+                    assert_eq!(values, reference, "{at}, short block");
+                    assert_eq!(
+                        values[..],
+                        want[list].last().unwrap()[..short],
+                        "{at}, short"
+                    );
+                }
             }
         }
     }

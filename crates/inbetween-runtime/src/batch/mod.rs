@@ -368,6 +368,8 @@ struct Script {
     hot: Vec<HotScript>,
     /// Forward play's piece changes of the i32 lanes, one record per lane, by group degree.
     hot32: Vec<IntScript>,
+    /// `hot32` as the straight frame stores it when lean (`fixed32::lean_records`).
+    lean32: Vec<fixed32::LeanRecords>,
     /// Per script frame, which record lists have records there: bit `d` the Horner group of
     /// degree `d`, bit `MAX_TERMS + d` the i32 group of degree `d` (so a frame visits only
     /// those).
@@ -670,6 +672,7 @@ impl<'s> Bank<'s> {
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         script.record_undo();
         script.infos = straight::frame_infos(&script);
+        script.lean32 = fixed32::lean_records(&script);
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
             // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
             // bank whose tracks are too far apart in time for them plays exactly.
@@ -787,6 +790,10 @@ impl<'s> Bank<'s> {
             + s.floats.len() * 8
             + s.hot.iter().map(HotScript::bytes).sum::<usize>()
             + s.hot32.iter().map(IntScript::bytes).sum::<usize>()
+            + s.lean32
+                .iter()
+                .map(fixed32::LeanRecords::bytes)
+                .sum::<usize>()
             + s.others.len() * 4
             + s.blocks.floats.values.len() * horner::CHUNK * 4
             + s.blocks.ints.values.len() * horner::INT_CHUNK * 4

@@ -40,6 +40,41 @@ impl<T: super::horner::LaneWord> Records<T> {
         &self.slot
     }
 
+    /// The largest of [`Records::slots`] (0 when there is none).
+    #[inline]
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
+    pub(crate) fn max_slot(&self) -> u32 {
+        self.max_slot
+    }
+
+    /// The records `r` (`terms` numbers each) for which `keep(i, r)` holds (`i` the script
+    /// frame of record `r`), frame by frame as here: the same script frames, tracks, positions
+    /// and numbers, without undo numbers.
+    pub(crate) fn filtered(&self, terms: usize, keep: impl Fn(usize, usize) -> bool) -> Self {
+        let mut out = Self::default();
+        for i in 0..self.start.len().saturating_sub(1) {
+            out.start.push(out.slot.len() as u32);
+            let (from, to) = self.range(i);
+            for r in (from..to).filter(|&r| keep(i, r)) {
+                let (Some(&slot), Some(&track), Some(coef)) = (
+                    self.slot.get(r),
+                    self.track.get(r),
+                    self.coef.get(r * terms..(r + 1) * terms),
+                ) else {
+                    continue;
+                };
+                out.slot.push(slot);
+                out.max_slot = out.max_slot.max(slot);
+                out.track.push(track);
+                out.coef.extend_from_slice(coef);
+            }
+        }
+        if !self.start.is_empty() {
+            out.start.push(out.slot.len() as u32);
+        }
+        out
+    }
+
     /// Appends one record per component of a track's script entry: component `c` loads lane
     /// `first_lane + c` with `coef[c · terms .. (c + 1) · terms]` (missing numbers 0).
     pub(crate) fn push_components(

@@ -20,7 +20,9 @@
 //!   [`Bank::lean_records`]: per f32 or i32 group one tight loop into the live block's part
 //!   (the plan located the f32 ones; `Records::store_chunked`, ~13 instructions a cubic
 //!   record), instead of `play_hot`'s lookups and per-record callback; at an epoch start the
-//!   f32 records the new block already holds ([`FrameInfo::held`]) are not stored again.
+//!   f32 records the new block already holds ([`FrameInfo::held`]) are not stored again, and
+//!   the i32 ones come from lists without them (`fixed32::LeanRecords`, chosen record by
+//!   record in `Bank::new`).
 //! - A straight `write_f32` is the Horner pass per group straight into the caller's row (a
 //!   group whose lanes are one run of channels from its first slot by `sweep`'s counted
 //!   loop, one call), the i32 lanes (likewise, one run from slot 0 by `IntLanes::sweep`),
@@ -130,7 +132,7 @@ impl Bank<'_> {
             script:
                 Script {
                     hot,
-                    hot32,
+                    lean32,
                     hot_used,
                     blocks,
                     ..
@@ -149,11 +151,12 @@ impl Bank<'_> {
             }
         }
         // The i32 groups' parts located here (a few instructions; the plan keeps only the f32
-        // ones, whose copy at every plan costs more in an f32 bank than this in a fixed one).
+        // ones, whose copy at every plan costs more in an f32 bank than this in a fixed one);
+        // their lean lists leave out the records an epoch's block already holds.
         for d in bits(used >> MAX_TERMS) {
             let chunks = live.and_then(|e| blocks.ints.group_mut(e, d));
-            if let (Some(hot), Some(chunks)) = (hot32.get(d), chunks) {
-                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+            if let (Some(lean), Some(chunks)) = (lean32.get(d), chunks) {
+                lean.store(i, d + 1, chunks.as_flattened_mut());
             }
         }
     }
@@ -244,7 +247,8 @@ impl Bank<'_> {
             self.write_horner_f32(t, out, true);
         }
         if self.used.fixed32 != 0 {
-            self.sweep_fixed32(t as i32, out);
+            // `t` as an integer, without the float's round trip.
+            self.sweep_fixed32((frame - self.centre) as i32, out);
         }
         if self.straight.fixed == 0 && self.side.is_empty() {
             self.write_exact_floats(out);

@@ -68,6 +68,12 @@ pub(super) trait Wide: Copy {
     /// # Safety
     /// As [`Wide::splat`]; `p .. p + LANES` readable.
     unsafe fn load_scale(p: *const f32) -> Self::Scale;
+    /// Lanes `0 .. n` of [`Wide::store_lanes`] (`n < LANES`), by a masked store: the lanes
+    /// from `n` on are neither written nor accessed (a masked-out lane never faults).
+    ///
+    /// # Safety
+    /// As [`Wide::splat`]; `s .. s + LANES` readable, `o .. o + n` writable.
+    unsafe fn store_lanes_part(self, s: *const f32, o: *mut f32, n: usize);
 }
 
 /// `S` ([`SHIFT`]) as the AVX2 shift's immediate.
@@ -108,6 +114,16 @@ impl Wide for __m256i {
     #[inline(always)]
     unsafe fn load_scale(p: *const f32) -> __m256 {
         unsafe { _mm256_loadu_ps(p) }
+    }
+    #[inline(always)]
+    unsafe fn store_lanes_part(self, s: *const f32, o: *mut f32, n: usize) {
+        // Lane `m` is stored where `m < n` (the mask's sign bit set: `n > m`).
+        unsafe {
+            let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            let mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(n as i32), lanes);
+            let v = _mm256_mul_ps(_mm256_cvtepi32_ps(self), Self::load_scale(s));
+            _mm256_maskstore_ps(o, mask, v);
+        }
     }
 }
 
@@ -155,6 +171,14 @@ mod avx512 {
         #[inline(always)]
         unsafe fn load_scale(p: *const f32) -> __m512 {
             unsafe { _mm512_loadu_ps(p) }
+        }
+        #[inline(always)]
+        unsafe fn store_lanes_part(self, s: *const f32, o: *mut f32, n: usize) {
+            // Bits `0 .. n` of the mask (`n < 16`).
+            unsafe {
+                let v = _mm512_mul_ps(_mm512_cvtepi32_ps(self), Self::load_scale(s));
+                _mm512_mask_storeu_ps(o, ((1u32 << n) - 1) as u16, v);
+            }
         }
     }
 }
@@ -238,15 +262,17 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 
 /// The straight frame's pass over lanes `0 .. out.len()` of a group whose lanes are one run
 /// of channels from slot 0 (degree 1 to 3, `g.start` 0): every chunk by one counted loop
-/// straight into the caller's row, the last partial chunk through a stack chunk (its padding
-/// lanes exist: coefficients 0, scale 0). `false` (nothing written) for another degree or
+/// straight into the caller's row, of the last partial chunk only the registers holding lanes
+/// of the row, the last of them by a masked store (its padding lanes exist: coefficients 0,
+/// scale 0; they are computed, not written). `false` (nothing written) for another degree or
 /// `out` past the group's chunks.
 ///
 /// The operations of [`run`] lane for lane, so the same integers and bits, with less around
 /// them (docs/benchmarks.md, *Fixed-point sweep at 1 000 channels (session 11)*): `u` is a
-/// compile-time constant only for 0, 1, 2 and 4 (products that are no instruction or one
-/// shift); for the other values one `vpmulld` by a register of `u` folds the load of an order,
-/// where the constant's shifts and adds took two or three instructions. A group of fewer
+/// compile-time constant only for 0 and 1 (products that are no instruction); for the other
+/// values one `vpmulld` by a register of `u` folds the load of an order, where a constant's
+/// shifts and adds took two or three instructions (a shift by 2 or 4 too: it cannot fold the
+/// load, 12 instructions a register against the product's 10; session 12). A group of fewer
 /// than `pass::PREFETCH_FROM` bytes (its frame stays in the core's caches) multiplies by its
 /// lanes' scales (`lane_scale`, a chunk's scale in each of its played lanes, 0 in the others,
 /// whose coefficients are 0), a memory operand of the product, with no per-chunk test of the
@@ -281,13 +307,9 @@ unsafe fn sweep_u<V: Wide, const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32
         match (large, u) {
             (false, 0) => sweep_n::<V, N, false>(g, 0, out),
             (false, 1) => sweep_n::<V, N, false>(g, 1, out),
-            (false, 2) => sweep_n::<V, N, false>(g, 2, out),
-            (false, 4) => sweep_n::<V, N, false>(g, 4, out),
             (false, _) => sweep_n::<V, N, false>(g, u, out),
             (true, 0) => sweep_n::<V, N, true>(g, 0, out),
             (true, 1) => sweep_n::<V, N, true>(g, 1, out),
-            (true, 2) => sweep_n::<V, N, true>(g, 2, out),
-            (true, 4) => sweep_n::<V, N, true>(g, 4, out),
             (true, _) => sweep_n::<V, N, true>(g, u, out),
         }
     }
@@ -321,10 +343,12 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
     // `whole · CHUNK` f32 (`whole ≤ chunks`). Chunk `i < whole` reads orders `k < N` at
     // `c + i·N + k`, its scale at `s + i`, its lanes' at `l + i`, and writes `o + i·CHUNK ..+
     // CHUNK`; the partial chunk `whole < chunks` reads the same of chunk `whole` and writes
-    // the stack chunk `last`. Each register access covers `V::LANES` numbers at `j` (a
-    // multiple of `V::LANES`, a divisor of `CHUNK`, below `CHUNK`) of one such chunk, so every
-    // load and store stays inside the borrowed slices or `last` (unaligned: no alignment is
-    // needed). `V`'s instructions are the caller's guarantee.
+    // `o + whole·CHUNK ..+ rest` (`rest = out.len() − whole·CHUNK`, the end of `out`): whole
+    // registers below `full ≤ rest`, then lanes `0 .. rest − full` of the register at `full`
+    // by `store_lanes_part`, which accesses no lane past them. Each register access covers
+    // `V::LANES` numbers at `j` (a multiple of `V::LANES`, a divisor of `CHUNK`, below
+    // `CHUNK`) of one such chunk, so every load and store stays inside the borrowed slices
+    // (unaligned: no alignment is needed). `V`'s instructions are the caller's guarantee.
     unsafe {
         let uv = V::splat(u);
         if LARGE {
@@ -355,13 +379,21 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
             }
         }
         if whole < chunks {
-            // Only the registers that hold lanes of `out`.
+            // Only the registers that hold lanes of `out`, the last one masked.
             let rest = out.len() - whole * CHUNK;
-            let mut last = [0.0f32; CHUNK];
-            chunk_lanes::<V, N>(c.add(whole * N), uv, l.add(whole), last.as_mut_ptr(), rest);
-            let tail = out.get_mut(whole * CHUNK..).unwrap_or(&mut []);
-            if let Some(v) = last.get(..tail.len()) {
-                tail.copy_from_slice(v);
+            let (c, l, o) = (
+                c.add(whole * N),
+                l.add(whole).cast::<f32>(),
+                o.add(whole * CHUNK),
+            );
+            let full = rest - rest % V::LANES;
+            for j in (0..full).step_by(V::LANES) {
+                let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+                value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+            }
+            if full < rest {
+                let load = |k: usize| V::load(c.add(k).cast::<i32>().add(full));
+                value::<V, N>(load, uv).store_lanes_part(l.add(full), o.add(full), rest - full);
             }
         }
     }
@@ -390,6 +422,33 @@ unsafe fn chunk_lanes<V: Wide, const N: usize>(
         for j in (0..CHUNK).step_by(V::LANES).take_while(|&j| j < lanes) {
             let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
             value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+        }
+    }
+}
+
+/// Records of 4 orders (`fixed32::LeanRecords`): record `r`'s numbers `coef[4r .. 4r + 4]`
+/// stored at `values[slots[r] + k · CHUNK]` for `k < 4` (a cubic group's chunked layout),
+/// by one 128-bit load and four 32-bit stores (`vmovd`, `vpextrd`) a record where the scalar
+/// loop loads and stores each number: the same four integers in the same places.
+///
+/// # Safety
+/// The CPU must support AVX2 (the function is compiled with it); `coef` must hold at least
+/// `4 · slots.len()` numbers and every `slots[r] + 3 · CHUNK` must be below `values.len()`.
+#[inline(always)]
+pub(super) unsafe fn store_records4(slots: &[u32], coef: &[i32], values: &mut [i32]) {
+    let (s, c, v) = (slots.as_ptr(), coef.as_ptr(), values.as_mut_ptr());
+    // SAFETY: record `r < slots.len()` reads `slots[r]` and `coef[4r .. 4r + 4]` (inside
+    // `coef` by the caller's length), and writes `values[at + k · CHUNK]`, `k ≤ 3`, below
+    // `values.len()` by the caller's bound on `at = slots[r]`; unaligned accesses need no
+    // alignment. AVX2 (so SSE4.1's `pextrd`) is the caller's guarantee.
+    unsafe {
+        for r in 0..slots.len() {
+            let x = _mm_loadu_si128(c.add(4 * r).cast());
+            let p = v.add(*s.add(r) as usize);
+            *p = _mm_cvtsi128_si32(x);
+            *p.add(CHUNK) = _mm_extract_epi32::<1>(x);
+            *p.add(2 * CHUNK) = _mm_extract_epi32::<2>(x);
+            *p.add(3 * CHUNK) = _mm_extract_epi32::<3>(x);
         }
     }
 }
