@@ -92,6 +92,7 @@
 
 mod fixed32;
 mod horner;
+mod interleaved;
 mod live;
 mod normalize;
 mod pass;
@@ -331,6 +332,11 @@ struct TrackInfo<'s> {
     strict: bool,
     /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
     group: u8,
+    /// Degree of its Horner (or i32) lanes' group: its maximum degree, or for a float track
+    /// a higher one when `interleaved::merge_groups` moved its lanes to that group (its
+    /// pieces' power coefficients are padded with zeros to this degree, as every piece of a
+    /// lower degree than its track's is; the exact groups keep the maximum degree).
+    degree: u8,
     /// Slot of component 0 in its group; components follow.
     slot: u32,
     /// Float tracks: slot of component 0 in the Horner group of its maximum degree (every float
@@ -443,7 +449,7 @@ impl EpochBlocks {
     /// `info.lane + c` of its group (chunked, `horner::chunked_index`; i32 groups for fixed
     /// tracks, f32 ones otherwise).
     fn fill(&mut self, script: &Script, info: &TrackInfo<'_>, (entry, end): (&Entry, f64)) {
-        let degree = usize::from(info.group) % MAX_TERMS;
+        let degree = usize::from(info.degree).min(MAX_DEGREE);
         let (p, end) = (entry.frame as i64, end as i64);
         let mut epoch = p.div_euclid(horner::EPOCH) + 1;
         if p.rem_euclid(horner::EPOCH) == 0 {
@@ -509,7 +515,7 @@ impl EpochBlocks {
                 };
                 let span = (frame(to.saturating_sub(1)) - frame(from)).max(0.0);
                 let epochs = (span / horner::EPOCH as f64) as usize + 2;
-                let terms = usize::from(info.group) % MAX_TERMS + 1;
+                let terms = usize::from(info.degree).min(MAX_DEGREE) + 1;
                 epochs.saturating_mul(terms * usize::from(info.components))
             })
             .fold(0usize, usize::saturating_add);
@@ -609,6 +615,9 @@ pub struct Bank<'s> {
     on_script: Vec<bool>,
     /// Runs of tracks whose output is normalized (`normalize::flagged`).
     normalized: Vec<normalize::Run>,
+    /// The first channel of each flagged quaternion normalized after the Horner pass, and the
+    /// runs of `normalized` without f32 lanes (`interleaved::listed_quaternions`).
+    listed: (Vec<u32>, Vec<normalize::Run>),
     /// Horner groups played and normalized in one pass, and how (`quat_lanes`).
     fused: quat_lanes::Fused,
     /// Every track with script entries is on its script (set by each reload; a track only
@@ -651,6 +660,9 @@ impl<'s> Bank<'s> {
 
     fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
         let mut tracks = list_tracks(streams)?;
+        if lanes {
+            interleaved::merge_groups(&mut tracks);
+        }
         let fused = quat_lanes::Fused::new(&tracks);
         let (pending, has_track) = forward_chains(&mut tracks, lanes, fused);
         let LaneGroups {
@@ -688,6 +700,7 @@ impl<'s> Bank<'s> {
             fixed32: used_groups(&fixed32, IntLanes::fast_lanes),
         };
         let normalized = normalize::flagged(&tracks, fused.groups());
+        let listed = interleaved::listed_quaternions(&normalized);
         let mut bank = Self {
             tracks,
             channels,
@@ -709,6 +722,7 @@ impl<'s> Bank<'s> {
             cursor: 0,
             on_script: alloc::vec![false; track_count],
             normalized,
+            listed,
             fused,
             all_on_script: false,
             used,
@@ -1562,7 +1576,7 @@ impl LaneGroups {
         }
         if let Some(g) = self
             .horner
-            .get_mut(group % MAX_TERMS)
+            .get_mut(usize::from(info.degree))
             .filter(|_| !info.fixed)
         {
             if let Some(x) = g.channel.get_mut(lane) {
@@ -1599,6 +1613,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
             exponent: fixed32::Units::default(),
             strict: false,
             group: 0,
+            degree: track.max_degree().min(MAX_DEGREE as u8),
             slot: 0,
             lane: 0,
         });
@@ -1642,7 +1657,7 @@ fn assign_slots(
         info.slot = index(*count)?;
         *count += usize::from(info.components);
         let lane_count = match (info.fixed, info.fast) {
-            (false, _) => &mut lanes[degree],
+            (false, _) => &mut lanes[usize::from(info.degree).min(MAX_DEGREE)],
             (true, _) => &mut lanes32[degree],
         };
         info.lane = index(*lane_count)?;
@@ -1696,7 +1711,7 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
     if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
         return None;
     }
-    let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let group_degree = usize::from(info.degree).min(MAX_DEGREE);
     let components = usize::from(info.components);
     let mut strict = true;
     for ChainPiece {
@@ -1734,7 +1749,7 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
 /// kind becomes `D`), the numbers the Horner lanes load, with their f32 (float tracks) or i32
 /// (fixed tracks, units `2^-E`) coefficients about the centre of the entry's frame (`horner::epoch_coefficients` for float tracks).
 fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
-    let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let degree = usize::from(info.degree).min(MAX_DEGREE);
     // Each entry's end: the next entry's frame (a verified chain's last entry is `SLOW`).
     let ends: Vec<i64> = (0..chain.len())
         .map(|i| chain.get(i + 1).map_or(i64::MAX, |e| e.frame as i64))
