@@ -27,6 +27,7 @@
 
 use alloc::vec::Vec;
 
+use super::horner::{HornerGroup, CHUNK};
 use super::normalize::Run;
 use super::TrackInfo;
 use crate::stream::layout::{MAX_DEGREE, MAX_TERMS};
@@ -125,10 +126,68 @@ pub(super) fn listed_quaternions(runs: &[Run]) -> (Vec<u32>, Vec<Run>) {
     (listed.flat_map(Run::channels).collect(), exact)
 }
 
+/// Lanes a block of [`sweep_normalized`]: 8 KB of row, 16 KB of linear coefficients (in L1
+/// with the row), whole steps of `sweep`'s loop.
+const SWEEP_BLOCK: usize = 2048;
+
+/// The one run `(first, n)` of group `g` (from slot 0, the straight frame's `swept` case) from
+/// `block` at `t` into `out`, [`SWEEP_BLOCK`] lanes at a time, the quaternions of `list` (first
+/// channels, increasing) that end in each block normalized right after it, the rest at the end:
+/// the values of `HornerGroup::sweep` then [`normalize_list`], while the block is in L1.
+pub(super) fn sweep_normalized(
+    g: &HornerGroup,
+    block: Option<&[[f32; CHUNK]]>,
+    t: f32,
+    (first, n): (usize, usize),
+    out: &mut [f32],
+    list: &[u32],
+) {
+    let mut rest = list;
+    let mut a = 0;
+    while a < n {
+        let b = (a + SWEEP_BLOCK).min(n);
+        if let Some(dst) = out.get_mut(first + a..first + b) {
+            g.sweep_from(block, a / CHUNK, t, dst);
+        }
+        let end = first + b;
+        let (now, later) = rest.split_at(rest.partition_point(|&c| c as usize + 4 <= end));
+        normalize_list(out, now);
+        rest = later;
+        a = b;
+    }
+    normalize_list(out, rest);
+}
+
 /// Normalizes the quaternion at each first channel of `list` in `out` with
-/// `normalize_quat_f32`'s operations, bit for bit (one 128-bit register each on x86-64; a
-/// quaternion past `out` is left alone).
+/// `normalize_quat_f32`'s operations, bit for bit (one 128-bit register each on x86-64, with
+/// AVX's three-operand forms where the CPU has it; a quaternion past `out` is left alone).
 pub(super) fn normalize_list(out: &mut [f32], list: &[u32]) {
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    if std::is_x86_feature_detected!("avx") {
+        // SAFETY: `normalize_list_avx` only requires AVX, just detected at run time.
+        #[allow(unsafe_code)]
+        unsafe {
+            normalize_list_avx(out, list);
+        }
+        return;
+    }
+    normalize_each(out, list);
+}
+
+/// [`normalize_each`] compiled with AVX enabled (the same operations, VEX-encoded: no FMA).
+///
+/// # Safety
+/// The CPU must support AVX.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx")]
+#[allow(unsafe_code)]
+unsafe fn normalize_list_avx(out: &mut [f32], list: &[u32]) {
+    normalize_each(out, list);
+}
+
+/// [`normalize_list`]'s loop.
+#[inline(always)]
+fn normalize_each(out: &mut [f32], list: &[u32]) {
     for &c in list {
         let c = c as usize;
         let Some(q) = out.get_mut(c..c + 4) else {

@@ -971,7 +971,7 @@ impl<'s> Bank<'s> {
             self.write_fixed32(t as i32, out, fixed32::IntLanes::write_f32);
         }
         self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)?;
-        self.normalize_f32(out);
+        self.normalize_f32(out, false);
         Ok(())
     }
 

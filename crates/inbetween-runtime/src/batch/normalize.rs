@@ -276,11 +276,15 @@ impl Bank<'_> {
     /// is on the side list, all of them by their list: `interleaved::normalize_list`; nothing
     /// left to do for those the Horner pass normalized, `quat_lanes`); the others from their
     /// exact state in f64, rounded to f32.
-    pub(super) fn normalize_f32(&self, out: &mut [f32]) {
+    /// With `listed`, the straight frame normalized the listed ones already (while sweeping
+    /// their group: `interleaved::sweep_normalized`).
+    pub(super) fn normalize_f32(&self, out: &mut [f32], listed: bool) {
         let runs = if self.scripted && self.side.is_empty() {
             // Every flagged track on f32 lanes is on them: the listed ones by list, the ones
             // the Horner pass normalized left alone, the others (exact lanes) below.
-            super::interleaved::normalize_list(out, &self.listed.0);
+            if !listed {
+                super::interleaved::normalize_list(out, &self.listed.0);
+            }
             &self.listed.1
         } else {
             &self.normalized
