@@ -11,7 +11,9 @@
 //!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
 //!   epoch is a new block index, no copy; the script's records patch the block being played and
 //!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 8
-//!   lanes (`horner::CHUNK`, one AVX2 vector) holding their `D + 1` orders one after the other
+//!   lanes (`horner::CHUNK`, one AVX2 vector; a scattered group's tracks may move up to the
+//!   next degree's group, zero-padded, so an interleaved row is written in long runs:
+//!   `interleaved`) holding their `D + 1` orders one after the other
 //!   (`horner::chunked_index`: the frame loop walks one array, four chunks a step; a lane's
 //!   numbers lie within `32 (D + 1)` bytes, so a piece change dirties two cache lines of a
 //!   cubic's block, the blocks being stored on 64-byte lines, `horner::Chunks`), so a linear
@@ -19,7 +21,8 @@
 //!   quaternions with the normalize flag is evaluated and normalized in one pass (`quat_lanes`:
 //!   two quaternions a 256-bit register, written once; with fused multiply-adds where the CPU
 //!   has AVX and FMA, and then checked in that arithmetic); other flagged tracks are
-//!   normalized in a second pass over the row (`normalize`).
+//!   normalized in a second pass over the row (`normalize`; on f32 lanes by a list of their
+//!   channels, block by block while the row is in L1 when one group writes it: `interleaved`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per chunk of 32 lanes (`2^-(E+3)` for the orders ≥ 2;
 //!   `fixed32::shared`), wrapping i32

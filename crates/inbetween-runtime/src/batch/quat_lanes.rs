@@ -123,7 +123,8 @@ pub(super) fn played_fma(c: [&[f32]; 4], t: f32) -> [f32; 4] {
 }
 
 /// The Horner groups (bit `d` for degree `d`) whose float tracks are all flagged quaternions:
-/// the groups [`eval_quats`] plays. A float track is in the Horner group of its maximum degree
+/// the groups [`eval_quats`] plays. A float track is in the Horner group of its lanes' degree
+/// (`TrackInfo::degree`: its maximum degree, or a higher one `interleaved::merge_groups` chose)
 /// whether or not its lanes play (`assign_slots`).
 pub(super) fn fused_groups(tracks: &[TrackInfo<'_>]) -> u32 {
     let mut quats = 0u32;
