@@ -6,8 +6,9 @@
 //!     target/release/examples/playback_instructions inbetween-batch-f32 scalar 10000 100
 //! ```
 //!
-//! Arguments: METHOD (a name of `inbetween bench`), WORKLOAD (`scalar` or `quaternion`),
-//! CHANNELS, FRAMES. `tools/callgrind-playback.sh` runs the subtraction for every method.
+//! Arguments: METHOD (a name of `inbetween bench`), WORKLOAD (`scalar`, `quaternion` or `ozz`),
+//! CHANNELS (for `ozz`: characters, each 67 joints of ten values; the batch methods only, one
+//! bank over that many copies of the clip as `inbetween bench`), FRAMES. `tools/callgrind-playback.sh` runs the subtraction for every method.
 //! With `PLAYBACK_STREAM_CACHE=PATH` the compiled stream is read from `PATH` (written there
 //! first when absent), so a run at 100 000 channels under valgrind skips the compile.
 
@@ -24,13 +25,16 @@ use inbetween_bench::{
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [method, workload, channels, frames] = args.as_slice() else {
-        eprintln!("usage: playback_instructions METHOD scalar|quaternion CHANNELS FRAMES");
+        eprintln!("usage: playback_instructions METHOD scalar|quaternion|ozz CHANNELS FRAMES");
         return ExitCode::from(2);
     };
     let (Ok(channels), Ok(frames)) = (channels.parse::<usize>(), frames.parse::<usize>()) else {
         eprintln!("CHANNELS and FRAMES are whole numbers");
         return ExitCode::from(2);
     };
+    if workload == "ozz" {
+        return play_ozz(method, channels, frames);
+    }
     let doc = match workload.as_str() {
         "scalar" => workload_document(&workload_keys(channels, 5), None),
         "quaternion" => quat_workload_document(channels, 9),
@@ -104,6 +108,36 @@ fn cached_compile(
     let bytes = compile_for(method, workload, doc)?;
     std::fs::write(&path, &bytes).map_err(|e| format!("writing the stream cache: {e}"))?;
     Ok(bytes)
+}
+
+/// The ozz workload: `characters` copies of the clip compiled in f32 at `OZZ_TOLERANCE`, one
+/// bank of the batch `method` over them (as `inbetween bench --workload ozz`), `frames` frames.
+fn play_ozz(method: &str, characters: usize, frames: usize) -> ExitCode {
+    let played = (|| {
+        let clip = inbetween_bench::ozz_clip()?;
+        let options = inbetween::compile::CompileOptions {
+            precision: Precision::F32,
+            tolerance: Some(inbetween_bench::OZZ_TOLERANCE),
+            ..inbetween::compile::CompileOptions::default()
+        };
+        let bytes = compile_with_options(&clip, &options).map_err(|e| e.to_string())?;
+        let stream = Stream::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        let mut m = BatchMethod::new_many(method, &vec![stream; characters])?;
+        let mut out = vec![0.0f32; inbetween_bench::width(&clip) * characters];
+        m.reset();
+        for _ in 0..frames {
+            m.frame(&mut out);
+            black_box(&mut out);
+        }
+        Ok::<(), String>(())
+    })();
+    match played {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// The stream `method` plays: the workload compiled in its precision (f32 unless the method

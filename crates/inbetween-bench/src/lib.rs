@@ -31,7 +31,7 @@ use inbetween::{Document, Interp, Track};
 mod ozz;
 pub mod quat_shapes;
 mod soa;
-pub use ozz::bench_ozz;
+pub use ozz::{bench_ozz, ozz_clip, OZZ_TOLERANCE};
 pub use soa::{HermiteSoaScript, SlerpSoaScript, StreamingCeiling};
 
 /// One timed method at one size.

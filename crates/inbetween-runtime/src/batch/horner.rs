@@ -620,21 +620,35 @@ impl HornerGroup {
     /// [`Self::eval`] from slot 0 (`super::sweep`'s loop on AVX2; a group of the prefetching
     /// pass, or without AVX2, through [`Self::eval`]): the same values.
     pub(crate) fn sweep(&self, block: Option<&[[f32; CHUNK]]>, t: f32, out: &mut [f32]) {
+        self.sweep_from(block, 0, t, out);
+    }
+
+    /// [`Self::sweep`] from chunk `chunk` (slot `chunk · CHUNK`): the values [`Self::eval`]
+    /// writes from that slot.
+    pub(crate) fn sweep_from(
+        &self,
+        block: Option<&[[f32; CHUNK]]>,
+        chunk: usize,
+        t: f32,
+        out: &mut [f32],
+    ) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if self.pass == Pass::Avx2 {
-            let n = out.len().min(self.len);
+            let n = out.len().min(self.len.saturating_sub(chunk * CHUNK));
+            let coef = block.unwrap_or(&self.coef);
+            let coef = coef.get(chunk * (self.degree + 1)..).unwrap_or(&[]);
             if let Some(out) = out.get_mut(..n) {
                 // SAFETY: `sweep_avx2` only requires AVX2, which `Pass::new` detected for
                 // `Pass::Avx2` (see `eval`); it does the same IEEE f32 operations as `eval`
                 // (`sweep_equals_the_group_evaluation_bit_for_bit`).
                 #[allow(unsafe_code)]
                 unsafe {
-                    super::sweep::sweep_avx2(self.degree, block.unwrap_or(&self.coef), t, out);
+                    super::sweep::sweep_avx2(self.degree, coef, t, out);
                 }
             }
             return;
         }
-        self.eval(block, t, 0, out);
+        self.eval(block, t, chunk * CHUNK, out);
     }
 
     /// What [`Self::eval`] reads from slot `start` on: of `block`, or with `None` of the
@@ -851,6 +865,17 @@ mod tests {
                                 .zip(&got)
                                 .all(|(w, v)| w.to_bits() == v.to_bits());
                             assert!(same, "degree {degree} len {len} n {n} t {t}");
+                            // From each later chunk: the same values as from slot 0.
+                            for chunk in 1..n.div_ceil(CHUNK) {
+                                let mut part = alloc::vec![f32::NAN; n - chunk * CHUNK];
+                                g.sweep_from(b, chunk, t, &mut part);
+                                let from = want.get(chunk * CHUNK..).unwrap_or(&[]);
+                                let same = from
+                                    .iter()
+                                    .zip(&part)
+                                    .all(|(w, v)| w.to_bits() == v.to_bits());
+                                assert!(same, "degree {degree} len {len} from chunk {chunk}");
+                            }
                             if b.is_none() {
                                 let slot_values = (0..n).map(|s| g.value(s, t).to_bits());
                                 assert!(got.iter().map(|v| v.to_bits()).eq(slot_values));

@@ -11,7 +11,9 @@
 //!   coefficients are read in place from a block precomputed for each epoch (see `live`: a new
 //!   epoch is a new block index, no copy; the script's records patch the block being played and
 //!   a seek puts the blocks back). Lanes are grouped by `D`, in channel order, in chunks of 8
-//!   lanes (`horner::CHUNK`, one AVX2 vector) holding their `D + 1` orders one after the other
+//!   lanes (`horner::CHUNK`, one AVX2 vector; a scattered group's tracks may move up to the
+//!   next degree's group, zero-padded, so an interleaved row is written in long runs:
+//!   `interleaved`) holding their `D + 1` orders one after the other
 //!   (`horner::chunked_index`: the frame loop walks one array, four chunks a step; a lane's
 //!   numbers lie within `32 (D + 1)` bytes, so a piece change dirties two cache lines of a
 //!   cubic's block, the blocks being stored on 64-byte lines, `horner::Chunks`), so a linear
@@ -19,7 +21,8 @@
 //!   quaternions with the normalize flag is evaluated and normalized in one pass (`quat_lanes`:
 //!   two quaternions a 256-bit register, written once; with fused multiply-adds where the CPU
 //!   has AVX and FMA, and then checked in that arithmetic); other flagged tracks are
-//!   normalized in a second pass over the row (`normalize`).
+//!   normalized in a second pass over the row (`normalize`; on f32 lanes by a list of their
+//!   channels, block by block while the row is in L1 when one group writes it: `interleaved`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
 //!   coefficients in units of `2^-E` per chunk of 32 lanes (`2^-(E+3)` for the orders ≥ 2;
 //!   `fixed32::shared`), wrapping i32
@@ -92,6 +95,7 @@
 
 mod fixed32;
 mod horner;
+mod interleaved;
 mod live;
 mod normalize;
 mod pass;
@@ -331,6 +335,11 @@ struct TrackInfo<'s> {
     strict: bool,
     /// Group index: the track's maximum degree, plus `MAX_TERMS` for a float track with `fast`.
     group: u8,
+    /// Degree of its Horner (or i32) lanes' group: its maximum degree, or for a float track
+    /// a higher one when `interleaved::merge_groups` moved its lanes to that group (its
+    /// pieces' power coefficients are padded with zeros to this degree, as every piece of a
+    /// lower degree than its track's is; the exact groups keep the maximum degree).
+    degree: u8,
     /// Slot of component 0 in its group; components follow.
     slot: u32,
     /// Float tracks: slot of component 0 in the Horner group of its maximum degree (every float
@@ -445,7 +454,7 @@ impl EpochBlocks {
     /// `info.lane + c` of its group (chunked, `horner::chunked_index`; i32 groups for fixed
     /// tracks, f32 ones otherwise).
     fn fill(&mut self, script: &Script, info: &TrackInfo<'_>, (entry, end): (&Entry, f64)) {
-        let degree = usize::from(info.group) % MAX_TERMS;
+        let degree = usize::from(info.degree).min(MAX_DEGREE);
         let (p, end) = (entry.frame as i64, end as i64);
         let mut epoch = p.div_euclid(horner::EPOCH) + 1;
         if p.rem_euclid(horner::EPOCH) == 0 {
@@ -511,7 +520,7 @@ impl EpochBlocks {
                 };
                 let span = (frame(to.saturating_sub(1)) - frame(from)).max(0.0);
                 let epochs = (span / horner::EPOCH as f64) as usize + 2;
-                let terms = usize::from(info.group) % MAX_TERMS + 1;
+                let terms = usize::from(info.degree).min(MAX_DEGREE) + 1;
                 epochs.saturating_mul(terms * usize::from(info.components))
             })
             .fold(0usize, usize::saturating_add);
@@ -611,6 +620,9 @@ pub struct Bank<'s> {
     on_script: Vec<bool>,
     /// Runs of tracks whose output is normalized (`normalize::flagged`).
     normalized: Vec<normalize::Run>,
+    /// The first channel of each flagged quaternion normalized after the Horner pass, and the
+    /// runs of `normalized` without f32 lanes (`interleaved::listed_quaternions`).
+    listed: (Vec<u32>, Vec<normalize::Run>),
     /// Horner groups played and normalized in one pass, and how (`quat_lanes`).
     fused: quat_lanes::Fused,
     /// Every track with script entries is on its script (set by each reload; a track only
@@ -653,6 +665,9 @@ impl<'s> Bank<'s> {
 
     fn build(streams: &[Stream<'s>], lanes: bool) -> Result<Self, BatchError> {
         let mut tracks = list_tracks(streams)?;
+        if lanes {
+            interleaved::merge_groups(&mut tracks);
+        }
         let fused = quat_lanes::Fused::new(&tracks);
         let (pending, has_track) = forward_chains(&mut tracks, lanes, fused);
         let LaneGroups {
@@ -691,6 +706,7 @@ impl<'s> Bank<'s> {
             fixed32: used_groups(&fixed32, IntLanes::fast_lanes),
         };
         let normalized = normalize::flagged(&tracks, fused.groups());
+        let listed = interleaved::listed_quaternions(&normalized);
         let mut bank = Self {
             tracks,
             channels,
@@ -712,6 +728,7 @@ impl<'s> Bank<'s> {
             cursor: 0,
             on_script: alloc::vec![false; track_count],
             normalized,
+            listed,
             fused,
             all_on_script: false,
             used,
@@ -964,7 +981,7 @@ impl<'s> Bank<'s> {
             self.write_fixed32(t as i32, out, fixed32::IntLanes::write_f32);
         }
         self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32)?;
-        self.normalize_f32(out);
+        self.normalize_f32(out, false);
         Ok(())
     }
 
@@ -1569,7 +1586,7 @@ impl LaneGroups {
         }
         if let Some(g) = self
             .horner
-            .get_mut(group % MAX_TERMS)
+            .get_mut(usize::from(info.degree))
             .filter(|_| !info.fixed)
         {
             if let Some(x) = g.channel.get_mut(lane) {
@@ -1606,6 +1623,7 @@ fn list_tracks<'s>(streams: &[Stream<'s>]) -> Result<Vec<TrackInfo<'s>>, BatchEr
             exponent: fixed32::Units::default(),
             strict: false,
             group: 0,
+            degree: track.max_degree().min(MAX_DEGREE as u8),
             slot: 0,
             lane: 0,
         });
@@ -1649,7 +1667,7 @@ fn assign_slots(
         info.slot = index(*count)?;
         *count += usize::from(info.components);
         let lane_count = match (info.fixed, info.fast) {
-            (false, _) => &mut lanes[degree],
+            (false, _) => &mut lanes[usize::from(info.degree).min(MAX_DEGREE)],
             (true, _) => &mut lanes32[degree],
         };
         info.lane = index(*lane_count)?;
@@ -1703,7 +1721,7 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
     if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
         return None;
     }
-    let group_degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let group_degree = usize::from(info.degree).min(MAX_DEGREE);
     let components = usize::from(info.components);
     let mut strict = true;
     for ChainPiece {
@@ -1741,7 +1759,7 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
 /// kind becomes `D`), the numbers the Horner lanes load, with their f32 (float tracks) or i32
 /// (fixed tracks, units `2^-E`) coefficients about the centre of the entry's frame (`horner::epoch_coefficients` for float tracks).
 fn to_power_coefficients(info: &TrackInfo<'_>, chain: &mut [Pending]) {
-    let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+    let degree = usize::from(info.degree).min(MAX_DEGREE);
     // Each entry's end: the next entry's frame (a verified chain's last entry is `SLOW`).
     let ends: Vec<i64> = (0..chain.len())
         .map(|i| chain.get(i + 1).map_or(i64::MAX, |e| e.frame as i64))

@@ -48,6 +48,24 @@ pub(super) struct Run {
     fused: bool,
 }
 
+impl Run {
+    /// Its tracks play on f32 Horner lanes.
+    pub(super) fn lanes(&self) -> bool {
+        self.lanes
+    }
+
+    /// Their group's Horner pass normalizes them (`quat_lanes`).
+    pub(super) fn fused(&self) -> bool {
+        self.fused
+    }
+
+    /// The first channel of each of its tracks.
+    pub(super) fn channels(&self) -> impl Iterator<Item = u32> {
+        let (channel, count) = (self.channel, self.count);
+        (0..count).map(move |k| channel + 4 * k)
+    }
+}
+
 /// The runs of tracks whose output is normalized (flagged, four components), in track order;
 /// `fused` has a bit per Horner group degree that `quat_lanes` normalizes in its pass.
 pub(super) fn flagged(tracks: &[TrackInfo<'_>], fused: u32) -> Vec<Run> {
@@ -57,7 +75,7 @@ pub(super) fn flagged(tracks: &[TrackInfo<'_>], fused: u32) -> Vec<Run> {
             continue;
         }
         let lanes = info.fast && !info.fixed;
-        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let degree = usize::from(info.degree).min(MAX_DEGREE);
         let fused = lanes && fused & (1 << degree) != 0;
         match runs.last_mut() {
             Some(run)
@@ -254,17 +272,26 @@ impl Bank<'_> {
         }
     }
 
-    /// `write_f32`'s last step: flagged tracks on f32 Horner lanes normalized in f32 (a run of
-    /// them at once when none is on the side list: [`normalize_f32`]; nothing left to do for
-    /// those the Horner pass normalized, `quat_lanes`); the others from their exact state in
-    /// f64, rounded to f32.
-    pub(super) fn normalize_f32(&self, out: &mut [f32]) {
-        for run in &self.normalized {
-            let (from, to) = (run.channel as usize, (run.channel + 4 * run.count) as usize);
+    /// `write_f32`'s last step: flagged tracks on f32 Horner lanes normalized in f32 (when none
+    /// is on the side list, all of them by their list: `interleaved::normalize_list`; nothing
+    /// left to do for those the Horner pass normalized, `quat_lanes`); the others from their
+    /// exact state in f64, rounded to f32.
+    /// With `listed`, the straight frame normalized the listed ones already (while sweeping
+    /// their group: `interleaved::sweep_normalized`).
+    pub(super) fn normalize_f32(&self, out: &mut [f32], listed: bool) {
+        let runs = if self.scripted && self.side.is_empty() {
+            // Every flagged track on f32 lanes is on them: the listed ones by list, the ones
+            // the Horner pass normalized left alone, the others (exact lanes) below.
+            if !listed {
+                super::interleaved::normalize_list(out, &self.listed.0);
+            }
+            &self.listed.1
+        } else {
+            &self.normalized
+        };
+        for run in runs {
+            let from = run.channel as usize;
             if run.lanes && self.scripted && self.side.is_empty() {
-                if !run.fused {
-                    normalize_f32(out.get_mut(from..to).unwrap_or(&mut []));
-                }
                 continue;
             }
             for k in 0..run.count {

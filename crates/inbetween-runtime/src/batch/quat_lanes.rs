@@ -96,7 +96,7 @@ impl Fused {
     /// Whether `info`'s Horner lanes, if it has them, play with FMA (the arithmetic its check
     /// must verify).
     pub(super) fn fma_for(&self, info: &TrackInfo<'_>) -> bool {
-        let degree = usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let degree = usize::from(info.degree).min(MAX_DEGREE);
         self.fma && !info.fixed && self.groups & (1 << degree) != 0
     }
 }
@@ -123,13 +123,14 @@ pub(super) fn played_fma(c: [&[f32]; 4], t: f32) -> [f32; 4] {
 }
 
 /// The Horner groups (bit `d` for degree `d`) whose float tracks are all flagged quaternions:
-/// the groups [`eval_quats`] plays. A float track is in the Horner group of its maximum degree
+/// the groups [`eval_quats`] plays. A float track is in the Horner group of its lanes' degree
+/// (`TrackInfo::degree`: its maximum degree, or a higher one `interleaved::merge_groups` chose)
 /// whether or not its lanes play (`assign_slots`).
 pub(super) fn fused_groups(tracks: &[TrackInfo<'_>]) -> u32 {
     let mut quats = 0u32;
     let mut others = 0u32;
     for info in tracks.iter().filter(|i| !i.fixed) {
-        let bit = 1u32 << usize::from(info.track.max_degree()).min(MAX_DEGREE);
+        let bit = 1u32 << usize::from(info.degree).min(MAX_DEGREE);
         if info.components == 4 && info.track.normalizes() {
             quats |= bit;
         } else {

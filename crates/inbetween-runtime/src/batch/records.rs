@@ -424,7 +424,7 @@ pub(crate) fn channel_runs(channel: &[u32]) -> Vec<Run> {
 /// ones (tracks of other degrees interleaved, e.g. quaternions of mixed degrees: runs of 4) are
 /// evaluated in blocks of consecutive slots and scattered (one vectorized pass, then a store per
 /// lane, instead of one short call per run).
-const MIN_RUN: usize = 16;
+pub(super) const MIN_RUN: usize = 16;
 
 /// A lane group's values at the current frame into `out` by channel: `eval(first slot, dst)`
 /// fills `dst` with the values of slots `first .. first + dst.len()`; `runs` and `channel` are

@@ -241,11 +241,12 @@ impl Bank<'_> {
     pub(super) fn write_straight(&self, out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let t = (frame - self.centre) as f32;
-        if self.straight.swept {
-            self.sweep_groups(t, out);
+        let listed = if self.straight.swept {
+            self.sweep_groups(t, out)
         } else {
             self.write_horner_f32(t, out, true);
-        }
+            false
+        };
         if self.used.fixed32 != 0 {
             // `t` as an integer, without the float's round trip.
             self.sweep_fixed32((frame - self.centre) as i32, out);
@@ -257,7 +258,7 @@ impl Bank<'_> {
             let _ = self.write_with(out, |x| x as f32, |i, s| (i as f64 * s) as f32);
         }
         if !self.normalized.is_empty() {
-            self.normalize_f32(out);
+            self.normalize_f32(out, listed);
         }
     }
 }
@@ -291,19 +292,36 @@ impl Bank<'_> {
 
     /// A straight frame's f32 groups when the plan found them `swept`: each group's one run
     /// from its part of the live block at `t` straight into `out` (`HornerGroup::sweep`), the
-    /// values `write_horner_f32` writes.
+    /// values `write_horner_f32` writes. With one group, quaternions to normalize by list
+    /// (`interleaved`) and no channel on the side list, the group is swept in blocks, each
+    /// block's quaternions normalized while it is in L1 (`interleaved::sweep_normalized`):
+    /// then returns `true` (the list is done).
     #[inline]
-    fn sweep_groups(&self, t: f32, out: &mut [f32]) {
+    fn sweep_groups(&self, t: f32, out: &mut [f32]) -> bool {
+        let list = self.listed.0.as_slice();
+        let blocked =
+            !list.is_empty() && self.side.is_empty() && self.used.horner.count_ones() == 1;
         for d in bits(self.used.horner) {
             let Some(g) = self.horner.get(d) else {
                 continue;
             };
             if let [(0, first, n)] = *g.runs.as_slice() {
-                if let Some(dst) = out.get_mut(first..first + n) {
+                if blocked {
+                    let run = (first, n);
+                    super::interleaved::sweep_normalized(
+                        g,
+                        self.located_block(d),
+                        t,
+                        run,
+                        out,
+                        list,
+                    );
+                } else if let Some(dst) = out.get_mut(first..first + n) {
                     g.sweep(self.located_block(d), t, dst);
                 }
             }
         }
+        blocked
     }
 }
 
