@@ -615,11 +615,29 @@ fn check_and_time(
 /// timer tick or a neighbour on the machine would dominate.
 pub const MIN_SAMPLE_CHANNEL_FRAMES: usize = 4_000_000;
 
-/// Median nanoseconds per channel-frame of each of `methods` over `runs` samples, taken in
-/// rounds — sample 1 of every method, then sample 2 of every method, … — so that a slow spell
-/// of the machine falls on all methods alike instead of on whichever was being timed. A
-/// sample plays `frames` frames from the method's start, repeated (reset untimed) until it
-/// has played [`MIN_SAMPLE_CHANNEL_FRAMES`] channel-frames.
+/// Timed time a method gathers at least, over its samples, before [`time_interleaved`] stops
+/// taking more (up to [`MAX_SAMPLES`]): a fast method at 1 000 channels (a sample of about a
+/// millisecond) is then sampled some 40 times instead of 5, and its median no longer moves with
+/// one slow spell of the machine. Slow methods keep the run's minimum number of samples.
+pub const MIN_METHOD_TIMED: Duration = Duration::from_millis(100);
+
+/// Most samples [`time_interleaved`] takes of one method.
+pub const MAX_SAMPLES: usize = 41;
+
+/// How many samples [`time_interleaved_with`] takes of each method: at least `runs`, and more
+/// (up to `max_samples`) while the method's timed total is below `min_timed`.
+#[derive(Clone, Copy, Debug)]
+pub struct Sampling {
+    /// Samples every method gets.
+    pub runs: usize,
+    /// Timed total below which a method is sampled again.
+    pub min_timed: Duration,
+    /// Samples a method gets at most.
+    pub max_samples: usize,
+}
+
+/// Median nanoseconds per channel-frame of each of `methods`: [`time_interleaved_with`] with at
+/// least `runs` samples each, more for fast methods ([`MIN_METHOD_TIMED`], [`MAX_SAMPLES`]).
 pub fn time_interleaved(
     methods: &mut [Box<dyn Method + '_>],
     width: usize,
@@ -627,12 +645,43 @@ pub fn time_interleaved(
     frames: usize,
     runs: usize,
 ) -> Vec<f64> {
+    let sampling = Sampling {
+        runs,
+        min_timed: MIN_METHOD_TIMED,
+        max_samples: MAX_SAMPLES,
+    };
+    time_interleaved_with(methods, width, channels, frames, sampling)
+}
+
+/// Median nanoseconds per channel-frame of each of `methods` over its samples, taken in rounds
+/// — sample 1 of every method, then sample 2 of every method still sampled, … — so that a slow
+/// spell of the machine falls on all methods alike instead of on whichever was being timed. A
+/// sample plays `frames` frames from the method's start, repeated (reset untimed) until it has
+/// played [`MIN_SAMPLE_CHANNEL_FRAMES`] channel-frames. Every method gets `sampling.runs`
+/// samples; a method whose samples add up to less than `sampling.min_timed` gets more, up to
+/// `sampling.max_samples` (the fast methods of a size are sampled in the same rounds, so their
+/// ratios stay interleaved).
+pub fn time_interleaved_with(
+    methods: &mut [Box<dyn Method + '_>],
+    width: usize,
+    channels: usize,
+    frames: usize,
+    sampling: Sampling,
+) -> Vec<f64> {
     let per_pass = (channels * frames).max(1);
     let passes = MIN_SAMPLE_CHANNEL_FRAMES.div_ceil(per_pass).max(1);
+    let runs = sampling.runs.max(1);
+    let max_samples = sampling.max_samples.max(runs);
     let mut out = vec![0.0f32; width];
-    let mut samples = vec![Vec::with_capacity(runs.max(1)); methods.len()];
-    for _ in 0..runs.max(1) {
-        for (m, taken) in methods.iter_mut().zip(&mut samples) {
+    let mut samples = vec![Vec::with_capacity(runs); methods.len()];
+    let mut timed = vec![Duration::ZERO; methods.len()];
+    for round in 0..max_samples {
+        let mut sampled = false;
+        for ((m, taken), total) in methods.iter_mut().zip(&mut samples).zip(&mut timed) {
+            if round >= runs && *total >= sampling.min_timed {
+                continue;
+            }
+            sampled = true;
             let mut elapsed = Duration::ZERO;
             for _ in 0..passes {
                 m.reset();
@@ -643,7 +692,11 @@ pub fn time_interleaved(
                 }
                 elapsed += start.elapsed();
             }
+            *total += elapsed;
             taken.push(elapsed.as_nanos() as f64 / (per_pass * passes) as f64);
+        }
+        if !sampled {
+            break;
         }
     }
     samples
@@ -1121,14 +1174,65 @@ mod tests {
             Box::new(StreamingCeiling::new(10)),
             Box::new(Counting(counts.clone())),
         ];
-        let times = time_interleaved(&mut methods, 10, 10, 7, 3);
+        let sampling = Sampling {
+            runs: 3,
+            min_timed: Duration::ZERO,
+            max_samples: MAX_SAMPLES,
+        };
+        let times = time_interleaved_with(&mut methods, 10, 10, 7, sampling);
         assert_eq!(times.len(), 2);
         assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{times:?}");
         // 10 channels × 7 frames a pass: 57 143 passes (4 000 010 channel-frames) a sample,
-        // each from a reset; 3 samples.
+        // each from a reset; 3 samples (no minimum time: the runs alone).
         let passes = 57_143;
         assert!(passes * 70 >= MIN_SAMPLE_CHANNEL_FRAMES);
         assert!((passes - 1) * 70 < MIN_SAMPLE_CHANNEL_FRAMES);
         assert_eq!(counts.get(), (3 * passes * 7, 3 * passes));
+    }
+
+    #[test]
+    fn fast_methods_are_sampled_until_the_minimum_time_and_no_further_than_the_most() {
+        // A minimum no method reaches: every method gets the most samples.
+        let counts = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
+        let mut methods: Vec<Box<dyn Method>> = vec![Box::new(Counting(counts.clone()))];
+        let sampling = Sampling {
+            runs: 2,
+            min_timed: Duration::from_secs(3600),
+            max_samples: 5,
+        };
+        time_interleaved_with(&mut methods, 10, 1_000_000, 4, sampling);
+        // 4 000 000 channel-frames a pass: one pass a sample, 5 samples of 4 frames.
+        assert_eq!(counts.get(), (5 * 4, 5));
+        // A method slower than the minimum by itself gets exactly the runs; a fast one beside it
+        // keeps being sampled.
+        /// Counts its frames and sleeps 2 ms in each.
+        struct Sleeper(std::rc::Rc<std::cell::Cell<usize>>);
+        impl Method for Sleeper {
+            fn name(&self) -> String {
+                "sleeper".to_string()
+            }
+            fn reset(&mut self) {}
+            fn frame(&mut self, out: &mut [f32]) {
+                self.0.set(self.0.get() + 1);
+                std::thread::sleep(Duration::from_millis(2));
+                out.fill(0.0);
+            }
+        }
+        let fast = std::rc::Rc::new(std::cell::Cell::new((0, 0)));
+        let slow_frames = std::rc::Rc::new(std::cell::Cell::new(0usize));
+        let mut methods: Vec<Box<dyn Method>> = vec![
+            Box::new(Sleeper(slow_frames.clone())),
+            Box::new(Counting(fast.clone())),
+        ];
+        let sampling = Sampling {
+            runs: 2,
+            min_timed: Duration::from_millis(5),
+            max_samples: 7,
+        };
+        time_interleaved_with(&mut methods, 10, 1_000_000, 4, sampling);
+        // The sleeper's 2 samples of 4 frames last 16 ms or more: no third.
+        assert_eq!(slow_frames.get(), 2 * 4);
+        // The counter's samples last well under a millisecond each: it reaches the most.
+        assert_eq!(fast.get(), (7 * 4, 7));
     }
 }
