@@ -21,5 +21,6 @@ extern crate alloc;
 
 pub mod batch;
 pub mod math;
+mod pair;
 pub mod player;
 pub mod stream;

@@ -3,6 +3,8 @@
 #[cfg(not(any(feature = "std", feature = "libm")))]
 compile_error!("inbetween needs one of the features `std` or `libm` for its float math");
 
+pub use crate::pair::Pair;
+
 macro_rules! unary {
     ($($(#[$doc:meta])* $name:ident => $std:ident, $libm:ident;)*) => {$(
         $(#[$doc])*

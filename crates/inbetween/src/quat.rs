@@ -6,6 +6,7 @@
 //! a negative dot product.
 
 use crate::math;
+use crate::math::Pair;
 use core::f64::consts::FRAC_PI_2;
 
 /// A quaternion [x, y, z, w] (glTF order, w is the scalar part).
@@ -360,12 +361,15 @@ fn sin_cos_small(x: f64) -> (f64, f64) {
     // sin x = x·(1 − y/3! + y²/5! − … − y¹⁰/21!), cos x = 1 − y/2! + … + y¹⁰/20!.
     // Horner's rule from the top coefficients: its first step from 0.0, 0·y + c, is c
     // exactly for a finite y, so it is skipped (the same bits).
+    // The two series side by side (`math::Pair`: each lane rounds as the scalar operations
+    // do, so the same bits as one series after the other).
     let last = SERIES_TERMS - 1;
-    let (mut s, mut c) = (SIN_SERIES[last], COS_SERIES[last]);
+    let mut sc = Pair::new(SIN_SERIES[last], COS_SERIES[last]);
+    let y = Pair::splat(y);
     for j in (0..last).rev() {
-        s = s * y + SIN_SERIES[j];
-        c = c * y + COS_SERIES[j];
+        sc = sc * y + Pair::new(SIN_SERIES[j], COS_SERIES[j]);
     }
+    let [s, c] = sc.lanes();
     (x * s, c)
 }
 
@@ -446,12 +450,12 @@ impl Arc {
             Some(e) if (-1.0..=2.0).contains(&t) && math::abs(theta) <= FRAC_PI_2 => {
                 let (s, c) = sin_cos_small(theta);
                 let a = self.a;
-                Some([
-                    c * a[0] + s * e[0],
-                    c * a[1] + s * e[1],
-                    c * a[2] + s * e[2],
-                    c * a[3] + s * e[3],
-                ])
+                // `c·a_k + s·e_k`, two components a step (`math::Pair`: the same bits).
+                let (c, s) = (Pair::splat(c), Pair::splat(s));
+                let low = c * Pair::new(a[0], a[1]) + s * Pair::new(e[0], e[1]);
+                let high = c * Pair::new(a[2], a[3]) + s * Pair::new(e[2], e[3]);
+                let ([q0, q1], [q2, q3]) = (low.lanes(), high.lanes());
+                Some([q0, q1, q2, q3])
             }
             _ => finite(blend(self.a, self.b, self.arc, t)),
         }
@@ -547,6 +551,51 @@ mod tests {
                 "{x}"
             );
         }
+    }
+
+    /// `Arc::closed_form` (its series and its sum two lanes at a time, `math::Pair`) gives the
+    /// bits of the scalar form, the series one after the other from 0.0 and
+    /// `c·a_k + s·e_k` component by component: 2 000 random arcs up to a half turn at 200
+    /// random `t` in [−1, 2] each.
+    #[test]
+    fn closed_form_in_lanes_is_the_scalar_form_bit_for_bit() {
+        let mut seed = 0x853c_49e6_748f_ea9b_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let scalar_sin_cos = |x: f64| {
+            let y = x * x;
+            let (mut s, mut c) = (0.0, 0.0);
+            for j in (0..SERIES_TERMS).rev() {
+                s = s * y + SIN_SERIES[j];
+                c = c * y + COS_SERIES[j];
+            }
+            (x * s, c)
+        };
+        let mut compared = 0;
+        for _ in 0..2_000 {
+            let a = normalize([next() - 0.5, next() - 0.5, next() - 0.5, next() - 0.5]).unwrap();
+            let b = normalize([next() - 0.5, next() - 0.5, next() - 0.5, next() - 0.5]).unwrap();
+            let arc = Arc::new(a, b);
+            let Some(e) = arc.normal else { continue };
+            for _ in 0..200 {
+                let t = 3.0 * next() - 1.0;
+                let theta = t * arc.arc.0;
+                if math::abs(theta) > FRAC_PI_2 || t == 0.0 || t == 1.0 {
+                    continue;
+                }
+                let (s, c) = scalar_sin_cos(theta);
+                let a = arc.a;
+                let scalar = [0, 1, 2, 3].map(|k| c * a[k] + s * e[k]);
+                let got = arc.closed_form(t).expect("unit ends give finite values");
+                assert_eq!(got.map(f64::to_bits), scalar.map(f64::to_bits), "t = {t}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 100_000, "{compared} values compared");
     }
 
     /// `Arc::closed_form` against an independent closed form: `b` made as `a` turned by φ

@@ -751,22 +751,39 @@ fn float_run<E, V: Visit<Error = E>>(
 }
 
 /// [`float_run`] of a normalized four-component state at degree `N` (loops of fixed length:
-/// the same operations in the same order).
+/// the same operations in the same order). The state is held by term, components 0 and 1 in
+/// one `math::Pair` and 2 and 3 in another: each lane adds as its component's row does, so
+/// the same bits (`tests::passes_by_pieces_are_playing_every_frame`); it is written back to
+/// `state` at the end.
 fn rotation_run<const N: usize, E, V: Visit<Error = E>>(
     state: &mut [[f64; MAX_TERMS]; MAX_COMPONENTS],
     run: u64,
     batch: &mut Batch<'_, '_, V>,
 ) -> Result<(), E> {
+    use crate::math::Pair;
+    let mut low = [Pair::splat(0.0); MAX_TERMS];
+    let mut high = [Pair::splat(0.0); MAX_TERMS];
+    for j in 0..N + 1 {
+        low[j] = Pair::new(state[0][j], state[1][j]);
+        high[j] = Pair::new(state[2][j], state[3][j]);
+    }
+    let mut result = Ok(());
     for _ in 0..run {
-        let value = [state[0][0], state[1][0], state[2][0], state[3][0]];
-        batch.push(crate::math::normalize4(value))?;
-        for w in state.iter_mut() {
-            for i in 0..N {
-                w[i] += w[i + 1];
-            }
+        let ([q0, q1], [q2, q3]) = (low[0].lanes(), high[0].lanes());
+        result = batch.push(crate::math::normalize4([q0, q1, q2, q3]));
+        if result.is_err() {
+            break;
+        }
+        for i in 0..N {
+            low[i] = low[i] + low[i + 1];
+            high[i] = high[i] + high[i + 1];
         }
     }
-    Ok(())
+    for j in 0..N + 1 {
+        [state[0][j], state[1][j]] = low[j].lanes();
+        [state[2][j], state[3][j]] = high[j].lanes();
+    }
+    result
 }
 
 /// [`float_run`] for an integer state with the scale `2^-exponent`: the value

@@ -23,6 +23,7 @@ use super::verify::{
     Candidate, Checked, Limit, StoreFailure, Truth, HALF_BINOMIALS,
 };
 use super::{CompileOptions, TrackInput};
+use crate::math::Pair;
 use crate::stream::layout::MAX_TERMS;
 use crate::stream::{PieceNumbers, Precision, StreamValueType};
 
@@ -220,14 +221,15 @@ fn replay(
 /// values, errors and decisions, the frame computed only when the largest error moves.
 fn replay_floats<const N: usize>(
     checked: &mut Checked,
-    mut floats: [[f64; 4]; MAX_TERMS],
+    floats: [[f64; 4]; MAX_TERMS],
     origin: f64,
     exact: &[[f64; MAX_COMPONENTS]],
     stop_above: f64,
 ) {
     let (mut worst, mut at) = (checked.max_error, None);
+    let mut lanes = Lanes::by_term(&floats);
     for (m, truth) in exact.iter().enumerate() {
-        let e = error(floats[0], truth);
+        let e = error(lanes.value(), truth);
         if e > worst {
             worst = e;
             at = Some(m);
@@ -235,11 +237,7 @@ fn replay_floats<const N: usize>(
         if worst > stop_above {
             break;
         }
-        for i in 0..N {
-            for c in 0..4 {
-                floats[i][c] += floats[i + 1][c];
-            }
-        }
+        lanes.advance::<N>();
     }
     if let Some(m) = at {
         checked.max_error = worst;
@@ -270,17 +268,51 @@ fn halves_error<const N: usize>(
 ) -> f64 {
     let state = widened.map(|w| shifted::<N>(&w, &HALF_BINOMIALS));
     // By term, the components side by side (as in `replay`).
-    let mut state: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| state.map(|row| row[j]));
+    let state: [[f64; 4]; MAX_TERMS] = core::array::from_fn(|j| state.map(|row| row[j]));
+    let mut lanes = Lanes::by_term(&state);
     let mut largest = 0.0f64;
     for truth in halves {
-        largest = largest.max(error(state[0], truth));
-        for i in 0..N {
-            for c in 0..4 {
-                state[i][c] += state[i + 1][c];
-            }
-        }
+        largest = largest.max(error(lanes.value(), truth));
+        lanes.advance::<N>();
     }
     largest
+}
+
+/// A four-component state by term, components 0 and 1 side by side in one `math::Pair` and
+/// 2 and 3 in another: [`Lanes::advance`] adds `W_i += W_{i+1}` (i ascending) in each lane
+/// as the component's own additions do, so the same bits
+/// (`tests::unrolled_normalized_checks_are_the_loops_bit_for_bit`).
+#[derive(Clone, Copy)]
+struct Lanes {
+    low: [Pair; MAX_TERMS],
+    high: [Pair; MAX_TERMS],
+}
+
+impl Lanes {
+    /// `state[term][component]` in lanes.
+    #[inline(always)]
+    fn by_term(state: &[[f64; 4]; MAX_TERMS]) -> Self {
+        Self {
+            low: state.map(|w| Pair::new(w[0], w[1])),
+            high: state.map(|w| Pair::new(w[2], w[3])),
+        }
+    }
+
+    /// The value `W_0`, four components.
+    #[inline(always)]
+    fn value(&self) -> [f64; 4] {
+        let ([a, b], [c, d]) = (self.low[0].lanes(), self.high[0].lanes());
+        [a, b, c, d]
+    }
+
+    /// The player's additions at degree `N`: `W_i += W_{i+1}`, i ascending.
+    #[inline(always)]
+    fn advance<const N: usize>(&mut self) {
+        for i in 0..N {
+            self.low[i] = self.low[i] + self.low[i + 1];
+            self.high[i] = self.high[i] + self.high[i + 1];
+        }
+    }
 }
 
 /// Raises `between_error` (and `start_error` at the piece's start) to the largest normalized

@@ -266,6 +266,85 @@ fn scalar_horner_each<const N: usize>(
     }));
 }
 
+/// [`horner_rows_each`] at the frames `origin + m` (`HALF`: `origin + m + ½`, that sum then
+/// `+ 0.5`) for `m` in `0..count`, the whole frames of a piece and its half frames: for a
+/// scalar of degree ≤ 3 two frames at a time, side by side in one SSE2 register
+/// ([`scalar_horner_grid`]), each lane doing one frame's operations in the same order (so the
+/// same bits); otherwise frame by frame.
+pub(crate) fn horner_rows_grid<const HALF: bool>(
+    rows: &[[f64; MAX_COMPONENTS]],
+    at: (f64, f64),
+    components: usize,
+    (origin, count): (f64, usize),
+    out: &mut Vec<[f64; MAX_COMPONENTS]>,
+) {
+    if components == 1 {
+        let grid = (origin, count);
+        match rows.len() {
+            1 => return scalar_horner_grid::<1, HALF>(rows, at, grid, out),
+            2 => return scalar_horner_grid::<2, HALF>(rows, at, grid, out),
+            3 => return scalar_horner_grid::<3, HALF>(rows, at, grid, out),
+            4 => return scalar_horner_grid::<4, HALF>(rows, at, grid, out),
+            _ => {}
+        }
+    }
+    // Counted in i64 (one conversion instruction; the same whole numbers below 2^53).
+    let frames = (0..count as i64).map(|m| origin + m as f64);
+    if HALF {
+        horner_rows_each(rows, at, components, frames.map(|f| f + 0.5), out);
+    } else {
+        horner_rows_each(rows, at, components, frames, out);
+    }
+}
+
+/// [`horner_rows_grid`] for a scalar of `N` coefficients, two frames a step: the lanes hold
+/// `m` and `m + 1` (whole numbers below 2^53, counted by adding 2.0: exact, so `origin + m`
+/// is the sum the frame-by-frame form adds), and each lane does [`scalar_horner_each`]'s
+/// operations on its frame (`(frame − start) / length`, then `acc ← acc · v + c_k` from
+/// `0.0`, highest `k` first) — SSE2's packed operations round each lane as the scalar ones do,
+/// so the same bits (`tests::horner_on_a_grid_is_frame_by_frame_bit_for_bit`). An odd last
+/// frame is done alone.
+fn scalar_horner_grid<const N: usize, const HALF: bool>(
+    rows: &[[f64; MAX_COMPONENTS]],
+    (start, length): (f64, f64),
+    (origin, count): (f64, usize),
+    out: &mut Vec<[f64; MAX_COMPONENTS]>,
+) {
+    use crate::math::Pair;
+    let c: [f64; N] = core::array::from_fn(|k| rows.get(k).map_or(0.0, |row| row[0]));
+    let first = out.len();
+    out.resize(first + count, [0.0; MAX_COMPONENTS]);
+    let (origin2, start2, length2) = (Pair::splat(origin), Pair::splat(start), Pair::splat(length));
+    // Lane 0 holds m, lane 1 m + 1.
+    let mut m = Pair::new(0.0, 1.0);
+    let mut pairs = out[first..].chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let mut frame = origin2 + m;
+        if HALF {
+            frame = frame + Pair::splat(0.5);
+        }
+        let v = (frame - start2) / length2;
+        let mut acc = Pair::splat(0.0);
+        for k in (0..N).rev() {
+            acc = acc * v + Pair::splat(c[k]);
+        }
+        let [a, b] = acc.lanes();
+        pair[0][0] = a;
+        pair[1][0] = b;
+        m = m + Pair::splat(2.0);
+    }
+    if let [last] = pairs.into_remainder() {
+        let frame = origin + (count - 1) as f64;
+        let frame = if HALF { frame + 0.5 } else { frame };
+        let v = (frame - start) / length;
+        let mut acc = 0.0;
+        for k in (0..N).rev() {
+            acc = acc * v + c[k];
+        }
+        last[0] = acc;
+    }
+}
+
 /// [`SourceSpan::polynomial_value`] at every frame of `out`, into its values (the first
 /// `components` of each; the others left as they are): [`horner_rows`] at
 /// `v = (frame − start) / length`, for a scalar of degree ≤ 3 in the unrolled form of its
@@ -515,6 +594,63 @@ mod tests {
             }
         }
         assert!(heap > 10_000, "{heap} steps with rows on the heap");
+    }
+
+    /// `horner_rows_grid` gives frame-by-frame `horner_rows`' bits at `origin + m` and
+    /// `origin + m + ½` (the sum, then `+ 0.5`): 20 000 random cases — whole origins of both
+    /// signs (−0 too) up to 2^32, 0 to 40 frames (odd and even counts), 1 to 6 rows (the packed
+    /// scalar forms and the others), 1 to 3 components, coefficients of every size, zero and
+    /// non-finite ones, appended after values already in the vector.
+    #[test]
+    fn horner_on_a_grid_is_frame_by_frame_bit_for_bit() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let bits =
+            |v: &[[f64; MAX_COMPONENTS]]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+        for case in 0..20_000 {
+            let number = |r: u64, s: u64| -> f64 {
+                match r % 7 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    2 => f64::from_bits(s),
+                    3 if r % 35 == 3 => f64::INFINITY,
+                    _ => {
+                        let unit = (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+                        unit * 10f64.powi((r % 13) as i32 - 6)
+                    }
+                }
+            };
+            let rows: Vec<[f64; MAX_COMPONENTS]> = (0..1 + next() % 6)
+                .map(|_| core::array::from_fn(|_| number(next(), next())))
+                .collect();
+            let origin = match next() % 4 {
+                0 => -0.0,
+                1 => (next() % (1 << 32)) as f64,
+                _ => (next() % 2000) as f64 - 1000.0,
+            };
+            let count = (next() % 41) as usize;
+            let start = origin - (next() % 1000) as f64 / 999.0;
+            let length = 1e-3 + (next() % 100_000) as f64 / 997.0;
+            let components = 1 + case % 3;
+            let at = (start, length);
+            let before = [[7.5, -1.0, 2.0, 3.0]];
+            let plain = |frame: f64| horner_rows(&rows, (frame - start) / length, components);
+            let mut whole = before.to_vec();
+            horner_rows_grid::<false>(&rows, at, components, (origin, count), &mut whole);
+            let mut one = before.to_vec();
+            one.extend((0..count as i64).map(|m| plain(origin + m as f64)));
+            assert_eq!(bits(&whole), bits(&one), "case {case}: whole frames");
+            let mut halves = before.to_vec();
+            horner_rows_grid::<true>(&rows, at, components, (origin, count), &mut halves);
+            let mut one = before.to_vec();
+            one.extend((0..count as i64).map(|m| plain(origin + m as f64 + 0.5)));
+            assert_eq!(bits(&halves), bits(&one), "case {case}: half frames");
+        }
     }
 
     /// `horner_rows_each` gives `horner_rows`' bits at every frame, and `horner_rows_at`

@@ -10,7 +10,7 @@ use core::cell::OnceCell;
 use super::convert::{power_to_differences, power_to_differences_components, LobattoTable};
 use super::normalized;
 use super::seek::{entry_rounding, entry_rounding_sharp};
-use super::source::{horner_rows_at, horner_rows_each, SourceSpan, SpanShape, MAX_COMPONENTS};
+use super::source::{horner_rows_at, horner_rows_grid, SourceSpan, SpanShape, MAX_COMPONENTS};
 use super::verify::{origin_of, store_and_check, Candidate, Checked, Limit, StoreFailure, Truth};
 use super::{
     checked_spans, non_finite, CompileError, CompileOptions, TrackInput, ACCEPT_FRACTION,
@@ -848,13 +848,10 @@ impl TrackCompiler<'_> {
         let length = span.end - span.start;
         let components = self.components;
         let at = (span.start, length);
-        // Counted in i64 (one conversion instruction; the same whole numbers below 2^53).
-        let frames = (0..count as i64).map(|m| origin + m as f64);
-        horner_rows_each(coeffs, at, components, frames, exact);
+        horner_rows_grid::<false>(coeffs, at, components, (origin, count), exact);
         // Half frames `origin + m + ½` for the integer frames with a whole frame after them.
         let whole = with_whole_frame_after(origin, count, b);
-        let frames = (0..whole as i64).map(|m| origin + m as f64 + 0.5);
-        horner_rows_each(coeffs, at, components, frames, halves);
+        horner_rows_grid::<true>(coeffs, at, components, (origin, whole), halves);
         let finite = |v: &[f64; MAX_COMPONENTS]| all_finite(&v[..components.min(MAX_COMPONENTS)]);
         // One sum over all the values first; the first bad frame is looked for only if any is.
         if rows_finite(exact, components) && rows_finite(halves, components) {

@@ -350,7 +350,46 @@ fn replay_float(
 /// (the largest, its first frame, a NaN as infinite), the component's replay stopped once the
 /// largest is above `stop_above` — the same decisions, with the frame computed only when the
 /// largest error moves.
+///
+/// The errors are first taken as finite (one comparison a frame, their finiteness summed as
+/// `e · 0.0`, which is 0 for every finite `e`); if one is not, the replay is done again by
+/// [`replay_rows_plain`], whose result it then is. With finite errors `!(e ≤ worst)` is
+/// `e > worst`, so both make the same decisions
+/// (`tests::unrolled_checks_are_the_loops_bit_for_bit`).
 fn replay_rows<const N: usize>(
+    widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    error: &mut ErrorAt<'_>,
+) {
+    let (mut worst, mut at) = (error.worst.0, None);
+    let mut poison = 0.0f64;
+    for (c, row) in widened.iter().enumerate().take(components) {
+        let mut state = *row;
+        for (m, truth) in error.exact.iter().enumerate() {
+            let e = crate::math::abs(state[0] - truth[c]);
+            poison += e * 0.0;
+            if e > worst {
+                worst = e;
+                at = Some(m);
+            }
+            if worst > error.stop_above {
+                break;
+            }
+            for i in 0..N {
+                state[i] += state[i + 1];
+            }
+        }
+    }
+    if poison != 0.0 {
+        return replay_rows_plain::<N>(widened, components, error);
+    }
+    if let Some(m) = at {
+        error.worst = (worst, error.origin + m as f64);
+    }
+}
+
+/// [`replay_rows`] frame by frame with a NaN error taken as infinite where it occurs.
+fn replay_rows_plain<const N: usize>(
     widened: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
     components: usize,
     error: &mut ErrorAt<'_>,
@@ -402,18 +441,27 @@ fn halves_error<const N: usize>(
     components: usize,
     halves: &[[f64; MAX_COMPONENTS]],
 ) -> f64 {
-    let mut largest = 0.0f64;
+    // The largest as if every error were finite, and their finiteness summed (`e · 0.0` is
+    // 0 for a finite `e`, NaN for a NaN or infinite one): if one is not, the largest is
+    // infinite, as [`raise_largest`] makes it (a NaN counts as infinite, nothing exceeds an
+    // infinite one); else it is the largest (`tests::unrolled_checks_are_the_loops_bit_for_bit`).
+    let (mut largest, mut poison) = (0.0f64, 0.0f64);
     for (c, row) in widened.iter().enumerate().take(components) {
         let mut state = shifted::<N>(row, &HALF_BINOMIALS);
         for truth in halves {
             let e = crate::math::abs(state[0] - truth[c]);
-            raise_largest(&mut largest, e);
+            poison += e * 0.0;
+            largest = if e > largest { e } else { largest };
             for i in 0..N {
                 state[i] += state[i + 1];
             }
         }
     }
-    largest
+    if poison == 0.0 {
+        largest
+    } else {
+        f64::INFINITY
+    }
 }
 
 /// The largest |played − exact| at the frames of `between` at degree `N`, and the largest at
@@ -691,7 +739,7 @@ pub(super) mod tests {
     /// `binomials_to`, `shifted`) give the bits of the loops to the degree they replace —
     /// `ErrorAt::note` frame by frame, `player::shift_differences` and `player::binomials` —
     /// on 20 000 random candidates (1–4 components, degrees 0–8, exact values moved around the
-    /// limit, one in 16 with a NaN, one in 64 with a number beyond f32's range), stopping early
+    /// limit, one in 16 with a NaN or an infinity, one in 64 with a number beyond f32's range), stopping early
     /// or not: the same largest errors and frames. Changing the order of an unrolled sum (or
     /// noting a frame's error after its additions) makes it fail.
     #[test]
@@ -704,7 +752,9 @@ pub(super) mod tests {
             if random.unit() < 1.0 / 16.0 {
                 let last = exact.len() - 1;
                 let m = ((random.unit() * exact.len() as f64) as usize).min(last);
-                exact[m][components - 1] = f64::NAN;
+                // A NaN, or an infinite error (the checks take errors as finite first).
+                exact[m][components - 1] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY]
+                    [((random.unit() * 3.0) as usize).min(2)];
             }
             let n = candidate.degree;
             let widened = candidate.differences;
