@@ -296,7 +296,7 @@ fn frames_within_1e_4_of_an_inner_key_get_its_value() {
     close(
         c.eval_keys_unsnapped(9.99995),
         9.99995,
-        "streams play the segment",
+        "the segment's own formula",
     );
 }
 

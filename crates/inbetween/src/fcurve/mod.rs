@@ -308,7 +308,7 @@ impl FCurve {
     }
 
     /// [`FCurve::eval_keys`] with the key values only at the keys' exact frames: the segments'
-    /// own formulas, which compiled streams play.
+    /// own formulas (compiled streams play [`FCurve::eval_keys`], snapped, since session 13).
     #[must_use]
     pub fn eval_keys_unsnapped(&self, frame: f64) -> f64 {
         self.eval_keys_with(frame, 0.0)

@@ -3,7 +3,7 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{bezier, CycleMode, EasingMode, EasingType, FCurve, FInterp, FKey};
+use super::{bezier, CycleMode, EasingMode, EasingType, FCurve, FInterp, FKey, KEY_SNAP};
 use crate::compile::source::{SourceSpan, SpanShape, MAX_COMPONENTS};
 use crate::math;
 use crate::stream::outside::{Beyond, Outside};
@@ -188,8 +188,8 @@ impl FCurve {
     /// The value a compiled stream plays at `frame` inside [`FCurve::stream_range`]: the curve's,
     /// except that a frame on a boundary between compiled cycles (not the range's end) gets the
     /// start of the cycle after it, as every span starts at its first frame, where Blender gives
-    /// the end of the cycle before (they differ only when a `repeat` cycle jumps), and that
-    /// frames within [`super::KEY_SNAP`] of a key get the segment's formula, not the key's value.
+    /// the end of the cycle before (they differ only when a `repeat` cycle jumps). Frames within
+    /// [`KEY_SNAP`] of a key get the key's value, as in Blender and [`FCurve::eval`].
     #[must_use]
     pub fn eval_compiled(&self, frame: f64) -> f64 {
         let (lo, hi) = self.stream_range();
@@ -204,28 +204,33 @@ impl FCurve {
                 }
                 _ => (frame, 0.0),
             };
-            return self.eval_keys_unsnapped(local) + offset;
+            return self.eval_keys(local) + offset;
         }
         // The cycle a span starting at `frame` belongs to: decided just after it.
         let after = frame + span * 1e-9 + math::abs(frame) * 1e-15;
-        let (local, offset, reflected) = self.cycle_map_reflected(after, after, frame);
-        // Played backward, a key's frame starts the segment before it.
-        let before = self.keys.partition_point(|k| k.frame < local);
-        if reflected && before > 0 && before < self.keys.len() {
-            return self.eval_segment(before - 1, local) + offset;
-        }
-        self.eval_keys_unsnapped(local) + offset
+        let (local, offset) = self.cycle_map(after, after, frame);
+        // A key's frame plays the key's value whichever way its cycle runs.
+        self.eval_keys(local) + offset
     }
 
     /// The formula of compiled span [`start`, `end`] (segment `segment`, possibly in a cycle) at
     /// `frame` in its closed range.
+    /// A span within [`KEY_SNAP`] of one of the segment's keys (by its midpoint: the spans of
+    /// [`FCurve::source_spans`] around the keys) plays that key's value.
     pub(crate) fn eval_span(&self, segment: usize, start: f64, end: f64, frame: f64) -> f64 {
         let (local, offset) = self.cycle_map(start, end, frame);
-        let (lo, hi) = match (self.keys.get(segment), self.keys.get(segment + 1)) {
-            (Some(a), Some(b)) => (a.frame, b.frame),
+        let (k0, k1) = match (self.keys.get(segment), self.keys.get(segment + 1)) {
+            (Some(a), Some(b)) => (a, b),
             _ => return self.eval(frame),
         };
-        self.eval_segment(segment, local.clamp(lo, hi)) + offset
+        let (mid, _) = self.cycle_map(start, end, 0.5 * (start + end));
+        if mid - k0.frame <= KEY_SNAP {
+            return k0.value + offset;
+        }
+        if k1.frame - mid <= KEY_SNAP {
+            return k1.value + offset;
+        }
+        self.eval_segment(segment, local.clamp(k0.frame, k1.frame)) + offset
     }
 
     /// The compiler's spans: a polynomial for constant and linear segments, smooth spans for
@@ -312,9 +317,11 @@ impl FCurve {
         }
     }
 
-    /// The spans of the keys themselves.
+    /// The spans of the keys themselves. Frames within [`KEY_SNAP`] of a key play the key's
+    /// value (Blender's key search, as [`FCurve::eval_keys`]): one constant span around each
+    /// key (after the first key, before the last), the segments' formulas between them.
     fn key_spans(&self) -> Vec<SourceSpan> {
-        let mut out = Vec::new();
+        let mut out: Vec<SourceSpan> = Vec::new();
         for (i, pair) in self.keys.windows(2).enumerate() {
             let (k0, k1) = (&pair[0], &pair[1]);
             let polynomial = |coeffs: Vec<f64>| {
@@ -336,26 +343,98 @@ impl FCurve {
                 key: i,
                 shape,
             };
-            match k0.interp {
-                FInterp::Constant => out.push(span(k0.frame, k1.frame, polynomial(vec![k0.value]))),
-                FInterp::Linear => out.push(span(
-                    k0.frame,
-                    k1.frame,
-                    polynomial(vec![k0.value, k1.value - k0.value]),
-                )),
-                _ => {
-                    let mut start = k0.frame;
-                    for cut in cuts(k0, k1).into_iter().chain([k1.frame]) {
-                        if cut > start && cut <= k1.frame {
-                            out.push(span(start, cut, SpanShape::Smooth));
-                            start = cut;
+            let (a, b) = (k0.frame, k1.frame);
+            if b <= a {
+                continue;
+            }
+            // [a, held) plays k0's value, [from, b) k1's, the segment's formula between.
+            let held = snap_end_after(a).min(b);
+            let from = snap_start_before(b).max(held);
+            if held > a {
+                // Joined to the previous segment's last span, which holds the same key.
+                match out.last_mut() {
+                    Some(last) if last.end == a && is_constant(last, k0.value) => last.end = held,
+                    _ => out.push(span(a, held, polynomial(vec![k0.value]))),
+                }
+            }
+            if from > held {
+                match k0.interp {
+                    FInterp::Constant => match out.last_mut() {
+                        // The span holding k0 from `a` (held > a): the same constant.
+                        Some(last) if last.end == held => last.end = from,
+                        _ => out.push(span(held, from, polynomial(vec![k0.value]))),
+                    },
+                    FInterp::Linear => {
+                        let (change, n) = (k1.value - k0.value, b - a);
+                        let at = |f: f64| k0.value + change * ((f - a) / n);
+                        let (y0, y1) = (at(held), at(from));
+                        out.push(span(held, from, polynomial(vec![y0, y1 - y0])));
+                    }
+                    _ => {
+                        let mut start = held;
+                        for cut in cuts(k0, k1).into_iter().chain([from]) {
+                            if cut > start && cut <= from {
+                                out.push(span(start, cut, SpanShape::Smooth));
+                                start = cut;
+                            }
                         }
                     }
                 }
             }
+            if b > from {
+                out.push(span(from, b, polynomial(vec![k1.value])));
+            }
         }
         out
     }
+}
+
+/// Whether `span` is a constant polynomial span of `value`.
+fn is_constant(span: &SourceSpan, value: f64) -> bool {
+    match &span.shape {
+        SpanShape::Polynomial { coeffs } => coeffs.len() == 1 && coeffs[0][0] == value,
+        SpanShape::Smooth => false,
+    }
+}
+
+/// The next f64 above `x` (finite).
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let bits = x.to_bits();
+    f64::from_bits(if x > 0.0 { bits + 1 } else { bits - 1 })
+}
+
+/// The next f64 below `x` (finite).
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+/// The least frame after key frame `a` that [`FCurve::eval_keys`] no longer snaps to it: the
+/// least f64 `f` with `f − a > KEY_SNAP` (as computed in f64).
+fn snap_end_after(a: f64) -> f64 {
+    let mut f = a + KEY_SNAP;
+    while f - a <= KEY_SNAP {
+        f = next_up(f);
+    }
+    while next_down(f) - a > KEY_SNAP {
+        f = next_down(f);
+    }
+    f
+}
+
+/// The least frame before key frame `b` that [`FCurve::eval_keys`] snaps to it: the least f64
+/// `f` with `b − f ≤ KEY_SNAP` (as computed in f64).
+fn snap_start_before(b: f64) -> f64 {
+    let mut f = b - KEY_SNAP;
+    while b - f > KEY_SNAP {
+        f = next_up(f);
+    }
+    while b - next_down(f) <= KEY_SNAP {
+        f = next_down(f);
+    }
+    f
 }
 
 /// Frames strictly inside the segment where its formula is not smooth.
