@@ -510,8 +510,8 @@ enum Pass {
     Any,
     /// Compiled with AVX2 (the CPU has it, detected in [`HornerGroup::new`]).
     Avx2,
-    /// AVX2 with software prefetch (`pass::walk_prefetch`): a group of more than
-    /// `pass::PREFETCH_FROM` bytes of coefficients.
+    /// AVX2 with software prefetch (`pass::walk_prefetch`): a group of at least
+    /// `pass::PREFETCH_FROM` and less than `pass::PREFETCH_UNTIL` bytes of coefficients.
     Avx2Prefetch,
 }
 
@@ -520,7 +520,7 @@ impl Pass {
     fn new(bytes: usize) -> Self {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if std::is_x86_feature_detected!("avx2") {
-            return if bytes >= super::pass::PREFETCH_FROM {
+            return if (super::pass::PREFETCH_FROM..super::pass::PREFETCH_UNTIL).contains(&bytes) {
                 Self::Avx2Prefetch
             } else {
                 Self::Avx2
@@ -906,6 +906,39 @@ mod tests {
                 for (slot, v) in out.iter().enumerate().skip(start) {
                     let want = g.value(slot, t).to_bits();
                     assert_eq!(v.to_bits(), want, "slot {slot} t {t} start {start}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn groups_past_the_prefetch_range_evaluate_like_scalar_horner_bit_for_bit() {
+        // 270 003 cubic lanes: 4.3 MB, past `pass::PREFETCH_UNTIL` (4 MiB): the loop without
+        // software prefetch again, through `eval` and `sweep`.
+        let len: usize = 270_003;
+        let bytes = len.div_ceil(CHUNK) * 4 * CHUNK * 4;
+        assert!(bytes >= super::super::pass::PREFETCH_UNTIL);
+        assert_ne!(Pass::new(bytes), Pass::Avx2Prefetch);
+        let within = super::super::pass::PREFETCH_FROM;
+        assert!(matches!(Pass::new(within), Pass::Avx2Prefetch | Pass::Any));
+        let mut g = HornerGroup::new(3, len);
+        for slot in 0..len {
+            let s = (slot % 977) as f64;
+            let a = [s * 0.37 - 50.0, 1.5 - 0.003 * s, 0.01 * s - 4.0, -1e-4 * s];
+            g.set(slot, &a.map(|x| x as f32));
+        }
+        let mut out = alloc::vec![f32::NAN; len];
+        for t in [-8.0f32, 0.0, 7.0] {
+            for sweep in [false, true] {
+                out.fill(f32::NAN);
+                if sweep {
+                    g.sweep(None, t, &mut out);
+                } else {
+                    g.eval(None, t, 0, &mut out);
+                }
+                for (slot, v) in out.iter().enumerate() {
+                    let want = g.value(slot, t).to_bits();
+                    assert_eq!(v.to_bits(), want, "slot {slot} t {t} sweep {sweep}");
                 }
             }
         }

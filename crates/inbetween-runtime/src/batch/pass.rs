@@ -188,6 +188,14 @@ fn first_part<'o, T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
 /// through [`walk`], instruction for instruction as before.
 pub(crate) const PREFETCH_FROM: usize = 512 << 10;
 
+/// Bytes of coefficients from which a group plays through [`walk`] again (`sweep`'s loop),
+/// without software prefetch: a part of 16 MB (10^6 cubic lanes) is read from memory, not L3,
+/// where `prefetcht0` (which fills L1 and holds its few miss buffers) fetched less than the
+/// L2's own prefetcher: without it the bank took 2.33 instead of 3.07 ns of CPU a
+/// channel-frame at 10^6 channels (docs/benchmarks.md, *The bank at 10^6 channels (session
+/// 13)*). From the same size the records prefetch their lines (`records::PREFETCH_FROM`).
+pub(crate) const PREFETCH_UNTIL: usize = 4 << 20;
+
 /// How far ahead of the step being played [`prefetch`] reaches, in bytes.
 const AHEAD: usize = 4096;
 

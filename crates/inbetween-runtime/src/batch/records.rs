@@ -339,17 +339,63 @@ fn store_chunked<T: super::horner::LaneWord, const N: usize>(
     let Some(last) = values.len().checked_sub((N - 1) * T::CHUNK + 1) else {
         return;
     };
-    if max_slot as usize <= last {
-        store_bounded::<T, N, false>((slots, coef), values, last);
-    } else {
-        store_bounded::<T, N, true>((slots, coef), values, last);
+    let far = core::mem::size_of_val(values) >= PREFETCH_FROM;
+    match (max_slot as usize <= last, far) {
+        (true, false) => store_bounded::<T, N, false, false>((slots, coef), values, last),
+        (false, false) => store_bounded::<T, N, true, false>((slots, coef), values, last),
+        (true, true) => store_bounded::<T, N, false, true>((slots, coef), values, last),
+        (false, true) => store_bounded::<T, N, true, true>((slots, coef), values, last),
     }
 }
 
+/// Bytes of a group's part of a block from which [`store_chunked`] prefetches each record's
+/// lines [`AHEAD`] records before storing them: such a part is far past the core's L2 when
+/// the records of the next frame are stored (the frame's pass has just walked through all of
+/// it), so each record's stores would otherwise wait for L3 one after the other
+/// (docs/benchmarks.md, *The bank at 10^6 channels (session 13)*).
+pub(crate) const PREFETCH_FROM: usize = super::pass::PREFETCH_UNTIL;
+
+/// Records between a record's prefetch and its stores.
+const AHEAD: usize = 16;
+
+/// Asks the CPU to bring into the cache the lines of the record at position `at` of `values`
+/// (`N` numbers `T::CHUNK` apart; one hint per 64 bytes of the span, nothing on other
+/// architectures).
+#[inline(always)]
+fn prefetch_record<T: super::horner::LaneWord, const N: usize>(values: &[T], at: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let first = values.as_ptr().cast::<i8>();
+        let stride = T::CHUNK * core::mem::size_of::<T>();
+        let mut k = 0;
+        while k < N {
+            let offset = (at + k * T::CHUNK) * core::mem::size_of::<T>();
+            // SAFETY: `_mm_prefetch` needs SSE (every x86_64 CPU has it); a prefetch is a hint
+            // that never faults and whose line the program never observes, so any address is
+            // sound, and `wrapping_add` forms it without claiming it is in `values`.
+            #[allow(unsafe_code, unused_unsafe)]
+            unsafe {
+                use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(offset));
+            }
+            k += (64 / stride).max(1);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, at);
+}
+
 /// [`store_chunked`]'s loop: every record whose position is at most `last` (compared when
-/// `CHECKED`; otherwise the caller proved every position of `slots` is).
+/// `CHECKED`; otherwise the caller proved every position of `slots` is); with `PREFETCH`, the
+/// lines of the record [`AHEAD`] records on are prefetched before each record's stores
+/// (a hint: the same stores).
 #[inline(never)]
-fn store_bounded<T: super::horner::LaneWord, const N: usize, const CHECKED: bool>(
+fn store_bounded<
+    T: super::horner::LaneWord,
+    const N: usize,
+    const CHECKED: bool,
+    const PREFETCH: bool,
+>(
     (slots, coef): (&[u32], &[T]),
     values: &mut [T],
     last: usize,
@@ -357,7 +403,18 @@ fn store_bounded<T: super::horner::LaneWord, const N: usize, const CHECKED: bool
     if last >= values.len() {
         return;
     }
+    if PREFETCH {
+        for &at in slots.iter().take(AHEAD) {
+            prefetch_record::<T, N>(values, at as usize);
+        }
+    }
+    let mut ahead = slots.iter().skip(AHEAD);
     let mut store = |at: u32, c: &[T; N]| {
+        if PREFETCH {
+            if let Some(&next) = ahead.next() {
+                prefetch_record::<T, N>(values, next as usize);
+            }
+        }
         let at = at as usize;
         if CHECKED && at > last {
             return;
@@ -478,7 +535,7 @@ fn scatter_blocks(
 
 #[cfg(test)]
 mod tests {
-    use super::{channel_runs, write_lanes, Records};
+    use super::{channel_runs, write_lanes, Records, PREFETCH_FROM};
     use crate::batch::horner::{chunked_index, LaneWord};
     use alloc::{vec, vec::Vec};
 
@@ -628,6 +685,64 @@ mod tests {
             for (at, (s, p)) in stored.iter().zip(&played).enumerate() {
                 let of_36 = at >= lane36 && (at - lane36) % T::CHUNK == 0;
                 let want = if of_36 { T::default() } else { *p };
+                assert!(*s == want, "{terms} orders, position {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn prefetching_stores_equal_played_records() {
+        prefetched_records_of::<f32>();
+        prefetched_records_of::<i32>();
+    }
+
+    /// `store_chunked` on a group part of at least `PREFETCH_FROM` bytes (the loop that
+    /// prefetches each record's lines `AHEAD` records on) against `play_into`'s chunked stores,
+    /// for every order count: 100 records of scattered lanes in two frames (more than `AHEAD`
+    /// each, and fewer), then with values cut before the farthest lane's last order (the
+    /// checked loop with prefetch skips that record and stores the others).
+    fn prefetched_records_of<T: LaneWord + From<u8> + PartialEq>() {
+        for terms in 1..=9usize {
+            let lanes = (PREFETCH_FROM / core::mem::size_of::<T>()).div_ceil(terms) + 2 * T::CHUNK;
+            let slot: Vec<u32> = (0..100u32)
+                .map(|r| ((r as usize * 7919 + 13) % lanes) as u32)
+                .chain([lanes as u32 - 1])
+                .collect();
+            let coef: Vec<T> = (0..slot.len() * terms)
+                .map(|x| T::from((x % 250) as u8 + 1))
+                .collect();
+            let max_slot = lanes as u32 - 1;
+            let mut r = Records {
+                start: vec![0, 10, slot.len() as u32],
+                slot,
+                max_slot,
+                track: vec![0; 101],
+                coef,
+                undo: Vec::new(),
+            };
+            assert!(r.index_chunks(terms));
+            let len = lanes.div_ceil(T::CHUNK) * terms * T::CHUNK;
+            assert!(len * core::mem::size_of::<T>() >= PREFETCH_FROM);
+            let channel = vec![0u32; lanes];
+            let played = |i: usize| {
+                let mut played = vec![T::default(); len];
+                let lanes = (played.as_mut_slice(), channel.as_slice(), lanes, terms);
+                r.play_into(lanes, (r.range(i), true), None, |_| {});
+                played
+            };
+            for i in 0..2 {
+                let mut stored = vec![T::default(); len];
+                r.store_chunked(i, terms, &mut stored);
+                assert!(stored == played(i), "{terms} orders, frame {i}");
+            }
+            let last = r.max_slot as usize;
+            let mut stored = vec![T::default(); last + (terms - 1) * T::CHUNK];
+            assert!(core::mem::size_of_val(stored.as_slice()) >= PREFETCH_FROM);
+            r.store_chunked(1, terms, &mut stored);
+            let want = played(1);
+            for (at, (s, p)) in stored.iter().zip(&want).enumerate() {
+                let of_last = at >= last && (at - last) % T::CHUNK == 0;
+                let want = if of_last { T::default() } else { *p };
                 assert!(*s == want, "{terms} orders, position {at}");
             }
         }
