@@ -17,11 +17,11 @@ lacks), the compile table, the callgrind table, and issue 12's targets for each 
 `<!-- bench-tables: begin -->` and `<!-- bench-tables: end -->` in FILE instead of printing.
 
 The old usage still works: `python3 tools/bench-tables.py bench.json [ozz.json ...]` prints the
-tables of one run, rows of further files added where the first has no row of that method,
-workload and size.
+tables and targets of one run, with the rows of the further files as `--ozz` adds them.
 """
 import argparse
 import json
+import os
 import re
 import sys
 
@@ -36,7 +36,7 @@ WHAT = {
     "inbetween-exact": "`Track::eval_segment` in f64 with a segment cursor",
     "hermite-soa-script": "hand-written: per lane 4 f32 coefficients + start frame (SoA), Horner, same reload script, AVX2 at run time; the same cubics",
     "slerp-soa-script": "hand-written: Shoemake slerp in f32, angle and 1/sin cached per lane (SoA), same reload script, AVX2 at run time; the same slerp",
-    "ozz-animation-rs": "ozz-animation-rs 0.11 `SamplingJob`, one context per character (timed by `tools/ozz-compare/run.sh`)",
+    "ozz-animation-rs": "ozz-animation-rs 0.11 `SamplingJob`, one context per character (timed by `tools/ozz-compare/run.sh`; ratio to the bank in that process)",
     "inbetween-batch-f32 (run.sh)": "the same f32 bank, timed by `tools/ozz-compare/run.sh` in ozz-animation-rs's process",
     "streaming-ceiling": "reads 16 B (four f32) and writes one f32 per value (Horner, one `t` per frame, AVX2 at run time); plays no curve (not checked)",
 }
@@ -50,6 +50,7 @@ WORKLOADS = {
 BEGIN = "<!-- bench-tables: begin -->"
 END = "<!-- bench-tables: end -->"
 OZZ_BANK = "inbetween-batch-f32 (run.sh)"
+OZZ_COMPARE = ("ozz-animation-rs", OZZ_BANK)
 
 
 def fmt(x, digits=3):
@@ -89,9 +90,9 @@ def ozz_rows(paths):
 
 def workload_table(out, workload, mine):
     sizes = sorted({r["channels"] for r in mine})
-    batch = {r["channels"]: r["ns_per_channel_frame"] for r in mine if r["method"] == OZZ_BANK}
-    # the bench's own bank where it ran; ozz-compare's bank at sizes the bench did not play
-    batch.update({r["channels"]: r["ns_per_channel_frame"] for r in mine if r["method"] == "inbetween-batch-f32"})
+    batch = {r["channels"]: r["ns_per_channel_frame"] for r in mine if r["method"] == "inbetween-batch-f32"}
+    # ozz-compare's rows are divided by the bank timed in their own process
+    in_process = {r["channels"]: r["ns_per_channel_frame"] for r in mine if r["method"] == OZZ_BANK}
     head = "| method | what it plays |"
     rule = "| --- | --- |"
     for n in sizes:
@@ -107,7 +108,8 @@ def workload_table(out, workload, mine):
             t = r and r["ns_per_channel_frame"]
             if r and r.get("max_error") is not None:
                 err = max(err or 0.0, r["max_error"])
-            ratio = t / batch[n] if t and batch.get(n) else None
+            base = in_process if m in OZZ_COMPARE and in_process else batch
+            ratio = t / base[n] if t and base.get(n) else None
             line += f" {fmt(t)} | {fmt(ratio)} |"
         out.append(line + f" {fmt(err, 2)} |")
     out.append("")
@@ -220,10 +222,11 @@ def time_report(path):
                 wall = m.group(1)
             m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", line)
             if m:
-                peak = int(m.group(1)) * 1024 / 1e9
+                peak = int(m.group(1))  # KiB
     if wall is None and peak is None:
         return None
-    return f"wall time {wall or '?'}, peak resident memory " + (f"{peak:.1f} GB" if peak else "?")
+    shown = f"{peak / 2**20:.1f} GiB ({peak:,} KiB)" if peak else "?"
+    return f"`/usr/bin/time -v`: wall time {wall or '?'}, peak resident memory {shown}"
 
 
 def results(args):
@@ -235,15 +238,15 @@ def results(args):
     out.append(f"Machine: {main['machine']}.")
     named = []
     if full:
-        line = f"Full run: `{args.full}`"
+        line = f"full run `{os.path.basename(args.full)}`"
         if args.time and time_report(args.time):
             line += f" ({time_report(args.time)})"
         named.append(line)
     if quick:
-        named.append(f"quick run: `{args.quick}`")
+        named.append(f"quick run `{os.path.basename(args.quick)}`")
     if args.ozz:
-        named.append("ozz-compare: " + ", ".join(f"`{p}`" for p in args.ozz))
-    out.append("; ".join(named) + ".")
+        named.append("ozz-compare " + ", ".join(f"`{os.path.basename(p)}`" for p in args.ozz))
+    out.append("From: " + "; ".join(named) + ".")
     out.append("")
     for workload in WORKLOADS:
         source, label = full, "full run"
@@ -280,20 +283,18 @@ def results(args):
 
 
 def legacy(paths):
-    """The old usage: one run, rows of further files added where the first has none."""
+    """The old usage: one run, then the rows of further files (ozz-compare's: its bank row kept
+    apart, as with --ozz)."""
     data = load(paths[0]) if paths else json.load(sys.stdin)
-    rows = data["results"]
-    for extra in paths[1:]:
-        have = {(r["method"], r["workload"], r["channels"]) for r in rows}
-        rows += [r for r in load(extra)["results"] if (r["method"], r["workload"], r["channels"]) not in have]
+    rows, extra = data["results"], ozz_rows(paths[1:])
     out = [f"Machine: {data['machine']}", ""]
     for workload in WORKLOADS:
-        mine = [r for r in rows if r["workload"] == workload]
+        mine = [r for r in rows + extra if r["workload"] == workload]
         if mine:
             out += [f"**{workload}** ({WORKLOADS[workload]})", ""]
             workload_table(out, workload, mine)
     compile_table(out, [(None, data["compile"])])
-    targets(out, rows, data["compile"], [])
+    targets(out, rows, data["compile"], extra)
     return out
 
 
