@@ -202,8 +202,8 @@ fn hermite_prefetch_loop(f: f32, out: &mut [f32], lanes: [&[f32]; 5]) {
 /// whose coefficients pass 512 KiB (`batch::pass`), 32 768 cubic lanes of 16 B; the baselines
 /// from as many lanes. The bench's `streaming-ceiling` and `hermite-soa-script` keep their plain
 /// loops: given the same prefetch (`with_prefetch`), both ran slower at 100 000 channels in
-/// every paired round in one process (`examples/bank_memory.rs`; docs/benchmarks.md, *Memory
-/// at 100 000 channels (session 9)*) — their five separate streams are what the hardware
+/// every paired round in one process (`examples/bank_memory.rs`; docs/benchmarks-history.md,
+/// *Memory at 100 000 channels (session 9)*) — their five separate streams are what the hardware
 /// prefetcher already follows — so the plain loops are the stronger baselines.
 const PREFETCH_LANES: usize = 32_768;
 

@@ -30,7 +30,7 @@ use crate::error::CliError;
 
 /// The program's allocator: mimalloc, whose per-thread heaps serve the compiler's many small
 /// vectors (a piece's numbers, a span's coefficients) on both threads without glibc's arena
-/// and bin work (docs/benchmarks.md, *Compile speed, eighth pass*). The libraries allocate
+/// and bin work (docs/benchmarks-history.md, *Compile speed, eighth pass*). The libraries allocate
 /// through `alloc` and leave this choice to the program.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

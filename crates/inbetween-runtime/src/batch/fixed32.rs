@@ -48,7 +48,7 @@
 //! bound by the vector ALU ports (three 1-µop integer steps and a 2-µop `vpmulld` against
 //! the f32 lanes' multiply and add, which have an adder port of their own on this machine's
 //! cores), so the 16-lane registers, not the fewer instructions, are what brought the
-//! 1 000-channel fixed bank level with the f32 one (`docs/benchmarks.md`, session 8).
+//! 1 000-channel fixed bank level with the f32 one (`docs/benchmarks-history.md`, session 8).
 //!
 //! The straight frame plays a group whose lanes are one run of channels from slot 0 by
 //! [`IntLanes::sweep`] (`x86::sweep`): one counted loop over every chunk straight into the
@@ -57,7 +57,7 @@
 //! lane times its own scale as a memory operand below `pass::PREFETCH_FROM` bytes (no test of
 //! the chunk's scale), and only the registers of a partial last chunk that hold lanes of the
 //! row, the last one by a masked store: 2.80 → 2.07 instructions a channel-frame for the
-//! 1 000-channel fixed bank, the f32 one's 1.89 (`docs/benchmarks.md`, *Fixed-point sweep
+//! 1 000-channel fixed bank, the f32 one's 1.89 (`docs/benchmarks-history.md`, *Fixed-point sweep
 //! at 1 000 channels (session 11)*). The straight frame's records are a [`LeanRecords`] list
 //! built once in `Bank::new`: without those an epoch's block already holds at its first
 //! frame, a cubic record stored by one 128-bit load and four 32-bit stores: 2.035 → 1.890
@@ -88,7 +88,7 @@
 //! The lanes of a chunk ([`CHUNK`] = 32) share one `E` and so one scale `2^-E`, read once a
 //! chunk (a register broadcast) rather than once a lane: a cubic lane reads 16 B a frame, as
 //! an f32 lane does, against 20 B with a scale per lane, which at 100 000 channels put the
-//! frame's data (2.4 MB) past this machine's 2 MB L2 (`docs/benchmarks.md`, *Fixed-point
+//! frame's data (2.4 MB) past this machine's 2 MB L2 (`docs/benchmarks-history.md`, *Fixed-point
 //! lanes of 16 B (session 10)*). `shared` gives a chunk the smallest `E` its tracks are
 //! expected to need ([`expected_exponent`]; chunks joined by a track whose lanes cross their
 //! boundary share it too) and checks each track at that `E` with `choose_units(.., Some(E))`;
@@ -675,7 +675,7 @@ fn eval_rest(g: &Lanes<'_>, u: i32, out: &mut [f32], done: usize) {
 /// [`eval_avx2`] with AVX-512 registers (16 lanes) in [`x86::whole_chunks`], when the CPU
 /// has AVX-512F and the compiler its intrinsics (Rust 1.89): `true` if it evaluated `out`.
 /// On the benchmark machine (a Xeon with AVX-512) the 1 000-channel fixed bank plays ~18 %
-/// faster so (`docs/benchmarks.md`, session 8).
+/// faster so (`docs/benchmarks-history.md`, session 8).
 #[cfg(all(feature = "std", target_arch = "x86_64"))]
 #[rustversion::since(1.89)]
 #[clippy::msrv = "1.89"]

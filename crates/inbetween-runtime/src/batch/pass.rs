@@ -184,7 +184,7 @@ fn first_part<'o, T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
 /// of an epoch block larger than this is mostly read from beyond the core's L2 cache (the
 /// blocks of 100 000 cubic lanes are 1.6 MB, with a 0.4 MB row, on a machine of 2 MB of L2 a
 /// core), where the hardware's prefetch of the one interleaved stream runs too little ahead
-/// (docs/benchmarks.md, *Memory at 100 000 channels (session 9)*). Smaller groups play
+/// (docs/benchmarks-history.md, *Memory at 100 000 channels (session 9)*). Smaller groups play
 /// through [`walk`], instruction for instruction as before.
 pub(crate) const PREFETCH_FROM: usize = 512 << 10;
 
@@ -192,7 +192,7 @@ pub(crate) const PREFETCH_FROM: usize = 512 << 10;
 /// without software prefetch: a part of 16 MB (10^6 cubic lanes) is read from memory, not L3,
 /// where `prefetcht0` (which fills L1 and holds its few miss buffers) fetched less than the
 /// L2's own prefetcher: without it the bank took 2.33 instead of 3.07 ns of CPU a
-/// channel-frame at 10^6 channels (docs/benchmarks.md, *The bank at 10^6 channels (session
+/// channel-frame at 10^6 channels (docs/benchmarks-history.md, *The bank at 10^6 channels (session
 /// 13)*). From the same size the records prefetch their lines (`records::PREFETCH_FROM`).
 pub(crate) const PREFETCH_UNTIL: usize = 4 << 20;
 

@@ -4,7 +4,7 @@
 //! steps it paid ~2 instructions a step for its output iterator's end test and ~100 a call of
 //! setup and dispatch (`horner::Lanes`, the start inside a chunk, the chunk-by-chunk rest).
 //! Here the two arrays are zipped in steps of one size each, the degree is matched once per
-//! call, and the caller's run is the output (docs/benchmarks.md, *Bank bookkeeping at 1 000
+//! call, and the caller's run is the output (docs/benchmarks-history.md, *Bank bookkeeping at 1 000
 //! channels (session 10)*).
 
 use super::horner::CHUNK;

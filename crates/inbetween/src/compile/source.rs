@@ -404,7 +404,7 @@ const INLINE_ROWS: usize = 4;
 /// multiplies `v^k` in component `c`), read as a slice of rows (`Deref`). Up to four rows — a
 /// cubic, what most spans are — are held in place, more on the heap: a `Vec` a span was one
 /// heap allocation a span, and with its freeing about 4 % of a scalar compile
-/// (docs/benchmarks.md, *Compile speed, eighth pass*). Made from a `Vec` or a slice of rows
+/// (docs/benchmarks-history.md, *Compile speed, eighth pass*). Made from a `Vec` or a slice of rows
 /// (`From`), or with [`Coefficients::zeros`] and filled in place.
 #[derive(Clone)]
 pub struct Coefficients(Rows);

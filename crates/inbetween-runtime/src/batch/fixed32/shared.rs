@@ -5,7 +5,7 @@
 //! The i32 lanes read their `D + 1` coefficients (16 B a cubic lane, as the f32 lanes) and,
 //! before, a per-lane `2^-E` (4 B more): at 100 000 channels the block, the scales and the
 //! output row (2.4 MB) no longer fit this machine's 2 MB L2 where the f32 bank's (2.0 MB) just
-//! did (`docs/benchmarks.md`, *Fixed-point lanes of 16 B (session 10)*).
+//! did (`docs/benchmarks-history.md`, *Fixed-point lanes of 16 B (session 10)*).
 //!
 //! # The rule
 //!

@@ -268,7 +268,7 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 /// `out` past the group's chunks.
 ///
 /// The operations of [`run`] lane for lane, so the same integers and bits, with less around
-/// them (docs/benchmarks.md, *Fixed-point sweep at 1 000 channels (session 11)*): `u` is a
+/// them (docs/benchmarks-history.md, *Fixed-point sweep at 1 000 channels (session 11)*): `u` is a
 /// compile-time constant only for 0 and 1 (products that are no instruction); for the other
 /// values one `vpmulld` by a register of `u` folds the load of an order, where a constant's
 /// shifts and adds took two or three instructions (a shift by 2 or 4 too: it cannot fold the
