@@ -147,7 +147,11 @@ impl Bank<'_> {
                 continue;
             };
             if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
-                hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+                if d == 3 {
+                    hot.store_cubic(i, chunks.as_flattened_mut());
+                } else {
+                    hot.store_chunked(i, d + 1, chunks.as_flattened_mut());
+                }
             }
         }
         // The i32 groups' parts located here (a few instructions; the plan keeps only the f32
