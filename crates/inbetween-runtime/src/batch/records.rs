@@ -500,21 +500,37 @@ impl Records<f32> {
 unsafe fn store_cubic_avx2(slots: &[u32], coef: &[f32], values: &mut [f32]) {
     use super::horner::CHUNK;
     use core::arch::x86_64::{_mm_extract_ps, _mm_loadu_ps, _mm_store_ss};
-    let (c, v) = (coef.as_ptr(), values.as_mut_ptr());
-    for (r, &at) in slots.iter().enumerate() {
-        // SAFETY: record `r < slots.len()` reads `coef[4r .. 4r + 4]` (inside `coef` by the
-        // caller's length) and writes `values[at + k · CHUNK]`, `k ≤ 3`, below `values.len()`
-        // by the caller's bound on `at`; unaligned accesses need no alignment. An f32 and an
-        // i32 have the same size and alignment, so the extracted bits are stored as the f32
-        // they are. AVX2 (so SSE4.1's `extractps`) is the caller's guarantee.
+    let v = values.as_mut_ptr();
+    let store = |at: u32, c: *const f32| {
+        // SAFETY: `c` is record `r`'s `coef[4r ..]` with `r < slots.len()` (inside `coef`
+        // by the caller's length, 4 numbers) and `at = slots[r]`: the writes `values[at + k ·
+        // CHUNK]`, `k ≤ 3`, are below `values.len()` by the caller's bound on `at`; unaligned
+        // accesses need no alignment. An f32 and an i32 have the same size and alignment, so
+        // the extracted bits are stored as the f32 they are. AVX2 (so SSE4.1's `extractps`)
+        // is the caller's guarantee.
         unsafe {
-            let x = _mm_loadu_ps(c.add(4 * r));
+            let x = _mm_loadu_ps(c);
             let p = v.add(at as usize);
             _mm_store_ss(p, x);
             *p.add(CHUNK).cast::<i32>() = _mm_extract_ps::<1>(x);
             *p.add(2 * CHUNK).cast::<i32>() = _mm_extract_ps::<2>(x);
             *p.add(3 * CHUNK).cast::<i32>() = _mm_extract_ps::<3>(x);
         }
+    };
+    // Four records a step: the loop's own instructions once per four.
+    let steps = slots.chunks_exact(4);
+    let rest = steps.remainder();
+    let coef_steps = coef.chunks_exact(16);
+    let coef_rest = coef_steps.remainder();
+    for (at, c) in steps.zip(coef_steps) {
+        let c = c.as_ptr();
+        for (k, &at) in at.iter().enumerate() {
+            // `4k + 4 ≤ 16`: inside the step's numbers.
+            store(at, c.wrapping_add(4 * k));
+        }
+    }
+    for (&at, c) in rest.iter().zip(coef_rest.chunks_exact(4)) {
+        store(at, c.as_ptr());
     }
 }
 
