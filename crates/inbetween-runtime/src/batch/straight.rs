@@ -185,6 +185,18 @@ impl Bank<'_> {
             ..
         } = self;
         let used = hot_used.get(i).copied().unwrap_or(0) & mask;
+        if let Only::F32(3) = straight.only {
+            // One cubic group (the common bank): its records, if the frame has any, without
+            // the walk over the lists.
+            if used == 1 << 3 {
+                if let (Some(hot), Some(&(at, n))) = (hot.get(3), straight.block.get(3)) {
+                    if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
+                        hot.store_cubic(i, chunks.as_flattened_mut());
+                    }
+                }
+                return;
+            }
+        }
         for d in bits(used & ((1 << MAX_TERMS) - 1)) {
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
@@ -239,6 +251,25 @@ impl Bank<'_> {
     fn straight_due(&mut self) {
         let frame = self.straight.origin + self.steps as i64;
         let i = self.cursor;
+        if self.steps < self.straight.due_other && self.straight.lean {
+            // Before `due_other` neither an epoch starts nor a heap reload is due: a script
+            // frame of plain entries is its lean records and loads alone (what the rest of
+            // this function does then, without deciding it again).
+            let info = self.script.infos.get(i).copied();
+            if let Some(info) = info.filter(|f| f.frame == frame && f.plain) {
+                self.cursor += 1;
+                self.lean_records(i, u32::MAX);
+                for o in info.others.0 as usize..info.others.1 as usize {
+                    if let Some(&e) = self.script.others.get(o) {
+                        self.apply_entry(e as usize);
+                    }
+                }
+                let next = self.script.infos.get(self.cursor).map(|f| f.frame);
+                let steps = next.map_or(u64::MAX, |f| (f - self.straight.origin) as u64);
+                self.straight.due = self.straight.due_other.min(steps);
+                return;
+            }
+        }
         let info = self
             .script
             .infos
