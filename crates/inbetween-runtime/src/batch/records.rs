@@ -461,11 +461,12 @@ impl Records<f32> {
     /// record by one 128-bit load of its 4 numbers and 4 stores from the register (six
     /// instructions a record against the scalar loop's nine, as the i32 lanes'
     /// `fixed32::LeanRecords`); the same bits stored at the same positions
-    /// (`cubic_stores_equal_chunked_stores`). Any other case: `store_chunked`.
+    /// (`cubic_stores_equal_chunked_stores`). Any other case, and a part of at least
+    /// [`PREFETCH_FROM`] bytes (whose records `store_chunked` prefetches): `store_chunked`.
     #[inline(always)]
     pub(crate) fn store_cubic(&self, i: usize, values: &mut [f32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if std::is_x86_feature_detected!("avx2") {
+        if core::mem::size_of_val(values) < PREFETCH_FROM && std::is_x86_feature_detected!("avx2") {
             let (from, to) = self.range(i);
             let (Some(slots), Some(coef)) =
                 (self.slot.get(from..to), self.coef.get(from * 4..to * 4))
