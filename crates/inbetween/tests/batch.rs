@@ -858,3 +858,57 @@ fn fixed_lanes_of_mixed_magnitudes_in_one_chunk_play_within_the_tolerance() {
     let compared = check(&streams, &exact, &ops).unwrap_or_else(|e| panic!("{e}"));
     assert!(compared >= 40 * 500, "compared {compared}");
 }
+
+/// A bank that is one cubic group and nothing else (f32 or i32 lanes) plays its straight
+/// frames by that group's sweep alone and its records without the walk over the lists
+/// (`straight::Only`, session 15); beside a stream of the other precision (a linear track on
+/// the other kind of lanes, so the general straight path) the same tracks play the same bits
+/// at every frame, epoch switches and records included, and forward play equals a seek at
+/// every frame.
+#[test]
+fn a_bank_of_one_group_plays_the_bits_of_the_general_straight_path() {
+    let tracks: Vec<Json> = (0..120)
+        .map(|t| {
+            let keys: Vec<Json> = (0..24)
+                .map(|i| {
+                    let frame = i * (10 + t % 7) + (t * i) % 3;
+                    let value = f64::from((i * 5 + t) % 17) * 0.25 + 10.0;
+                    json!({"frame": frame, "value": value, "interp": "catmull_rom"})
+                })
+                .collect();
+            json!({"name": format!("s{t}"), "type": "scalar", "keys": keys, "wrap": "clamp"})
+        })
+        .collect();
+    let line = json!([{"name": "line", "type": "scalar", "wrap": "clamp", "keys": [
+        {"frame": 0, "value": 1.0, "interp": "linear"},
+        {"frame": 400, "value": 3.0, "interp": "linear"}
+    ]}]);
+    let doc = |tracks: &Json| json!({"inbetween": 1, "fps": 30, "tracks": tracks});
+    let tracks = Json::Array(tracks);
+    for (precision, beside) in [
+        (Precision::F32, Precision::Fixed),
+        (Precision::Fixed, Precision::F32),
+    ] {
+        let (_, bytes) = compile(&doc(&tracks), precision, 3).unwrap_or_else(|| panic!("refused"));
+        let (_, other) = compile(&doc(&line), beside, 3).unwrap_or_else(|| panic!("refused"));
+        let one = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+        let other = Stream::from_bytes(&other).unwrap_or_else(|e| panic!("{e}"));
+        let mut alone = Bank::new(&one).unwrap_or_else(|e| panic!("{e}"));
+        let lanes = horner_lanes(&alone);
+        assert_eq!(
+            lanes.len(),
+            120,
+            "{precision:?}: every track on Horner lanes"
+        );
+        let played = play_bits(&mut alone, 0, 220);
+        let mut general = Bank::new(&[one[0], other]).unwrap_or_else(|e| panic!("{e}"));
+        let general = play_bits(&mut general, 0, 220);
+        for (frame, ((a32, a64), (g32, g64))) in played.iter().zip(&general).enumerate() {
+            for &c in &lanes {
+                let same = a32[c] == g32[c] && a64[c] == g64[c];
+                assert!(same, "{precision:?}: channel {c} at frame {frame} differs");
+            }
+        }
+        assert_seeks_play(&one, &played, &lanes);
+    }
+}

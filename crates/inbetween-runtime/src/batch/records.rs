@@ -456,6 +456,85 @@ fn store_bounded<
 /// Records per step of [`store_chunked`]'s loop.
 const STORE_STEP: usize = 4;
 
+impl Records<f32> {
+    /// [`Records::store_chunked`] of a cubic group (4 orders): where the CPU has AVX2, each
+    /// record by one 128-bit load of its 4 numbers and 4 stores from the register (six
+    /// instructions a record against the scalar loop's nine, as the i32 lanes'
+    /// `fixed32::LeanRecords`); the same bits stored at the same positions
+    /// (`cubic_stores_equal_chunked_stores`). Any other case, and a part of at least
+    /// [`PREFETCH_FROM`] bytes (whose records `store_chunked` prefetches): `store_chunked`.
+    #[inline(always)]
+    pub(crate) fn store_cubic(&self, i: usize, values: &mut [f32]) {
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if core::mem::size_of_val(values) < PREFETCH_FROM && std::is_x86_feature_detected!("avx2") {
+            let (from, to) = self.range(i);
+            let (Some(slots), Some(coef)) =
+                (self.slot.get(from..to), self.coef.get(from * 4..to * 4))
+            else {
+                return;
+            };
+            if (self.max_slot as usize).saturating_add(3 * super::horner::CHUNK) < values.len() {
+                // SAFETY: AVX2 was detected just above; `coef` holds `4 · slots.len()`
+                // numbers (sliced so), and every position is at most `max_slot` (kept by the
+                // only writers of `slot`), so `at + 3 · CHUNK < values.len()`, as tested.
+                #[allow(unsafe_code)]
+                unsafe {
+                    store_cubic_avx2(slots, coef, values);
+                }
+                return;
+            }
+        }
+        self.store_chunked(i, 4, values);
+    }
+}
+
+/// Record `r`'s 4 numbers `coef[4r .. 4r + 4]` at `slots[r] + k · CHUNK`, `k ≤ 3`, by one
+/// 128-bit load and 4 stores from the register (`vmovss`, `vextractps`): bits moved, not
+/// computed.
+///
+/// # Safety
+/// The CPU must support AVX2; `coef` must hold at least `4 · slots.len()` numbers and every
+/// `slots[r] + 3 · CHUNK` must be below `values.len()`.
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn store_cubic_avx2(slots: &[u32], coef: &[f32], values: &mut [f32]) {
+    use super::horner::CHUNK;
+    use core::arch::x86_64::{_mm_extract_ps, _mm_loadu_ps, _mm_store_ss};
+    let v = values.as_mut_ptr();
+    let store = |at: u32, c: *const f32| {
+        // SAFETY: `c` is record `r`'s `coef[4r ..]` with `r < slots.len()` (inside `coef`
+        // by the caller's length, 4 numbers) and `at = slots[r]`: the writes `values[at + k ·
+        // CHUNK]`, `k ≤ 3`, are below `values.len()` by the caller's bound on `at`; unaligned
+        // accesses need no alignment. An f32 and an i32 have the same size and alignment, so
+        // the extracted bits are stored as the f32 they are. AVX2 (so SSE4.1's `extractps`)
+        // is the caller's guarantee.
+        unsafe {
+            let x = _mm_loadu_ps(c);
+            let p = v.add(at as usize);
+            _mm_store_ss(p, x);
+            *p.add(CHUNK).cast::<i32>() = _mm_extract_ps::<1>(x);
+            *p.add(2 * CHUNK).cast::<i32>() = _mm_extract_ps::<2>(x);
+            *p.add(3 * CHUNK).cast::<i32>() = _mm_extract_ps::<3>(x);
+        }
+    };
+    // Four records a step: the loop's own instructions once per four.
+    let steps = slots.chunks_exact(4);
+    let rest = steps.remainder();
+    let coef_steps = coef.chunks_exact(16);
+    let coef_rest = coef_steps.remainder();
+    for (at, c) in steps.zip(coef_steps) {
+        let c = c.as_ptr();
+        for (k, &at) in at.iter().enumerate() {
+            // `4k + 4 ≤ 16`: inside the step's numbers.
+            store(at, c.wrapping_add(4 * k));
+        }
+    }
+    for (&at, c) in rest.iter().zip(coef_rest.chunks_exact(4)) {
+        store(at, c.as_ptr());
+    }
+}
+
 /// Slots `first slot .. + len` playing channels `first channel .. + len`: `(first slot, first
 /// channel, len)`.
 pub(crate) type Run = (usize, usize, usize);
@@ -536,7 +615,7 @@ fn scatter_blocks(
 #[cfg(test)]
 mod tests {
     use super::{channel_runs, write_lanes, Records, PREFETCH_FROM};
-    use crate::batch::horner::{chunked_index, LaneWord};
+    use crate::batch::horner::{chunked_index, LaneWord, CHUNK};
     use alloc::{vec, vec::Vec};
 
     /// Three lanes of degree 2 (3 orders, order-major) and two frames of records.
@@ -686,6 +765,54 @@ mod tests {
                 let of_36 = at >= lane36 && (at - lane36) % T::CHUNK == 0;
                 let want = if of_36 { T::default() } else { *p };
                 assert!(*s == want, "{terms} orders, position {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn cubic_stores_equal_chunked_stores() {
+        // `store_cubic` (128-bit registers where the CPU has AVX2) against `store_chunked`:
+        // random lanes of a 203-lane group (two records of one lane in a frame too: the later
+        // wins), numbers of random bits (NaNs, infinities, subnormals, negative zero: moved,
+        // not computed), frames of 0 to 40 records, and values too short for the largest
+        // position (both then take the checked loop).
+        let lanes = 203usize;
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..20 {
+            let mut r = Records::<f32>::default();
+            for frame in 0..8usize {
+                r.start.push(r.slot.len() as u32);
+                for _ in 0..(frame * 5 + round) % 41 {
+                    let lane = (next() % lanes as u64) as u32;
+                    r.slot.push(lane);
+                    r.max_slot = r.max_slot.max(lane);
+                    r.track.push(0);
+                    for _ in 0..4 {
+                        r.coef.push(f32::from_bits(next() as u32));
+                    }
+                }
+            }
+            r.start.push(r.slot.len() as u32);
+            assert!(r.index_chunks(4));
+            let full = lanes.div_ceil(CHUNK) * 4 * CHUNK;
+            for len in [full, r.max_slot as usize + 3 * CHUNK] {
+                let mut cubic = vec![f32::from_bits(7); len];
+                let mut chunked = cubic.clone();
+                for i in 0..8 {
+                    r.store_cubic(i, &mut cubic);
+                    r.store_chunked(i, 4, &mut chunked);
+                    let same = cubic
+                        .iter()
+                        .zip(&chunked)
+                        .all(|(a, b)| a.to_bits() == b.to_bits());
+                    assert!(same, "round {round}, frame {i}, {len} values");
+                }
             }
         }
     }

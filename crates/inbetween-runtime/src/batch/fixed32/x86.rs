@@ -436,20 +436,35 @@ unsafe fn chunk_lanes<V: Wide, const N: usize>(
 /// `4 · slots.len()` numbers and every `slots[r] + 3 · CHUNK` must be below `values.len()`.
 #[inline(always)]
 pub(super) unsafe fn store_records4(slots: &[u32], coef: &[i32], values: &mut [i32]) {
-    let (s, c, v) = (slots.as_ptr(), coef.as_ptr(), values.as_mut_ptr());
-    // SAFETY: record `r < slots.len()` reads `slots[r]` and `coef[4r .. 4r + 4]` (inside
-    // `coef` by the caller's length), and writes `values[at + k · CHUNK]`, `k ≤ 3`, below
-    // `values.len()` by the caller's bound on `at = slots[r]`; unaligned accesses need no
-    // alignment. AVX2 (so SSE4.1's `pextrd`) is the caller's guarantee.
-    unsafe {
-        for r in 0..slots.len() {
-            let x = _mm_loadu_si128(c.add(4 * r).cast());
-            let p = v.add(*s.add(r) as usize);
+    let v = values.as_mut_ptr();
+    let store = |at: u32, c: *const i32| {
+        // SAFETY: `c` is record `r`'s `coef[4r ..]` with `r < slots.len()` (inside `coef` by
+        // the caller's length, 4 numbers) and `at = slots[r]`: the writes `values[at + k ·
+        // CHUNK]`, `k ≤ 3`, are below `values.len()` by the caller's bound on `at`; unaligned
+        // accesses need no alignment. AVX2 (so SSE4.1's `pextrd`) is the caller's guarantee.
+        unsafe {
+            let x = _mm_loadu_si128(c.cast());
+            let p = v.add(at as usize);
             *p = _mm_cvtsi128_si32(x);
             *p.add(CHUNK) = _mm_extract_epi32::<1>(x);
             *p.add(2 * CHUNK) = _mm_extract_epi32::<2>(x);
             *p.add(3 * CHUNK) = _mm_extract_epi32::<3>(x);
         }
+    };
+    // Four records a step: the loop's own instructions once per four (session 15).
+    let steps = slots.chunks_exact(4);
+    let rest = steps.remainder();
+    let coef_steps = coef.chunks_exact(16);
+    let coef_rest = coef_steps.remainder();
+    for (at, c) in steps.zip(coef_steps) {
+        let c = c.as_ptr();
+        for (k, &at) in at.iter().enumerate() {
+            // `4k + 4 ≤ 16`: inside the step's numbers.
+            store(at, c.wrapping_add(4 * k));
+        }
+    }
+    for (&at, c) in rest.iter().zip(coef_rest.chunks_exact(4)) {
+        store(at, c.as_ptr());
     }
 }
 
