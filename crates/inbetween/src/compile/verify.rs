@@ -571,36 +571,50 @@ fn replay_fixed(
             ints.push(scaled as i64);
         }
     }
-    let fits = |s: &[i128; MAX_TERMS]| {
-        s.iter()
-            .take(terms)
-            .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
-    };
     for c in 0..components {
         let stored = &ints[c * terms..(c + 1) * terms];
         // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
-        let mut state = [0i128; MAX_TERMS];
+        let mut wide = [0i128; MAX_TERMS];
         for k in 0..terms {
             for j in k..terms {
-                state[k] += negative_binomial(n, j - k) * i128::from(stored[j]);
+                wide[k] += negative_binomial(n, j - k) * i128::from(stored[j]);
             }
         }
-        for step in 0..(n + steps) {
-            if !fits(&state) {
-                return Err(StoreFailure::OutOfRange);
-            }
-            if step >= n && error.note(step - n, c, state[0] as f64 * inverse) {
-                break;
-            }
-            for i in 0..n {
-                state[i] += state[i + 1];
-            }
+        let mut state = [0i64; MAX_TERMS];
+        for (s, w) in state.iter_mut().zip(wide).take(terms) {
+            *s = i64::try_from(w).map_err(|_| StoreFailure::OutOfRange)?;
         }
-        if !fits(&state) {
-            return Err(StoreFailure::OutOfRange);
-        }
+        by_degree!(n, replay_int_row(&mut state, c, steps, inverse, error))?;
     }
     Ok((exponent, PieceNumbers::Fixed(ints)))
+}
+
+/// One component's integer replay of [`replay_fixed`] at degree `N` from its state at offset
+/// −n (which fits i64): `n + steps` advances `state[i] += state[i + 1]` (i ascending), each
+/// frame from offset 0 on noted before its advance, the replay stopped once [`ErrorAt::note`]
+/// says so. The additions are i64 `checked_add`s: with every operand in i64 an addition
+/// overflows exactly when its exact (i128) sum leaves i64, so `OutOfRange` exactly when the
+/// exact trajectory leaves i64 (the states played before a stop, the final one included); and
+/// `i64 as f64` rounds the same integer as `i128 as f64`
+/// (`tests::integer_replay_is_the_i128_replay`).
+fn replay_int_row<const N: usize>(
+    state: &mut [i64; MAX_TERMS],
+    c: usize,
+    steps: usize,
+    inverse: f64,
+    error: &mut ErrorAt<'_>,
+) -> Result<(), StoreFailure> {
+    for step in 0..(N + steps) {
+        if step >= N && error.note(step - N, c, state[0] as f64 * inverse) {
+            break;
+        }
+        for i in 0..N {
+            state[i] = state[i]
+                .checked_add(state[i + 1])
+                .ok_or(StoreFailure::OutOfRange)?;
+        }
+    }
+    Ok(())
 }
 
 /// `C(−n, i) = (−1)^i C(n + i − 1, i)`.
@@ -940,6 +954,104 @@ pub(super) mod tests {
         assert!(
             counts.0 > 2_000 && counts.1 > 2_000,
             "refused, held: {counts:?}"
+        );
+    }
+
+    /// The integer replay as it was before `replay_int_row`: the state in i128 from offset −n,
+    /// every state checked to fit i64 before its frame and once after the last advance.
+    fn replay_row_i128(
+        mut state: [i128; MAX_TERMS],
+        n: usize,
+        c: usize,
+        steps: usize,
+        inverse: f64,
+        error: &mut ErrorAt<'_>,
+    ) -> Result<(), StoreFailure> {
+        let fits = |s: &[i128; MAX_TERMS]| {
+            s.iter()
+                .take(n + 1)
+                .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
+        };
+        for step in 0..(n + steps) {
+            if !fits(&state) {
+                return Err(StoreFailure::OutOfRange);
+            }
+            if step >= n && error.note(step - n, c, state[0] as f64 * inverse) {
+                break;
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+        if fits(&state) {
+            Ok(())
+        } else {
+            Err(StoreFailure::OutOfRange)
+        }
+    }
+
+    /// `replay_int_row` (i64 `checked_add`s, unrolled by degree) against the i128 replay it
+    /// replaced, on 20 000 random states: half of them near i64's ends (magnitudes up to 2^62
+    /// to 2^63, so that many trajectories leave i64 at some frame), degrees 0–8, 1–13 frames,
+    /// stopping early or not, exact values with a NaN now and then: the same result
+    /// (`OutOfRange` or not) and the same largest error and frame. Letting an overflow wrap, or
+    /// checking before the stop instead of at the next state, makes it fail.
+    #[test]
+    fn integer_replay_is_the_i128_replay() {
+        let mut random = Random(0x2545_f491_4f6c_dd1d);
+        let mut outcomes = (0, 0);
+        for i in 0..20_000 {
+            let n = (random.unit() * 9.0) as usize;
+            let steps = 1 + (random.unit() * 13.0) as usize;
+            let scale = if i % 2 == 0 {
+                crate::math::powi(2.0, 62) * (1.0 + random.unit())
+            } else {
+                1e6
+            };
+            let mut state = [0i64; MAX_TERMS];
+            for s in state.iter_mut().take(n + 1) {
+                // Below 2^63 in magnitude, and clamped into i64 (`as` saturates).
+                *s = random.symmetric(scale) as i64;
+            }
+            let inverse = crate::math::powi(2.0, -20);
+            let mut exact: Vec<[f64; MAX_COMPONENTS]> = (0..steps)
+                .map(|_| [random.symmetric(scale) * inverse; MAX_COMPONENTS])
+                .collect();
+            if random.unit() < 1.0 / 16.0 {
+                exact[steps - 1][0] = f64::NAN;
+            }
+            let stop_above = if i % 3 == 0 {
+                f64::INFINITY
+            } else {
+                scale * inverse
+            };
+            let fresh = || ErrorAt {
+                exact: &exact,
+                origin: 7.0,
+                stop_above,
+                worst: (0.0, 7.0),
+            };
+            let mut reference = fresh();
+            let wide = state.map(i128::from);
+            let want = replay_row_i128(wide, n, 0, steps, inverse, &mut reference);
+            let mut fast = fresh();
+            let mut narrow = state;
+            let got = by_degree!(n, replay_int_row(&mut narrow, 0, steps, inverse, &mut fast));
+            assert_eq!(got, want, "case {i}");
+            if want.is_ok() {
+                outcomes.1 += 1;
+                assert_eq!(
+                    (fast.worst.0.to_bits(), fast.worst.1.to_bits()),
+                    (reference.worst.0.to_bits(), reference.worst.1.to_bits()),
+                    "case {i}"
+                );
+            } else {
+                outcomes.0 += 1;
+            }
+        }
+        assert!(
+            outcomes.0 > 2_000 && outcomes.1 > 2_000,
+            "out of range, fitting: {outcomes:?}"
         );
     }
 }
