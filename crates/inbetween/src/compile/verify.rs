@@ -648,17 +648,7 @@ fn fixed_exponent(
             -(n as f64),
             &mut state[..=n],
         );
-        for _ in 0..(n + steps.max(1)) {
-            for s in state.iter().take(n + 1) {
-                largest = largest.max(crate::math::abs(*s));
-            }
-            for i in 0..n {
-                state[i] += state[i + 1];
-            }
-        }
-        for s in state.iter().take(n + 1) {
-            largest = largest.max(crate::math::abs(*s));
-        }
+        largest = largest.max(by_degree!(n, trajectory_largest(state, n + steps.max(1))));
     }
     if !largest.is_finite() {
         return Err(StoreFailure::OutOfRange);
@@ -679,6 +669,28 @@ fn fixed_exponent(
         i32::from(FIXED_EXPONENT_RANGE.1),
     );
     i8::try_from(e).map_err(|_| StoreFailure::OutOfRange)
+}
+
+/// The largest `|state[k]|` (`k ≤ N`, NaNs passed over as `f64::max` passes them) over the
+/// states of [`fixed_exponent`]'s trajectory: `state` and the `advances` states after it, each
+/// made by `state[i] += state[i + 1]` (i ascending). A largest term a term, joined at the end:
+/// `f64::max` of non-NaN absolute values picks one of them whatever the order (no −0 among
+/// them), so the same number as one running largest (`tests::trajectory_largest_is_the_loop`).
+fn trajectory_largest<const N: usize>(mut state: [f64; MAX_TERMS], advances: usize) -> f64 {
+    let mut largest = [0.0f64; MAX_TERMS];
+    for _ in 0..advances {
+        for k in 0..N + 1 {
+            largest[k] = largest[k].max(crate::math::abs(state[k]));
+        }
+        for i in 0..N {
+            state[i] += state[i + 1];
+        }
+    }
+    let mut all = 0.0f64;
+    for k in 0..N + 1 {
+        all = all.max(largest[k].max(crate::math::abs(state[k])));
+    }
+    all
 }
 
 #[cfg(test)]
@@ -1053,5 +1065,42 @@ pub(super) mod tests {
             outcomes.0 > 2_000 && outcomes.1 > 2_000,
             "out of range, fitting: {outcomes:?}"
         );
+    }
+
+    /// `trajectory_largest` is the running largest it replaced (`largest.max(|s|)` state after
+    /// state, then the last) to the bit, on 20 000 random trajectories: degrees 0–8, 1–20
+    /// advances, numbers of every size (some overflowing to infinity, so that NaNs appear
+    /// downstream), one in 16 with a NaN or an infinity given.
+    #[test]
+    fn trajectory_largest_is_the_loop() {
+        let mut random = Random(0xd1b5_4a32_d192_ed03);
+        for i in 0..20_000 {
+            let n = (random.unit() * 9.0) as usize;
+            let advances = 1 + (random.unit() * 20.0) as usize;
+            let mut state = [0.0; MAX_TERMS];
+            for s in state.iter_mut().take(n + 1) {
+                let size = crate::math::powi(10.0, (random.unit() * 620.0) as i32 - 310);
+                *s = random.symmetric(size);
+            }
+            if random.unit() < 1.0 / 16.0 {
+                state[((random.unit() * (n + 1) as f64) as usize).min(n)] =
+                    [f64::NAN, f64::INFINITY][i % 2];
+            }
+            let mut reference = state;
+            let mut want: f64 = 0.0;
+            for _ in 0..advances {
+                for s in reference.iter().take(n + 1) {
+                    want = want.max(crate::math::abs(*s));
+                }
+                for k in 0..n {
+                    reference[k] += reference[k + 1];
+                }
+            }
+            for s in reference.iter().take(n + 1) {
+                want = want.max(crate::math::abs(*s));
+            }
+            let got = by_degree!(n, trajectory_largest(state, advances));
+            assert_eq!(got.to_bits(), want.to_bits(), "case {i}: {state:?}");
+        }
     }
 }
