@@ -682,10 +682,13 @@ fn fixed_exponent(
 /// `f64::max` of non-NaN absolute values picks one of them whatever the order (no −0 among
 /// them), so the same number as one running largest (`tests::trajectory_largest_is_the_loop`).
 fn trajectory_largest<const N: usize>(mut state: [f64; MAX_TERMS], advances: usize) -> f64 {
+    // `if a > m { a } else { m }` is `m.max(a)` for a never-NaN `m` (a NaN `a` leaves `m`),
+    // in a form the vector units take (`maxpd`).
     let mut largest = [0.0f64; MAX_TERMS];
     for _ in 0..advances {
         for k in 0..N + 1 {
-            largest[k] = largest[k].max(crate::math::abs(state[k]));
+            let a = crate::math::abs(state[k]);
+            largest[k] = if a > largest[k] { a } else { largest[k] };
         }
         for i in 0..N {
             state[i] += state[i + 1];
