@@ -549,7 +549,8 @@ pub(super) fn widened_float(
 }
 
 /// Stores a `Fixed` candidate (exponent from [`fixed_exponent`]) and replays its integers in
-/// i128 from offset −n (where backward play starts), proving every state fits i64.
+/// i64 checked additions from offset −n (where backward play starts; that state made in i128),
+/// proving every state fits i64 ([`replay_int_row`]).
 fn replay_fixed(
     candidate: &Candidate,
     components: usize,
