@@ -290,7 +290,7 @@ fn play_pieces_backward<E, V: Visit<Error = E>>(
         match &piece.numbers {
             PieceNumbers::Fixed(v) => {
                 let mut int = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
-                let binomials = crate::player::integer_binomials(t);
+                let binomials = run_binomials(t);
                 for (c, state) in int.iter_mut().enumerate().take(components) {
                     let stored = v.get(c * terms..(c + 1) * terms).unwrap_or(&[0]);
                     crate::player::enter_int(stored, &binomials, true, state);
@@ -318,6 +318,35 @@ fn play_pieces_backward<E, V: Visit<Error = E>>(
         }
     }
     batch.flush()
+}
+
+/// `player::integer_binomials(m)`, `C(m, k)` modulo 2^64 for `k` to 8, by the exact recurrence
+/// `C(m, k) = C(m, k − 1) · (m − k + 1) / k`: in u64 below `m = 256` and in u128 to `m = 2^15`
+/// (each product is at most `C(m, 7) · m ≤ m^8`, below 2^64 and 2^128), the player's own
+/// (which divides out `k!` prime by prime, thousands of instructions) beyond
+/// (`tests::run_binomials_are_the_players`).
+fn run_binomials(m: u64) -> [i64; MAX_TERMS] {
+    let mut out = [0i64; MAX_TERMS];
+    out[0] = 1;
+    if m < 256 {
+        let mut c = 1u64;
+        for (k, slot) in (1u64..).zip(out.iter_mut().skip(1)) {
+            if m < k {
+                break;
+            }
+            c = c * (m - k + 1) / k;
+            *slot = c as i64;
+        }
+    } else if m <= 1 << 15 {
+        let mut c = 1u128;
+        for (k, slot) in (1u128..).zip(out.iter_mut().skip(1)) {
+            c = c * (u128::from(m) - k + 1) / k;
+            *slot = c as u64 as i64;
+        }
+    } else {
+        out = crate::player::integer_binomials(m);
+    }
+    out
 }
 
 /// `player::enter_float(&stored[c][..=N], t, Some(&REVERSE_STEP), 0.0, ..)` for each of the
@@ -1161,5 +1190,21 @@ mod tests {
             checked > 10_000 && long_runs > 1_000,
             "{checked} {long_runs}"
         );
+    }
+
+    /// `run_binomials` is `player::integer_binomials` at every `m` to 70 000 (both sides of the
+    /// u64 / u128 / player boundaries at 256 and 2^15) and at large `m` up to 2^53, where the
+    /// binomials wrap modulo 2^64. A product that overflowed, or a boundary one too far, makes
+    /// it fail.
+    #[test]
+    fn run_binomials_are_the_players() {
+        let large = (0..40).map(|i| (1u64 << 16) + 977 * i * i * i * i * i);
+        for m in (0..70_000u64).chain(large).chain([1 << 40, (1 << 53) - 1]) {
+            assert_eq!(
+                run_binomials(m),
+                crate::player::integer_binomials(m),
+                "m {m}"
+            );
+        }
     }
 }

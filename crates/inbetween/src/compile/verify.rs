@@ -549,7 +549,8 @@ pub(super) fn widened_float(
 }
 
 /// Stores a `Fixed` candidate (exponent from [`fixed_exponent`]) and replays its integers in
-/// i128 from offset −n (where backward play starts), proving every state fits i64.
+/// i64 checked additions from offset −n (where backward play starts; that state made in i128),
+/// proving every state fits i64 ([`replay_int_row`]).
 fn replay_fixed(
     candidate: &Candidate,
     components: usize,
@@ -571,36 +572,55 @@ fn replay_fixed(
             ints.push(scaled as i64);
         }
     }
-    let fits = |s: &[i128; MAX_TERMS]| {
-        s.iter()
-            .take(terms)
-            .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
-    };
+    // C(−n, i) for i ≤ n, once a candidate (each at most C(15, 8) = 6435 in magnitude).
+    let mut negative = [0i128; MAX_TERMS];
+    for (i, slot) in negative.iter_mut().enumerate().take(terms) {
+        *slot = negative_binomial(n, i);
+    }
     for c in 0..components {
         let stored = &ints[c * terms..(c + 1) * terms];
         // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
-        let mut state = [0i128; MAX_TERMS];
+        let mut wide = [0i128; MAX_TERMS];
         for k in 0..terms {
             for j in k..terms {
-                state[k] += negative_binomial(n, j - k) * i128::from(stored[j]);
+                wide[k] += negative[j - k] * i128::from(stored[j]);
             }
         }
-        for step in 0..(n + steps) {
-            if !fits(&state) {
-                return Err(StoreFailure::OutOfRange);
-            }
-            if step >= n && error.note(step - n, c, state[0] as f64 * inverse) {
-                break;
-            }
-            for i in 0..n {
-                state[i] += state[i + 1];
-            }
+        let mut state = [0i64; MAX_TERMS];
+        for (s, w) in state.iter_mut().zip(wide).take(terms) {
+            *s = i64::try_from(w).map_err(|_| StoreFailure::OutOfRange)?;
         }
-        if !fits(&state) {
-            return Err(StoreFailure::OutOfRange);
-        }
+        by_degree!(n, replay_int_row(&mut state, c, steps, inverse, error))?;
     }
     Ok((exponent, PieceNumbers::Fixed(ints)))
+}
+
+/// One component's integer replay of [`replay_fixed`] at degree `N` from its state at offset
+/// −n (which fits i64): `n + steps` advances `state[i] += state[i + 1]` (i ascending), each
+/// frame from offset 0 on noted before its advance, the replay stopped once [`ErrorAt::note`]
+/// says so. The additions are i64 `checked_add`s: with every operand in i64 an addition
+/// overflows exactly when its exact (i128) sum leaves i64, so `OutOfRange` exactly when the
+/// exact trajectory leaves i64 (the states played before a stop, the final one included); and
+/// `i64 as f64` rounds the same integer as `i128 as f64`
+/// (`tests::integer_replay_is_the_i128_replay`).
+fn replay_int_row<const N: usize>(
+    state: &mut [i64; MAX_TERMS],
+    c: usize,
+    steps: usize,
+    inverse: f64,
+    error: &mut ErrorAt<'_>,
+) -> Result<(), StoreFailure> {
+    for step in 0..(N + steps) {
+        if step >= N && error.note(step - N, c, state[0] as f64 * inverse) {
+            break;
+        }
+        for i in 0..N {
+            state[i] = state[i]
+                .checked_add(state[i + 1])
+                .ok_or(StoreFailure::OutOfRange)?;
+        }
+    }
+    Ok(())
 }
 
 /// `C(−n, i) = (−1)^i C(n + i − 1, i)`.
@@ -634,17 +654,7 @@ fn fixed_exponent(
             -(n as f64),
             &mut state[..=n],
         );
-        for _ in 0..(n + steps.max(1)) {
-            for s in state.iter().take(n + 1) {
-                largest = largest.max(crate::math::abs(*s));
-            }
-            for i in 0..n {
-                state[i] += state[i + 1];
-            }
-        }
-        for s in state.iter().take(n + 1) {
-            largest = largest.max(crate::math::abs(*s));
-        }
+        largest = largest.max(by_degree!(n, trajectory_largest(state, n + steps.max(1))));
     }
     if !largest.is_finite() {
         return Err(StoreFailure::OutOfRange);
@@ -665,6 +675,31 @@ fn fixed_exponent(
         i32::from(FIXED_EXPONENT_RANGE.1),
     );
     i8::try_from(e).map_err(|_| StoreFailure::OutOfRange)
+}
+
+/// The largest `|state[k]|` (`k ≤ N`, NaNs passed over as `f64::max` passes them) over the
+/// states of [`fixed_exponent`]'s trajectory: `state` and the `advances` states after it, each
+/// made by `state[i] += state[i + 1]` (i ascending). A largest term a term, joined at the end:
+/// `f64::max` of non-NaN absolute values picks one of them whatever the order (no −0 among
+/// them), so the same number as one running largest (`tests::trajectory_largest_is_the_loop`).
+fn trajectory_largest<const N: usize>(mut state: [f64; MAX_TERMS], advances: usize) -> f64 {
+    // `if a > m { a } else { m }` is `m.max(a)` for a never-NaN `m` (a NaN `a` leaves `m`),
+    // in a form the vector units take (`maxpd`).
+    let mut largest = [0.0f64; MAX_TERMS];
+    for _ in 0..advances {
+        for k in 0..N + 1 {
+            let a = crate::math::abs(state[k]);
+            largest[k] = if a > largest[k] { a } else { largest[k] };
+        }
+        for i in 0..N {
+            state[i] += state[i + 1];
+        }
+    }
+    let mut all = 0.0f64;
+    for k in 0..N + 1 {
+        all = all.max(largest[k].max(crate::math::abs(state[k])));
+    }
+    all
 }
 
 #[cfg(test)]
@@ -941,5 +976,140 @@ pub(super) mod tests {
             counts.0 > 2_000 && counts.1 > 2_000,
             "refused, held: {counts:?}"
         );
+    }
+
+    /// The integer replay as it was before `replay_int_row`: the state in i128 from offset −n,
+    /// every state checked to fit i64 before its frame and once after the last advance.
+    fn replay_row_i128(
+        mut state: [i128; MAX_TERMS],
+        n: usize,
+        c: usize,
+        steps: usize,
+        inverse: f64,
+        error: &mut ErrorAt<'_>,
+    ) -> Result<(), StoreFailure> {
+        let fits = |s: &[i128; MAX_TERMS]| {
+            s.iter()
+                .take(n + 1)
+                .all(|x| *x >= i128::from(i64::MIN) && *x <= i128::from(i64::MAX))
+        };
+        for step in 0..(n + steps) {
+            if !fits(&state) {
+                return Err(StoreFailure::OutOfRange);
+            }
+            if step >= n && error.note(step - n, c, state[0] as f64 * inverse) {
+                break;
+            }
+            for i in 0..n {
+                state[i] += state[i + 1];
+            }
+        }
+        if fits(&state) {
+            Ok(())
+        } else {
+            Err(StoreFailure::OutOfRange)
+        }
+    }
+
+    /// `replay_int_row` (i64 `checked_add`s, unrolled by degree) against the i128 replay it
+    /// replaced, on 20 000 random states: half of them near i64's ends (magnitudes up to 2^62
+    /// to 2^63, so that many trajectories leave i64 at some frame), degrees 0–8, 1–13 frames,
+    /// stopping early or not, exact values with a NaN now and then: the same result
+    /// (`OutOfRange` or not) and the same largest error and frame. Letting an overflow wrap, or
+    /// checking before the stop instead of at the next state, makes it fail.
+    #[test]
+    fn integer_replay_is_the_i128_replay() {
+        let mut random = Random(0x2545_f491_4f6c_dd1d);
+        let mut outcomes = (0, 0);
+        for i in 0..20_000 {
+            let n = (random.unit() * 9.0) as usize;
+            let steps = 1 + (random.unit() * 13.0) as usize;
+            let scale = if i % 2 == 0 {
+                crate::math::powi(2.0, 62) * (1.0 + random.unit())
+            } else {
+                1e6
+            };
+            let mut state = [0i64; MAX_TERMS];
+            for s in state.iter_mut().take(n + 1) {
+                // Below 2^63 in magnitude, and clamped into i64 (`as` saturates).
+                *s = random.symmetric(scale) as i64;
+            }
+            let inverse = crate::math::powi(2.0, -20);
+            let mut exact: Vec<[f64; MAX_COMPONENTS]> = (0..steps)
+                .map(|_| [random.symmetric(scale) * inverse; MAX_COMPONENTS])
+                .collect();
+            if random.unit() < 1.0 / 16.0 {
+                exact[steps - 1][0] = f64::NAN;
+            }
+            let stop_above = if i % 3 == 0 {
+                f64::INFINITY
+            } else {
+                scale * inverse
+            };
+            let fresh = || ErrorAt {
+                exact: &exact,
+                origin: 7.0,
+                stop_above,
+                worst: (0.0, 7.0),
+            };
+            let mut reference = fresh();
+            let wide = state.map(i128::from);
+            let want = replay_row_i128(wide, n, 0, steps, inverse, &mut reference);
+            let mut fast = fresh();
+            let mut narrow = state;
+            let got = by_degree!(n, replay_int_row(&mut narrow, 0, steps, inverse, &mut fast));
+            assert_eq!(got, want, "case {i}");
+            if want.is_ok() {
+                outcomes.1 += 1;
+                assert_eq!(
+                    (fast.worst.0.to_bits(), fast.worst.1.to_bits()),
+                    (reference.worst.0.to_bits(), reference.worst.1.to_bits()),
+                    "case {i}"
+                );
+            } else {
+                outcomes.0 += 1;
+            }
+        }
+        assert!(
+            outcomes.0 > 2_000 && outcomes.1 > 2_000,
+            "out of range, fitting: {outcomes:?}"
+        );
+    }
+
+    /// `trajectory_largest` is the running largest it replaced (`largest.max(|s|)` state after
+    /// state, then the last) to the bit, on 20 000 random trajectories: degrees 0–8, 1–20
+    /// advances, numbers of every size (some overflowing to infinity, so that NaNs appear
+    /// downstream), one in 16 with a NaN or an infinity given.
+    #[test]
+    fn trajectory_largest_is_the_loop() {
+        let mut random = Random(0xd1b5_4a32_d192_ed03);
+        for i in 0..20_000 {
+            let n = (random.unit() * 9.0) as usize;
+            let advances = 1 + (random.unit() * 20.0) as usize;
+            let mut state = [0.0; MAX_TERMS];
+            for s in state.iter_mut().take(n + 1) {
+                let size = crate::math::powi(10.0, (random.unit() * 620.0) as i32 - 310);
+                *s = random.symmetric(size);
+            }
+            if random.unit() < 1.0 / 16.0 {
+                state[((random.unit() * (n + 1) as f64) as usize).min(n)] =
+                    [f64::NAN, f64::INFINITY][i % 2];
+            }
+            let mut reference = state;
+            let mut want: f64 = 0.0;
+            for _ in 0..advances {
+                for s in reference.iter().take(n + 1) {
+                    want = want.max(crate::math::abs(*s));
+                }
+                for k in 0..n {
+                    reference[k] += reference[k + 1];
+                }
+            }
+            for s in reference.iter().take(n + 1) {
+                want = want.max(crate::math::abs(*s));
+            }
+            let got = by_degree!(n, trajectory_largest(state, advances));
+            assert_eq!(got.to_bits(), want.to_bits(), "case {i}: {state:?}");
+        }
     }
 }
