@@ -401,6 +401,86 @@ pub fn max_error(method: &mut dyn Method, doc: &Document, frames: usize) -> f64 
     worst
 }
 
+/// Exact evaluation of a document's channels at the frames a check plays (`Track::eval` in f64 at
+/// `START_FRAME + i`, row `i`, the columns of `Player::write`): computed once, it checks every
+/// method of a run without the document, which at 10^6 scalar channels (~10 GB) cannot stay
+/// beside two banks, and without evaluating every track once per method (~0.7 µs a
+/// channel-frame with `Track::eval`'s search: minutes a method at 10^6).
+/// [`Reference::max_error`] equals [`max_error`] over the same document and frames.
+pub struct Reference {
+    /// Values per frame.
+    width: usize,
+    /// `frames × width` exact values, frame after frame.
+    rows: Vec<f64>,
+}
+
+impl Reference {
+    /// `doc`'s exact values at `frames` frames from `START_FRAME`, the frames split between the
+    /// machine's threads (each row is one frame: the threads write disjoint rows).
+    #[must_use]
+    pub fn new(doc: &Document, frames: usize) -> Self {
+        let width = width(doc);
+        let mut rows = vec![0.0f64; width * frames];
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let per_thread = frames.div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            for (block, chunk) in rows.chunks_mut((per_thread * width).max(1)).enumerate() {
+                scope.spawn(move || {
+                    for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
+                        let f = START_FRAME + (block * per_thread + i) as f64;
+                        let values = doc.tracks().iter().flat_map(|t| {
+                            let value = t.eval(f);
+                            let n = value.as_slice().len();
+                            (0..n).map(move |c| value.as_slice()[c])
+                        });
+                        for (out, exact) in row.iter_mut().zip(values) {
+                            *out = exact;
+                        }
+                    }
+                });
+            }
+        });
+        Self { width, rows }
+    }
+
+    /// Values per frame.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Frames held (from `START_FRAME`).
+    #[must_use]
+    pub fn frames(&self) -> usize {
+        self.rows.len().checked_div(self.width).unwrap_or(0)
+    }
+
+    /// Bytes of the rows.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.rows.len() * std::mem::size_of::<f64>()
+    }
+
+    /// Plays every held frame of `method` and returns the largest |output − exact| over all
+    /// channels and frames, as [`max_error`] does (`NaN` where the method plays a NaN).
+    pub fn max_error(&self, method: &mut dyn Method) -> f64 {
+        let mut out = vec![0.0f32; self.width];
+        let mut worst: f64 = 0.0;
+        method.reset();
+        for row in self.rows.chunks_exact(self.width.max(1)) {
+            method.frame(&mut out);
+            for (exact, played) in row.iter().zip(&out) {
+                let played = f64::from(*played);
+                if played.is_nan() {
+                    return f64::NAN;
+                }
+                worst = worst.max((played - exact).abs());
+            }
+        }
+        worst
+    }
+}
+
 /// Values per frame of `doc`: the sum of its tracks' components.
 #[must_use]
 pub fn width(doc: &Document) -> usize {
@@ -564,26 +644,33 @@ fn process_cpu_seconds() -> Option<f64> {
 /// The method that plays no curve and so is not checked.
 pub const UNCHECKED: &str = "streaming-ceiling";
 
-/// Checks each method against exact evaluation of `reference` (the largest error over the
-/// frames it is then timed on within [`CHECK_TOLERANCE`]), then times it.
+/// Checks each method against `reference`, exact evaluation at the frames it is then timed on
+/// (the largest error within [`CHECK_TOLERANCE`]), then drops the reference and times them.
 ///
 /// # Errors
-/// Which method failed its check, where, and by how much: the bench stops there.
+/// Which method failed its check, where, and by how much: the bench stops there; a reference
+/// of fewer frames than are timed.
 fn check_and_time(
     methods: &mut [Box<dyn Method + '_>],
-    reference: &Document,
+    reference: Reference,
     (workload, channels): (&'static str, usize),
     (frames, runs): (usize, usize),
     results: &mut Vec<BenchResult>,
     status: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
-    let width = width(reference);
+    let width = reference.width();
+    if reference.frames() < frames {
+        return Err(format!(
+            "the {workload} reference at {channels} channels holds {} frames, {frames} are timed",
+            reference.frames()
+        ));
+    }
     let mut errors = Vec::with_capacity(methods.len());
     for m in methods.iter_mut() {
         status(&format!("{workload} × {channels}: checking {}", m.name()));
         let mut error = f64::NAN;
         if m.name() != UNCHECKED {
-            error = max_error(m.as_mut(), reference, frames);
+            error = reference.max_error(m.as_mut());
             if error.is_nan() || error > CHECK_TOLERANCE {
                 return Err(format!(
                     "{} fails its check on the {workload} workload at {channels} channels: \
@@ -594,6 +681,7 @@ fn check_and_time(
         }
         errors.push(error);
     }
+    drop(reference);
     status(&format!("{workload} × {channels}: timing"));
     let times = time_interleaved(methods, width, channels, frames, runs);
     for ((m, error), ns) in methods.iter().zip(errors).zip(times) {
@@ -795,22 +883,45 @@ fn bench_scalar(
 ) -> Result<(), String> {
     let doc = workload_document(&workload_keys(channels, 5), None)?;
     status(&format!("compiling {channels} scalar channels"));
-    let precisions: &[Precision] = if channels >= LARGE_CHANNELS {
-        &[Precision::F32]
+    let large = channels >= LARGE_CHANNELS;
+    let precisions = scalar_precisions(channels);
+    let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
+    status(&format!(
+        "{channels} scalar channels: exact values at the checked frames"
+    ));
+    let reference = Reference::new(&doc, shape.0);
+    let hermite = HermiteSoaScript::new(&doc);
+    let width = width(&doc);
+    // At a million channels the document (~10 GB) goes before the banks are built: the
+    // reference rows and the baseline's script are all the check and the timing need of it.
+    let doc = (!large).then_some(doc);
+    let mut methods = stream_methods(&bytes, !large);
+    if let Some(doc) = &doc {
+        // Exact evaluation would take most of the run's time at a million channels.
+        methods.push(Box::new(ExactMethod::new(doc)));
+    }
+    methods.push(Box::new(hermite));
+    methods.push(Box::new(StreamingCeiling::new(width)));
+    let at = ("scalar", channels);
+    check_and_time(
+        &mut methods,
+        reference,
+        at,
+        shape,
+        &mut report.results,
+        status,
+    )
+}
+
+/// The precisions the scalar workload is compiled in and played at `channels`: all three, and
+/// at [`LARGE_CHANNELS`] f32 and fixed (issue 12's fixed / f32 ratio; an f64 bank too would not
+/// fit in 20 GB beside them).
+fn scalar_precisions(channels: usize) -> &'static [Precision] {
+    if channels >= LARGE_CHANNELS {
+        &[Precision::F32, Precision::Fixed]
     } else {
         &[Precision::F32, Precision::F64, Precision::Fixed]
-    };
-    let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
-    let large = channels >= LARGE_CHANNELS;
-    let mut methods = stream_methods(&bytes, !large);
-    if !large {
-        // Exact evaluation would take most of the run's time at a million channels.
-        methods.push(Box::new(ExactMethod::new(&doc)));
     }
-    methods.push(Box::new(HermiteSoaScript::new(&doc)));
-    methods.push(Box::new(StreamingCeiling::new(width(&doc))));
-    let at = ("scalar", channels);
-    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
 }
 
 /// The quaternion workload at `channels` rotations: our methods (and the bank at degree 4),
@@ -859,7 +970,15 @@ fn bench_quaternion(
     methods.push(Box::new(SlerpSoaScript::new(&doc)));
     methods.push(Box::new(StreamingCeiling::new(width(&doc))));
     let at = ("quaternion", channels);
-    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
+    let reference = Reference::new(&doc, shape.0);
+    check_and_time(
+        &mut methods,
+        reference,
+        at,
+        shape,
+        &mut report.results,
+        status,
+    )
 }
 
 /// Times every CLI method on the scalar workload at 1 000, 100 000 and 1 000 000 channels, on
@@ -922,11 +1041,7 @@ pub fn run_compile_bench(
     for &channels in size.scalar() {
         status(&format!("compiling {channels} scalar channels"));
         let doc = workload_document(&workload_keys(channels, 5), None)?;
-        let precisions = if channels >= LARGE_CHANNELS {
-            &all[..1]
-        } else {
-            &all[..]
-        };
+        let precisions = scalar_precisions(channels);
         compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
     }
     for &channels in size.quaternion() {
@@ -1134,7 +1249,7 @@ mod tests {
         let mut results = Vec::new();
         let err = check_and_time(
             &mut methods,
-            &doc,
+            Reference::new(&doc, 10),
             ("scalar", 3),
             (10, 1),
             &mut results,
@@ -1147,6 +1262,88 @@ mod tests {
         );
         // Every method is checked before any is timed: nothing is timed after a failure.
         assert!(results.is_empty());
+    }
+
+    /// Plays NaN on every channel.
+    struct Nans;
+
+    impl Method for Nans {
+        fn name(&self) -> String {
+            "nans".into()
+        }
+        fn reset(&mut self) {}
+        fn frame(&mut self, out: &mut [f32]) {
+            out.fill(f32::NAN);
+        }
+    }
+
+    #[test]
+    fn reference_rows_give_max_errors_figures_bit_for_bit() {
+        // Scalar (every kind) and rotations; frame counts that split unevenly between threads.
+        let scalar = workload_document(&workload_keys(200, 5), None).unwrap();
+        let rotations = quat_workload_document(60, 9).unwrap();
+        for (doc, frames) in [(&scalar, 300), (&scalar, 7), (&rotations, 41)] {
+            let reference = Reference::new(doc, frames);
+            assert_eq!(reference.width(), width(doc));
+            assert_eq!(reference.frames(), frames);
+            assert_eq!(reference.bytes(), width(doc) * frames * 8);
+            let mut methods: Vec<Box<dyn Method>> = vec![Box::new(Zeros)];
+            for precision in [Precision::F32, Precision::Fixed] {
+                let bytes = compile(doc, precision).unwrap();
+                let stream = Stream::from_bytes(&bytes).unwrap();
+                let mut bank = BatchMethod::new("bank", stream).unwrap();
+                let expected = max_error(&mut bank, doc, frames);
+                assert!(expected > 0.0 && expected < CHECK_TOLERANCE, "{expected}");
+                assert_eq!(reference.max_error(&mut bank).to_bits(), expected.to_bits());
+            }
+            if doc.tracks()[0].value_type().components() == 1 {
+                methods.push(Box::new(HermiteSoaScript::new(doc)));
+            } else {
+                methods.push(Box::new(SlerpSoaScript::new(doc)));
+            }
+            for m in &mut methods {
+                let expected = max_error(m.as_mut(), doc, frames);
+                assert!(expected > 0.0, "{}", m.name());
+                assert_eq!(
+                    reference.max_error(m.as_mut()).to_bits(),
+                    expected.to_bits()
+                );
+            }
+            assert!(reference.max_error(&mut Nans).is_nan());
+            assert!(max_error(&mut Nans, doc, frames).is_nan());
+        }
+    }
+
+    #[test]
+    fn a_reference_shorter_than_the_timed_frames_stops_the_bench() {
+        let doc = workload_document(&workload_keys(3, 5), None).unwrap();
+        let mut methods: Vec<Box<dyn Method>> = vec![Box::new(StreamingCeiling::new(3))];
+        let mut results = Vec::new();
+        let at = ("scalar", 3);
+        let reference = Reference::new(&doc, 9);
+        let err = check_and_time(
+            &mut methods,
+            reference,
+            at,
+            (10, 1),
+            &mut results,
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(err.contains("holds 9 frames, 10 are timed"), "{err}");
+        assert!(results.is_empty());
+    }
+
+    #[test]
+    fn a_million_channels_compile_and_play_f32_and_fixed() {
+        assert_eq!(
+            scalar_precisions(LARGE_CHANNELS),
+            [Precision::F32, Precision::Fixed]
+        );
+        assert_eq!(
+            scalar_precisions(100_000),
+            [Precision::F32, Precision::F64, Precision::Fixed]
+        );
     }
 
     /// A method that counts the frames and resets it was asked for.

@@ -1,0 +1,87 @@
+//! Where the full run's time and memory go at 10^6 scalar channels, phase by phase, measured at a size that fits: the keys, the document, each compile, each bank, the baseline and each method's check, with wall time, resident memory after and the peak within (`/proc/self/status`'s VmRSS and VmHWM, the peak reset before each phase through `/proc/self/clear_refs`).
+//!
+//! `cargo run --release -p inbetween-bench --example million_phases [CHANNELS] [FRAMES]` (default
+//! 100 000 channels, 300 frames, as the full run's shape).
+
+use std::time::Instant;
+
+use inbetween::stream::{Precision, Stream};
+use inbetween_bench::{
+    compile, max_error, workload_document, workload_keys, BatchMethod, HermiteSoaScript,
+    CHECK_TOLERANCE,
+};
+
+/// VmRSS and VmHWM in MB (0 where `/proc` does not say).
+fn memory() -> (f64, f64) {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// Runs `phase`, printing its wall time, the resident memory after it and the peak within it.
+fn phase<T>(name: &str, phase: impl FnOnce() -> T) -> T {
+    // "5" resets the peak resident size (Linux ≥ 4.0); where it fails the peak is the process's.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let before = memory().0;
+    let start = Instant::now();
+    let out = phase();
+    let seconds = start.elapsed().as_secs_f64();
+    let (rss, peak) = memory();
+    println!(
+        "{name:<28} {seconds:>8.1} s  rss {before:>8.0} -> {rss:>8.0} MB  peak {peak:>8.0} MB (+{:.0})",
+        peak - before
+    );
+    out
+}
+
+fn main() -> Result<(), String> {
+    let mut args = std::env::args().skip(1);
+    let channels = match args.next() {
+        Some(n) => n.parse::<usize>().map_err(|e| format!("CHANNELS: {e}"))?,
+        None => 100_000,
+    };
+    let frames = match args.next() {
+        Some(n) => n.parse::<usize>().map_err(|e| format!("FRAMES: {e}"))?,
+        None => 300,
+    };
+    println!("{channels} channels, {frames} frames checked");
+    let keys = phase("keys", || workload_keys(channels, 5));
+    let doc = phase("document", || workload_document(&keys, None))?;
+    let f32_bytes = phase("compile f32", || compile(&doc, Precision::F32))?;
+    let fixed_bytes = phase("compile fixed", || compile(&doc, Precision::Fixed))?;
+    println!(
+        "streams: f32 {} B, fixed {} B",
+        f32_bytes.len(),
+        fixed_bytes.len()
+    );
+    let stream = Stream::from_bytes(&f32_bytes).map_err(|e| e.to_string())?;
+    let mut f32_bank = phase("Bank::new f32", || {
+        BatchMethod::new("inbetween-batch-f32", stream)
+    })?;
+    let stream = Stream::from_bytes(&fixed_bytes).map_err(|e| e.to_string())?;
+    let mut fixed_bank = phase("Bank::new fixed", || {
+        BatchMethod::new("inbetween-batch-fixed", stream)
+    })?;
+    let mut hermite = phase("hermite-soa-script", || HermiteSoaScript::new(&doc));
+    for (name, m) in [
+        (
+            "check f32",
+            &mut f32_bank as &mut dyn inbetween_bench::Method,
+        ),
+        ("check fixed", &mut fixed_bank),
+        ("check hermite", &mut hermite),
+    ] {
+        let error = phase(name, || max_error(m, &doc, frames));
+        if error.is_nan() || error > CHECK_TOLERANCE {
+            return Err(format!("{name}: {error:e}"));
+        }
+    }
+    Ok(())
+}
