@@ -406,41 +406,138 @@ pub fn max_error(method: &mut dyn Method, doc: &Document, frames: usize) -> f64 
 /// method of a run without the document, which at 10^6 scalar channels (~10 GB) cannot stay
 /// beside two banks, and without evaluating every track once per method (~0.7 µs a
 /// channel-frame with `Track::eval`'s search: minutes a method at 10^6).
-/// [`Reference::max_error`] equals [`max_error`] over the same document and frames.
+/// [`Reference::max_error`] equals [`max_error`] over the same document and frames. The rows
+/// are held in memory ([`Reference::new`]) or in a file ([`Reference::on_disk`]: 2.4 GB at 10^6
+/// channels and 300 frames, which the banks need more than the check does).
 pub struct Reference {
     /// Values per frame.
     width: usize,
-    /// `frames × width` exact values, frame after frame.
-    rows: Vec<f64>,
+    /// Frames held.
+    frames: usize,
+    rows: Rows,
+}
+
+/// Where a [`Reference`]'s rows are.
+enum Rows {
+    /// `frames × width` values, frame after frame.
+    Memory(Vec<f64>),
+    /// The same values as little-endian bytes in an unnamed file (removed once opened; `path`:
+    /// where that could not be done, removed on drop).
+    File {
+        file: std::fs::File,
+        path: Option<std::path::PathBuf>,
+    },
+}
+
+impl Drop for Reference {
+    fn drop(&mut self) {
+        if let Rows::File {
+            path: Some(path), ..
+        } = &self.rows
+        {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Frames a [`Reference::on_disk`] evaluates in memory before writing them.
+const DISK_BATCH_FRAMES: usize = 16;
+
+/// Writes `doc`'s exact values at frames `START_FRAME + first..` into `rows` (`width` values a
+/// frame), the frames split between the machine's threads (each writes whole rows of its own).
+fn exact_rows(doc: &Document, first: usize, width: usize, rows: &mut [f64]) {
+    let frames = rows.len().checked_div(width).unwrap_or(0);
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let per_thread = frames.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for (block, chunk) in rows.chunks_mut((per_thread * width).max(1)).enumerate() {
+            scope.spawn(move || {
+                for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
+                    let f = START_FRAME + (first + block * per_thread + i) as f64;
+                    let values = doc.tracks().iter().flat_map(|t| {
+                        let value = t.eval(f);
+                        let n = value.as_slice().len();
+                        (0..n).map(move |c| value.as_slice()[c])
+                    });
+                    for (out, exact) in row.iter_mut().zip(values) {
+                        *out = exact;
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// Writes `doc`'s exact values at `frames` frames of `width` values to `file`, as little-endian
+/// bytes, [`DISK_BATCH_FRAMES`] frames evaluated at a time.
+fn write_rows(
+    file: &std::fs::File,
+    doc: &Document,
+    (frames, width): (usize, usize),
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut writer = std::io::BufWriter::with_capacity(1 << 22, file);
+    let mut batch = vec![0.0f64; width * DISK_BATCH_FRAMES.min(frames)];
+    let mut first = 0;
+    while first < frames {
+        let count = DISK_BATCH_FRAMES.min(frames - first);
+        let rows = batch.get_mut(..width * count).unwrap_or_default();
+        exact_rows(doc, first, width, rows);
+        for x in rows.iter() {
+            writer.write_all(&x.to_le_bytes())?;
+        }
+        first += count;
+    }
+    writer.flush()
 }
 
 impl Reference {
-    /// `doc`'s exact values at `frames` frames from `START_FRAME`, the frames split between the
-    /// machine's threads (each row is one frame: the threads write disjoint rows).
+    /// `doc`'s exact values at `frames` frames from `START_FRAME`, in memory.
     #[must_use]
     pub fn new(doc: &Document, frames: usize) -> Self {
         let width = width(doc);
         let mut rows = vec![0.0f64; width * frames];
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-        let per_thread = frames.div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|scope| {
-            for (block, chunk) in rows.chunks_mut((per_thread * width).max(1)).enumerate() {
-                scope.spawn(move || {
-                    for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
-                        let f = START_FRAME + (block * per_thread + i) as f64;
-                        let values = doc.tracks().iter().flat_map(|t| {
-                            let value = t.eval(f);
-                            let n = value.as_slice().len();
-                            (0..n).map(move |c| value.as_slice()[c])
-                        });
-                        for (out, exact) in row.iter_mut().zip(values) {
-                            *out = exact;
-                        }
-                    }
-                });
-            }
-        });
-        Self { width, rows }
+        exact_rows(doc, 0, width, &mut rows);
+        Self {
+            width,
+            frames,
+            rows: Rows::Memory(rows),
+        }
+    }
+
+    /// Like [`Reference::new`], the rows written to a new file in `dir` ([`DISK_BATCH_FRAMES`]
+    /// frames at a time in memory).
+    ///
+    /// # Errors
+    /// The file's creation or a write failed (the message says which file).
+    pub fn on_disk(doc: &Document, frames: usize, dir: &std::path::Path) -> Result<Self, String> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!(
+            "inbetween-bench-reference-{}-{n}.f64",
+            std::process::id()
+        ));
+        let failed = |e: std::io::Error| format!("reference rows in {}: {e}", path.display());
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(failed)?;
+        // Unnamed from here where the system allows it (the rows go with the process).
+        let path = std::fs::remove_file(&path).is_err().then_some(path);
+        let width = width(doc);
+        let reference = Self {
+            width,
+            frames,
+            rows: Rows::File { file, path },
+        };
+        if let Rows::File { file, .. } = &reference.rows {
+            write_rows(file, doc, (frames, width)).map_err(|e| {
+                format!("reference rows for {frames} frames of {width} values: {e}")
+            })?;
+        }
+        Ok(reference)
     }
 
     /// Values per frame.
@@ -452,29 +549,61 @@ impl Reference {
     /// Frames held (from `START_FRAME`).
     #[must_use]
     pub fn frames(&self) -> usize {
-        self.rows.len().checked_div(self.width).unwrap_or(0)
+        self.frames
     }
 
-    /// Bytes of the rows.
+    /// Bytes of the rows (in memory or on disk).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.rows.len() * std::mem::size_of::<f64>()
+        self.width * self.frames * std::mem::size_of::<f64>()
     }
 
     /// Plays every held frame of `method` and returns the largest |output − exact| over all
-    /// channels and frames, as [`max_error`] does (`NaN` where the method plays a NaN).
+    /// channels and frames, as [`max_error`] does (`NaN` where the method plays a NaN, and where
+    /// the rows cannot be read back from their file: the check then fails).
     pub fn max_error(&self, method: &mut dyn Method) -> f64 {
         let mut out = vec![0.0f32; self.width];
         let mut worst: f64 = 0.0;
-        method.reset();
-        for row in self.rows.chunks_exact(self.width.max(1)) {
+        let mut compare = |row: &[f64], method: &mut dyn Method| {
             method.frame(&mut out);
             for (exact, played) in row.iter().zip(&out) {
                 let played = f64::from(*played);
                 if played.is_nan() {
-                    return f64::NAN;
+                    return false;
                 }
                 worst = worst.max((played - exact).abs());
+            }
+            true
+        };
+        method.reset();
+        match &self.rows {
+            Rows::Memory(rows) => {
+                for row in rows.chunks_exact(self.width.max(1)).take(self.frames) {
+                    if !compare(row, method) {
+                        return f64::NAN;
+                    }
+                }
+            }
+            Rows::File { file, .. } => {
+                use std::io::{Read, Seek};
+                let mut file = file;
+                if file.seek(std::io::SeekFrom::Start(0)).is_err() {
+                    return f64::NAN;
+                }
+                let mut reader = std::io::BufReader::with_capacity(1 << 22, file);
+                let mut bytes = vec![0u8; self.width * 8];
+                let mut row = vec![0.0f64; self.width];
+                for _ in 0..self.frames {
+                    if reader.read_exact(&mut bytes).is_err() {
+                        return f64::NAN;
+                    }
+                    for (x, b) in row.iter_mut().zip(bytes.chunks_exact(8)) {
+                        *x = f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                    }
+                    if !compare(&row, method) {
+                        return f64::NAN;
+                    }
+                }
             }
         }
         worst
@@ -889,11 +1018,17 @@ fn bench_scalar(
     status(&format!(
         "{channels} scalar channels: exact values at the checked frames"
     ));
-    let reference = Reference::new(&doc, shape.0);
+    // At a million channels the rows (2.4 GB) wait in a file while the banks are built.
+    let reference = if large {
+        Reference::on_disk(&doc, shape.0, &std::env::temp_dir())?
+    } else {
+        Reference::new(&doc, shape.0)
+    };
     let hermite = HermiteSoaScript::new(&doc);
     let width = width(&doc);
     // At a million channels the document (~10 GB) goes before the banks are built: the
-    // reference rows and the baseline's script are all the check and the timing need of it.
+    // reference rows and the baseline's script are all the check and the timing need of it
+    // (its memory is reused by the banks; glibc keeps most of it from the system).
     let doc = (!large).then_some(doc);
     let mut methods = stream_methods(&bytes, !large);
     if let Some(doc) = &doc {
@@ -1282,8 +1417,20 @@ mod tests {
         // Scalar (every kind) and rotations; frame counts that split unevenly between threads.
         let scalar = workload_document(&workload_keys(200, 5), None).unwrap();
         let rotations = quat_workload_document(60, 9).unwrap();
-        for (doc, frames) in [(&scalar, 300), (&scalar, 7), (&rotations, 41)] {
-            let reference = Reference::new(doc, frames);
+        let cases = [
+            (&scalar, 300, false),
+            (&scalar, 7, true),
+            (&rotations, 41, false),
+        ];
+        let cases = cases
+            .into_iter()
+            .chain([(&scalar, 37, true), (&rotations, 41, true)]);
+        for (doc, frames, on_disk) in cases {
+            let reference = if on_disk {
+                Reference::on_disk(doc, frames, &std::env::temp_dir()).unwrap()
+            } else {
+                Reference::new(doc, frames)
+            };
             assert_eq!(reference.width(), width(doc));
             assert_eq!(reference.frames(), frames);
             assert_eq!(reference.bytes(), width(doc) * frames * 8);
