@@ -672,6 +672,29 @@ pub struct CompileFigure {
     pub json_bytes: usize,
 }
 
+/// What building one bank cost (`Bank::new`, its check of every lane at every integer frame
+/// included): issue 12 asks for its time and memory at 10^6 channels. Not in the JSON
+/// ([`to_json`]'s shape stays); `inbetween bench` prints them on stderr ([`bank_table`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BankFigure {
+    /// Method name (`inbetween-batch-f32` …).
+    pub method: String,
+    /// `scalar` or `quaternion`.
+    pub workload: &'static str,
+    /// Channels of the bank.
+    pub channels: usize,
+    /// Wall time of `Bank::new`.
+    pub seconds: f64,
+    /// Resident memory of the process before the build, after it, and the highest seen during
+    /// it (sampled every [`MEMORY_SAMPLE`]), in bytes: `None` where `/proc/self/status` does not
+    /// say. After − before is what the bank kept (less where it reused memory the process had
+    /// freed), highest − before what the build needed at most.
+    pub resident: Option<(u64, u64, u64)>,
+}
+
+/// How often [`BankFigure::resident`]'s highest value is sampled during a build.
+pub const MEMORY_SAMPLE: Duration = Duration::from_millis(10);
+
 /// Everything `inbetween bench` measured.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BenchReport {
@@ -679,6 +702,72 @@ pub struct BenchReport {
     pub results: Vec<BenchResult>,
     /// Compile figures.
     pub compile: Vec<CompileFigure>,
+    /// What each bank of the scalar and quaternion workloads cost to build.
+    pub banks: Vec<BankFigure>,
+}
+
+/// Resident memory of this process in bytes (`VmRSS` of `/proc/self/status`), where the system
+/// says it.
+#[must_use]
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib = line.split_whitespace().nth(1)?.parse::<u64>().ok()?;
+    Some(kib * 1024)
+}
+
+/// Runs `build`, returning its result, its wall time and the process's resident memory before,
+/// after and at most during it (a thread samples it every `every`; `None` where it cannot be
+/// read).
+pub fn measure_build<T>(
+    build: impl FnOnce() -> T,
+    every: Duration,
+) -> (T, f64, Option<(u64, u64, u64)>) {
+    let before = resident_bytes();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (out, seconds, highest) = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| {
+            let mut highest = before;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                highest = highest.max(resident_bytes());
+                std::thread::sleep(every);
+            }
+            highest
+        });
+        let start = Instant::now();
+        let out = build();
+        let seconds = start.elapsed().as_secs_f64();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (out, seconds, sampler.join().unwrap_or(None))
+    });
+    let after = resident_bytes();
+    let resident = before
+        .zip(after)
+        .zip(highest)
+        .map(|((b, a), h)| (b, a, h.max(a)));
+    (out, seconds, resident)
+}
+
+/// The bank figures as text, one line each: method, workload, channels, seconds of `Bank::new`
+/// and the resident memory it kept and needed at most (MB), and the process's after it.
+#[must_use]
+pub fn bank_table(report: &BenchReport) -> String {
+    let mut out = format!(
+        "{:<28} {:<10} {:>9} {:>10} {:>10} {:>10} {:>12}\n",
+        "Bank::new", "workload", "channels", "seconds", "kept MB", "needed MB", "process MB"
+    );
+    let mb = |b: i128| b as f64 / 1e6;
+    for b in &report.banks {
+        let (kept, needed, after) = b.resident.map_or((f64::NAN, f64::NAN, f64::NAN), |r| {
+            let (before, after, highest) = (i128::from(r.0), i128::from(r.1), i128::from(r.2));
+            (mb(after - before), mb(highest - before), mb(after))
+        });
+        out.push_str(&format!(
+            "{:<28} {:<10} {:>9} {:>10.1} {:>10.0} {:>10.0} {:>12.0}\n",
+            b.method, b.workload, b.channels, b.seconds, kept, needed, after
+        ));
+    }
+    out
 }
 
 /// How many times a document of `keys` keys is compiled for its figure: a compile of under
@@ -932,13 +1021,28 @@ pub const LARGE_CHANNELS: usize = 1_000_000;
 
 /// Our methods over compiled `bytes`: a bank per precision and, for f32 with `extras`, one
 /// player per track and the parallel bank.
-fn stream_methods(bytes: &[(Precision, Vec<u8>)], extras: bool) -> Vec<Box<dyn Method + '_>> {
-    let mut methods: Vec<Box<dyn Method + '_>> = Vec::new();
+fn stream_methods<'b>(
+    bytes: &'b [(Precision, Vec<u8>)],
+    extras: bool,
+    (workload, channels): (&'static str, usize),
+    banks: &mut Vec<BankFigure>,
+) -> Vec<Box<dyn Method + 'b>> {
+    let mut methods: Vec<Box<dyn Method + 'b>> = Vec::new();
     for (precision, b) in bytes {
         let Ok(stream) = Stream::from_bytes(b) else {
             continue;
         };
-        if let Ok(m) = BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream) {
+        let label = format!("inbetween-batch-{}", precision.name());
+        let (bank, seconds, resident) =
+            measure_build(|| BatchMethod::new(&label, stream), MEMORY_SAMPLE);
+        if let Ok(m) = bank {
+            banks.push(BankFigure {
+                method: label,
+                workload,
+                channels,
+                seconds,
+                resident,
+            });
             methods.push(Box::new(m));
         }
         if *precision == Precision::F32 && extras {
@@ -1030,14 +1134,14 @@ fn bench_scalar(
     // reference rows and the baseline's script are all the check and the timing need of it
     // (its memory is reused by the banks; glibc keeps most of it from the system).
     let doc = (!large).then_some(doc);
-    let mut methods = stream_methods(&bytes, !large);
+    let at = ("scalar", channels);
+    let mut methods = stream_methods(&bytes, !large, at, &mut report.banks);
     if let Some(doc) = &doc {
         // Exact evaluation would take most of the run's time at a million channels.
         methods.push(Box::new(ExactMethod::new(doc)));
     }
     methods.push(Box::new(hermite));
     methods.push(Box::new(StreamingCeiling::new(width)));
-    let at = ("scalar", channels);
     check_and_time(
         &mut methods,
         reference,
@@ -1090,7 +1194,8 @@ fn bench_quaternion(
         ..CompileOptions::default()
     };
     let raw = compile_with_options(&doc, &raw_options)?;
-    let mut methods = stream_methods(&bytes, true);
+    let at = ("quaternion", channels);
+    let mut methods = stream_methods(&bytes, true, at, &mut report.banks);
     let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
     methods.push(Box::new(BatchMethod::new(
         "inbetween-batch-f32-degree4",
@@ -1104,7 +1209,6 @@ fn bench_quaternion(
     methods.push(Box::new(ExactMethod::new(&doc)));
     methods.push(Box::new(SlerpSoaScript::new(&doc)));
     methods.push(Box::new(StreamingCeiling::new(width(&doc))));
-    let at = ("quaternion", channels);
     let reference = Reference::new(&doc, shape.0);
     check_and_time(
         &mut methods,
@@ -1491,6 +1595,55 @@ mod tests {
             scalar_precisions(100_000),
             [Precision::F32, Precision::F64, Precision::Fixed]
         );
+    }
+
+    #[test]
+    fn a_build_reports_its_time_and_the_memory_it_kept_and_needed() {
+        // Keeps 64 MiB (touched) after needing 96 MiB at once.
+        let (kept, seconds, resident) = measure_build(
+            || {
+                let mut scratch = vec![1u8; 96 << 20];
+                scratch.iter_mut().step_by(4096).for_each(|b| *b = 2);
+                std::thread::sleep(Duration::from_millis(50));
+                let kept = scratch[..64 << 20].to_vec();
+                drop(scratch);
+                kept
+            },
+            Duration::from_millis(1),
+        );
+        assert_eq!(kept.len(), 64 << 20);
+        assert!(seconds >= 0.05, "{seconds}");
+        if let Some((before, after, highest)) = resident {
+            assert!(after >= before + (60 << 20), "{before} {after}");
+            assert!(highest >= before + (90 << 20), "{before} {highest}");
+            assert!(highest >= after);
+        } else {
+            assert!(resident_bytes().is_none());
+        }
+    }
+
+    #[test]
+    fn the_scalar_run_reports_every_banks_build() {
+        let mut report = BenchReport::default();
+        bench_scalar(300, (10, 1), &mut report, &mut |_| {}).unwrap();
+        let names: Vec<&str> = report.banks.iter().map(|b| b.method.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "inbetween-batch-f32",
+                "inbetween-batch-f64",
+                "inbetween-batch-fixed"
+            ]
+        );
+        assert!(report
+            .banks
+            .iter()
+            .all(|b| b.channels == 300 && b.seconds > 0.0));
+        let table = bank_table(&report);
+        assert_eq!(table.lines().count(), 4, "{table}");
+        assert!(table.contains("inbetween-batch-fixed"), "{table}");
+        // The JSON keeps its shape: no bank figures in it.
+        assert!(!to_json("m", &report).contains("Bank::new"));
     }
 
     /// A method that counts the frames and resets it was asked for.
