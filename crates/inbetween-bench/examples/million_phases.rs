@@ -3,7 +3,8 @@
 //! `cargo run --release -p inbetween-bench --features rayon --example million_phases [CHANNELS]
 //! [FRAMES] [MODE]` (default 100 000 channels, 300 frames, as the full run's shape). MODE
 //! `disk` (default): the full run's order at 10^6 — compiles, baseline script, exact values at
-//! the checked frames in a file (`Reference::on_disk`), the document dropped, then the banks
+//! the checked frames in a file (`Reference::on_disk`), the document dropped (and glibc's free
+//! pages released, `release_freed_memory`), then the banks
 //! and each check against the reference; `memory`: the same with the rows in memory
 //! (`Reference::new`); `document`: the document kept and each method checked by `max_error`
 //! (the full run before session 15).
@@ -12,8 +13,8 @@ use std::time::Instant;
 
 use inbetween::stream::{Precision, Stream};
 use inbetween_bench::{
-    compile, max_error, workload_document, workload_keys, BatchMethod, HermiteSoaScript, Method,
-    Reference, CHECK_TOLERANCE,
+    compile, max_error, release_freed_memory, workload_document, workload_keys, BatchMethod,
+    HermiteSoaScript, Method, Reference, CHECK_TOLERANCE,
 };
 
 /// VmRSS and VmHWM in MB (0 where `/proc` does not say).
@@ -87,7 +88,10 @@ fn main() -> Result<(), String> {
     let doc = if kept {
         Some(doc)
     } else {
-        phase("drop the document", || drop(doc));
+        phase("drop the document", || {
+            drop(doc);
+            release_freed_memory();
+        });
         None
     };
     let stream = Stream::from_bytes(&f32_bytes).map_err(|e| e.to_string())?;
