@@ -102,6 +102,14 @@ fn main() -> Result<(), String> {
     let mut fixed_bank = phase("Bank::new fixed", || {
         BatchMethod::new("inbetween-batch-fixed", stream)
     })?;
+    for b in [&f32_bank, &fixed_bank] {
+        println!(
+            "{:<28} heap_bytes {:.0} MB, state_bytes {:.1} MB",
+            b.label,
+            b.bank.heap_bytes() as f64 / 1e6,
+            b.bank.state_bytes() as f64 / 1e6
+        );
+    }
     for (name, m) in [
         ("check f32", &mut f32_bank as &mut dyn Method),
         ("check fixed", &mut fixed_bank),

@@ -685,6 +685,8 @@ pub struct BankFigure {
     pub channels: usize,
     /// Wall time of `Bank::new`.
     pub seconds: f64,
+    /// What the bank counts of its own heap (`Bank::heap_bytes`).
+    pub heap_bytes: usize,
     /// Resident memory of the process before the build, after it, and the highest seen during
     /// it (sampled every [`MEMORY_SAMPLE`]), in bytes: `None` where `/proc/self/status` does not
     /// say. After − before is what the bank kept (less where it reused memory the process had
@@ -776,13 +778,21 @@ pub fn release_freed_memory() -> bool {
     }
 }
 
-/// The bank figures as text, one line each: method, workload, channels, seconds of `Bank::new`
-/// and the resident memory it kept and needed at most (MB), and the process's after it.
+/// The bank figures as text, one line each: method, workload, channels, seconds of `Bank::new`,
+/// the bank's own count of its heap, the resident memory the build kept and needed at most
+/// (MB), and the process's after it.
 #[must_use]
 pub fn bank_table(report: &BenchReport) -> String {
     let mut out = format!(
-        "{:<28} {:<10} {:>9} {:>10} {:>10} {:>10} {:>12}\n",
-        "Bank::new", "workload", "channels", "seconds", "kept MB", "needed MB", "process MB"
+        "{:<28} {:<10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11}\n",
+        "Bank::new",
+        "workload",
+        "channels",
+        "seconds",
+        "heap MB",
+        "kept MB",
+        "needed MB",
+        "process MB"
     );
     let mb = |b: i128| b as f64 / 1e6;
     for b in &report.banks {
@@ -791,8 +801,15 @@ pub fn bank_table(report: &BenchReport) -> String {
             (mb(after - before), mb(highest - before), mb(after))
         });
         out.push_str(&format!(
-            "{:<28} {:<10} {:>9} {:>10.1} {:>10.0} {:>10.0} {:>12.0}\n",
-            b.method, b.workload, b.channels, b.seconds, kept, needed, after
+            "{:<28} {:<10} {:>9} {:>9.1} {:>9.0} {:>9.0} {:>10.0} {:>11.0}\n",
+            b.method,
+            b.workload,
+            b.channels,
+            b.seconds,
+            b.heap_bytes as f64 / 1e6,
+            kept,
+            needed,
+            after
         ));
     }
     out
@@ -1071,6 +1088,7 @@ fn stream_methods<'b>(
                 workload,
                 channels,
                 seconds,
+                heap_bytes: m.bank.heap_bytes(),
                 resident,
             });
             methods.push(Box::new(m));
