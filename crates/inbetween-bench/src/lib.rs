@@ -440,6 +440,10 @@ impl Drop for Reference {
     }
 }
 
+/// Largest reference [`Reference::for_check`] keeps in memory, in bytes (100 000 scalar
+/// channels × 300 frames: 240 MB).
+pub const REFERENCE_IN_MEMORY: usize = 256 << 20;
+
 /// Frames a [`Reference::on_disk`] evaluates in memory before writing them.
 const DISK_BATCH_FRAMES: usize = 16;
 
@@ -540,10 +544,38 @@ impl Reference {
         Ok(reference)
     }
 
+    /// The bench's reference for a check of `frames` frames of `doc`: in memory up to
+    /// [`REFERENCE_IN_MEMORY`] bytes, past that in a file in the system's temporary directory
+    /// (10^6 scalar channels: 2.4 GB; 1 000 ozz characters: 1.6 GB).
+    ///
+    /// # Errors
+    /// As [`Reference::on_disk`].
+    pub fn for_check(doc: &Document, frames: usize) -> Result<Self, String> {
+        Self::in_memory_up_to(doc, frames, REFERENCE_IN_MEMORY)
+    }
+
+    /// [`Reference::for_check`] with `limit` bytes in memory at most.
+    ///
+    /// # Errors
+    /// As [`Reference::on_disk`].
+    pub fn in_memory_up_to(doc: &Document, frames: usize, limit: usize) -> Result<Self, String> {
+        if width(doc).saturating_mul(frames).saturating_mul(8) > limit {
+            Self::on_disk(doc, frames, &std::env::temp_dir())
+        } else {
+            Ok(Self::new(doc, frames))
+        }
+    }
+
     /// Values per frame.
     #[must_use]
     pub fn width(&self) -> usize {
         self.width
+    }
+
+    /// Whether the rows are in a file.
+    #[must_use]
+    pub fn is_on_disk(&self) -> bool {
+        matches!(self.rows, Rows::File { .. })
     }
 
     /// Frames held (from `START_FRAME`).
@@ -1171,11 +1203,7 @@ fn bench_scalar(
         "{channels} scalar channels: exact values at the checked frames"
     ));
     // At a million channels the rows (2.4 GB) wait in a file while the banks are built.
-    let reference = if large {
-        Reference::on_disk(&doc, shape.0, &std::env::temp_dir())?
-    } else {
-        Reference::new(&doc, shape.0)
-    };
+    let reference = Reference::for_check(&doc, shape.0)?;
     let hermite = HermiteSoaScript::new(&doc);
     let width = width(&doc);
     // At a million channels the document (~10 GB) goes before the banks are built: the
@@ -1260,7 +1288,7 @@ fn bench_quaternion(
     methods.push(Box::new(ExactMethod::new(&doc)));
     methods.push(Box::new(SlerpSoaScript::new(&doc)));
     methods.push(Box::new(StreamingCeiling::new(width(&doc))));
-    let reference = Reference::new(&doc, shape.0);
+    let reference = Reference::for_check(&doc, shape.0)?;
     check_and_time(
         &mut methods,
         reference,
@@ -1634,6 +1662,27 @@ mod tests {
         .unwrap_err();
         assert!(err.contains("holds 9 frames, 10 are timed"), "{err}");
         assert!(results.is_empty());
+    }
+
+    #[test]
+    fn references_past_the_memory_limit_go_to_a_file() {
+        let doc = workload_document(&workload_keys(2, 5), None).unwrap();
+        assert!(!Reference::for_check(&doc, 300).unwrap().is_on_disk());
+        // 10^6 channels × 300 frames, and 1 000 ozz characters (670 000 values) × 300 frames.
+        assert!(1_000_000 * 300 * 8 > REFERENCE_IN_MEMORY);
+        assert!(670_000 * 300 * 8 > REFERENCE_IN_MEMORY);
+        assert!(100_000 * 300 * 8 <= REFERENCE_IN_MEMORY);
+        // 2 values × 300 frames × 8 B = 4 800 B.
+        assert!(!Reference::in_memory_up_to(&doc, 300, 4_800)
+            .unwrap()
+            .is_on_disk());
+        let reference = Reference::in_memory_up_to(&doc, 300, 4_799).unwrap();
+        assert!(reference.is_on_disk());
+        assert_eq!(reference.frames(), 300);
+        assert_eq!(
+            reference.max_error(&mut Zeros).to_bits(),
+            max_error(&mut Zeros, &doc, 300).to_bits()
+        );
     }
 
     #[test]

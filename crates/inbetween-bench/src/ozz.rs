@@ -94,7 +94,7 @@ pub fn bench_ozz(
         Box::new(StreamingCeiling::new(super::width(&doc))),
     ];
     let at = ("ozz", joints * instances);
-    let reference = super::Reference::new(&doc, shape.0);
+    let reference = super::Reference::for_check(&doc, shape.0)?;
     check_and_time(
         &mut methods,
         reference,
