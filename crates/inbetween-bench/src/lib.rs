@@ -833,7 +833,7 @@ pub fn bank_table(report: &BenchReport) -> String {
             (mb(after - before), mb(highest - before), mb(after))
         });
         out.push_str(&format!(
-            "{:<28} {:<10} {:>9} {:>9.1} {:>9.0} {:>9.0} {:>10.0} {:>11.0}\n",
+            "{:<28} {:<10} {:>9} {:>9.2} {:>9.0} {:>9.0} {:>10.0} {:>11.0}\n",
             b.method,
             b.workload,
             b.channels,
