@@ -4,8 +4,8 @@
 //! kinds drawn per key from catmull_rom, tcb, bezier and linear, values in ±100; frames
 //! `START_FRAME..START_FRAME + frames` are played one by one (every track is past its first
 //! segment and before its last two there, so peers without end handling play the same frames).
-//! Every method's output is checked against exact evaluation (`Track::eval`) before it is
-//! timed. A channel-frame is one channel's value produced into a caller-owned buffer.
+//! Every method's output is checked against exact evaluation (`Track::eval`, computed once per
+//! workload and size: `Reference`) before it is timed. A channel-frame is one channel's value produced into a caller-owned buffer.
 //!
 //! Quaternion workload: `channels` rotation tracks of 32 `slerp` keys 8..64 frames apart, each
 //! key turned 10°..120° from the previous one about a random axis; there a channel is one
