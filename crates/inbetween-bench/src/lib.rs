@@ -5,7 +5,8 @@
 //! `START_FRAME..START_FRAME + frames` are played one by one (every track is past its first
 //! segment and before its last two there, so peers without end handling play the same frames).
 //! Every method's output is checked against exact evaluation (`Track::eval`, computed once per
-//! workload and size: `Reference`) before it is timed. A channel-frame is one channel's value produced into a caller-owned buffer.
+//! workload and size: `Reference`) before it is timed. A channel-frame is one channel's value
+//! produced into a caller-owned buffer.
 //!
 //! Quaternion workload: `channels` rotation tracks of 32 `slerp` keys 8..64 frames apart, each
 //! key turned 10°..120° from the previous one about a random axis; there a channel is one
@@ -458,13 +459,14 @@ fn exact_rows(doc: &Document, first: usize, width: usize, rows: &mut [f64]) {
             scope.spawn(move || {
                 for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
                     let f = START_FRAME + (first + block * per_thread + i) as f64;
-                    let values = doc.tracks().iter().flat_map(|t| {
-                        let value = t.eval(f);
-                        let n = value.as_slice().len();
-                        (0..n).map(move |c| value.as_slice()[c])
-                    });
-                    for (out, exact) in row.iter_mut().zip(values) {
-                        *out = exact;
+                    let mut at = 0;
+                    for t in doc.tracks() {
+                        for exact in t.eval(f).as_slice() {
+                            if let Some(out) = row.get_mut(at) {
+                                *out = *exact;
+                            }
+                            at += 1;
+                        }
                     }
                 }
             });
@@ -630,7 +632,7 @@ impl Reference {
                         return f64::NAN;
                     }
                     for (x, b) in row.iter_mut().zip(bytes.chunks_exact(8)) {
-                        *x = f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                        *x = <[u8; 8]>::try_from(b).map_or(f64::NAN, f64::from_le_bytes);
                     }
                     if !compare(&row, method) {
                         return f64::NAN;
