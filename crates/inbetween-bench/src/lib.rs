@@ -4,8 +4,9 @@
 //! kinds drawn per key from catmull_rom, tcb, bezier and linear, values in ±100; frames
 //! `START_FRAME..START_FRAME + frames` are played one by one (every track is past its first
 //! segment and before its last two there, so peers without end handling play the same frames).
-//! Every method's output is checked against exact evaluation (`Track::eval`) before it is
-//! timed. A channel-frame is one channel's value produced into a caller-owned buffer.
+//! Every method's output is checked against exact evaluation (`Track::eval`, computed once per
+//! workload and size: `Reference`) before it is timed. A channel-frame is one channel's value
+//! produced into a caller-owned buffer.
 //!
 //! Quaternion workload: `channels` rotation tracks of 32 `slerp` keys 8..64 frames apart, each
 //! key turned 10°..120° from the previous one about a random axis; there a channel is one
@@ -401,6 +402,248 @@ pub fn max_error(method: &mut dyn Method, doc: &Document, frames: usize) -> f64 
     worst
 }
 
+/// Exact evaluation of a document's channels at the frames a check plays (`Track::eval` in f64 at
+/// `START_FRAME + i`, row `i`, the columns of `Player::write`): computed once, it checks every
+/// method of a run without the document, which at 10^6 scalar channels (~10 GB) cannot stay
+/// beside two banks, and without evaluating every track once per method (~0.7 µs a
+/// channel-frame with `Track::eval`'s search: minutes a method at 10^6).
+/// [`Reference::max_error`] equals [`max_error`] over the same document and frames. The rows
+/// are held in memory ([`Reference::new`]) or in a file ([`Reference::on_disk`]: 2.4 GB at 10^6
+/// channels and 300 frames, which the banks need more than the check does).
+pub struct Reference {
+    /// Values per frame.
+    width: usize,
+    /// Frames held.
+    frames: usize,
+    rows: Rows,
+}
+
+/// Where a [`Reference`]'s rows are.
+enum Rows {
+    /// `frames × width` values, frame after frame.
+    Memory(Vec<f64>),
+    /// The same values as little-endian bytes in an unnamed file (removed once opened; `path`:
+    /// where that could not be done, removed on drop).
+    File {
+        file: std::fs::File,
+        path: Option<std::path::PathBuf>,
+    },
+}
+
+impl Drop for Reference {
+    fn drop(&mut self) {
+        if let Rows::File {
+            path: Some(path), ..
+        } = &self.rows
+        {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Largest reference [`Reference::for_check`] keeps in memory, in bytes (100 000 scalar
+/// channels × 300 frames: 240 MB).
+pub const REFERENCE_IN_MEMORY: usize = 256 << 20;
+
+/// Frames a [`Reference::on_disk`] evaluates in memory before writing them.
+const DISK_BATCH_FRAMES: usize = 16;
+
+/// Writes `doc`'s exact values at frames `START_FRAME + first..` into `rows` (`width` values a
+/// frame), the frames split between the machine's threads (each writes whole rows of its own).
+fn exact_rows(doc: &Document, first: usize, width: usize, rows: &mut [f64]) {
+    let frames = rows.len().checked_div(width).unwrap_or(0);
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let per_thread = frames.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for (block, chunk) in rows.chunks_mut((per_thread * width).max(1)).enumerate() {
+            scope.spawn(move || {
+                for (i, row) in chunk.chunks_mut(width.max(1)).enumerate() {
+                    let f = START_FRAME + (first + block * per_thread + i) as f64;
+                    let mut at = 0;
+                    for t in doc.tracks() {
+                        for exact in t.eval(f).as_slice() {
+                            if let Some(out) = row.get_mut(at) {
+                                *out = *exact;
+                            }
+                            at += 1;
+                        }
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// Writes `doc`'s exact values at `frames` frames of `width` values to `file`, as little-endian
+/// bytes, [`DISK_BATCH_FRAMES`] frames evaluated at a time.
+fn write_rows(
+    file: &std::fs::File,
+    doc: &Document,
+    (frames, width): (usize, usize),
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut writer = std::io::BufWriter::with_capacity(1 << 22, file);
+    let mut batch = vec![0.0f64; width * DISK_BATCH_FRAMES.min(frames)];
+    let mut first = 0;
+    while first < frames {
+        let count = DISK_BATCH_FRAMES.min(frames - first);
+        let rows = batch.get_mut(..width * count).unwrap_or_default();
+        exact_rows(doc, first, width, rows);
+        for x in rows.iter() {
+            writer.write_all(&x.to_le_bytes())?;
+        }
+        first += count;
+    }
+    writer.flush()
+}
+
+impl Reference {
+    /// `doc`'s exact values at `frames` frames from `START_FRAME`, in memory.
+    #[must_use]
+    pub fn new(doc: &Document, frames: usize) -> Self {
+        let width = width(doc);
+        let mut rows = vec![0.0f64; width * frames];
+        exact_rows(doc, 0, width, &mut rows);
+        Self {
+            width,
+            frames,
+            rows: Rows::Memory(rows),
+        }
+    }
+
+    /// Like [`Reference::new`], the rows written to a new file in `dir` ([`DISK_BATCH_FRAMES`]
+    /// frames at a time in memory).
+    ///
+    /// # Errors
+    /// The file's creation or a write failed (the message says which file).
+    pub fn on_disk(doc: &Document, frames: usize, dir: &std::path::Path) -> Result<Self, String> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!(
+            "inbetween-bench-reference-{}-{n}.f64",
+            std::process::id()
+        ));
+        let failed = |e: std::io::Error| format!("reference rows in {}: {e}", path.display());
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(failed)?;
+        // Unnamed from here where the system allows it (the rows go with the process).
+        let path = std::fs::remove_file(&path).is_err().then_some(path);
+        let width = width(doc);
+        let reference = Self {
+            width,
+            frames,
+            rows: Rows::File { file, path },
+        };
+        if let Rows::File { file, .. } = &reference.rows {
+            write_rows(file, doc, (frames, width)).map_err(|e| {
+                format!("reference rows for {frames} frames of {width} values: {e}")
+            })?;
+        }
+        Ok(reference)
+    }
+
+    /// The bench's reference for a check of `frames` frames of `doc`: in memory up to
+    /// [`REFERENCE_IN_MEMORY`] bytes, past that in a file in the system's temporary directory
+    /// (10^6 scalar channels: 2.4 GB; 1 000 ozz characters: 1.6 GB).
+    ///
+    /// # Errors
+    /// As [`Reference::on_disk`].
+    pub fn for_check(doc: &Document, frames: usize) -> Result<Self, String> {
+        Self::in_memory_up_to(doc, frames, REFERENCE_IN_MEMORY)
+    }
+
+    /// [`Reference::for_check`] with `limit` bytes in memory at most.
+    ///
+    /// # Errors
+    /// As [`Reference::on_disk`].
+    pub fn in_memory_up_to(doc: &Document, frames: usize, limit: usize) -> Result<Self, String> {
+        if width(doc).saturating_mul(frames).saturating_mul(8) > limit {
+            Self::on_disk(doc, frames, &std::env::temp_dir())
+        } else {
+            Ok(Self::new(doc, frames))
+        }
+    }
+
+    /// Values per frame.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Whether the rows are in a file.
+    #[must_use]
+    pub fn is_on_disk(&self) -> bool {
+        matches!(self.rows, Rows::File { .. })
+    }
+
+    /// Frames held (from `START_FRAME`).
+    #[must_use]
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// Bytes of the rows (in memory or on disk).
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.width * self.frames * std::mem::size_of::<f64>()
+    }
+
+    /// Plays every held frame of `method` and returns the largest |output − exact| over all
+    /// channels and frames, as [`max_error`] does (`NaN` where the method plays a NaN, and where
+    /// the rows cannot be read back from their file: the check then fails).
+    pub fn max_error(&self, method: &mut dyn Method) -> f64 {
+        let mut out = vec![0.0f32; self.width];
+        let mut worst: f64 = 0.0;
+        let mut compare = |row: &[f64], method: &mut dyn Method| {
+            method.frame(&mut out);
+            for (exact, played) in row.iter().zip(&out) {
+                let played = f64::from(*played);
+                if played.is_nan() {
+                    return false;
+                }
+                worst = worst.max((played - exact).abs());
+            }
+            true
+        };
+        method.reset();
+        match &self.rows {
+            Rows::Memory(rows) => {
+                for row in rows.chunks_exact(self.width.max(1)).take(self.frames) {
+                    if !compare(row, method) {
+                        return f64::NAN;
+                    }
+                }
+            }
+            Rows::File { file, .. } => {
+                use std::io::{Read, Seek};
+                let mut file = file;
+                if file.seek(std::io::SeekFrom::Start(0)).is_err() {
+                    return f64::NAN;
+                }
+                let mut reader = std::io::BufReader::with_capacity(1 << 22, file);
+                let mut bytes = vec![0u8; self.width * 8];
+                let mut row = vec![0.0f64; self.width];
+                for _ in 0..self.frames {
+                    if reader.read_exact(&mut bytes).is_err() {
+                        return f64::NAN;
+                    }
+                    for (x, b) in row.iter_mut().zip(bytes.chunks_exact(8)) {
+                        *x = <[u8; 8]>::try_from(b).map_or(f64::NAN, f64::from_le_bytes);
+                    }
+                    if !compare(&row, method) {
+                        return f64::NAN;
+                    }
+                }
+            }
+        }
+        worst
+    }
+}
+
 /// Values per frame of `doc`: the sum of its tracks' components.
 #[must_use]
 pub fn width(doc: &Document) -> usize {
@@ -463,6 +706,31 @@ pub struct CompileFigure {
     pub json_bytes: usize,
 }
 
+/// What building one bank cost (`Bank::new`, its check of every lane at every integer frame
+/// included): issue 12 asks for its time and memory at 10^6 channels. Not in the JSON
+/// ([`to_json`]'s shape stays); `inbetween bench` prints them on stderr ([`bank_table`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BankFigure {
+    /// Method name (`inbetween-batch-f32` …).
+    pub method: String,
+    /// `scalar` or `quaternion`.
+    pub workload: &'static str,
+    /// Channels of the bank.
+    pub channels: usize,
+    /// Wall time of `Bank::new`.
+    pub seconds: f64,
+    /// What the bank counts of its own heap (`Bank::heap_bytes`).
+    pub heap_bytes: usize,
+    /// Resident memory of the process before the build, after it, and the highest seen during
+    /// it (sampled every [`MEMORY_SAMPLE`]), in bytes: `None` where `/proc/self/status` does not
+    /// say. After − before is what the bank kept (less where it reused memory the process had
+    /// freed), highest − before what the build needed at most.
+    pub resident: Option<(u64, u64, u64)>,
+}
+
+/// How often [`BankFigure::resident`]'s highest value is sampled during a build.
+pub const MEMORY_SAMPLE: Duration = Duration::from_millis(10);
+
 /// Everything `inbetween bench` measured.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BenchReport {
@@ -470,6 +738,115 @@ pub struct BenchReport {
     pub results: Vec<BenchResult>,
     /// Compile figures.
     pub compile: Vec<CompileFigure>,
+    /// What each bank of the scalar and quaternion workloads cost to build.
+    pub banks: Vec<BankFigure>,
+}
+
+/// Resident memory of this process in bytes (`VmRSS` of `/proc/self/status`), where the system
+/// says it.
+#[must_use]
+pub fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib = line.split_whitespace().nth(1)?.parse::<u64>().ok()?;
+    Some(kib * 1024)
+}
+
+/// Runs `build`, returning its result, its wall time and the process's resident memory before,
+/// after and at most during it (a thread samples it every `every`; `None` where it cannot be
+/// read).
+pub fn measure_build<T>(
+    build: impl FnOnce() -> T,
+    every: Duration,
+) -> (T, f64, Option<(u64, u64, u64)>) {
+    let before = resident_bytes();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (out, seconds, highest) = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| {
+            let mut highest = before;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                highest = highest.max(resident_bytes());
+                std::thread::sleep(every);
+            }
+            highest
+        });
+        let start = Instant::now();
+        let out = build();
+        let seconds = start.elapsed().as_secs_f64();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        (out, seconds, sampler.join().unwrap_or(None))
+    });
+    let after = resident_bytes();
+    let resident = before
+        .zip(after)
+        .zip(highest)
+        .map(|((b, a), h)| (b, a, h.max(a)));
+    (out, seconds, resident)
+}
+
+/// Gives the memory this process has freed back to the system where the allocator keeps it
+/// (glibc's `malloc_trim(0)`: the free pages of its heaps, not only the top), so that what is
+/// built next is counted once in the resident size; nothing elsewhere. Returns whether memory
+/// was released. Dropping the 10^6-channel document (~10 GB of small allocations) frees most
+/// of it only to glibc's free lists: the two banks built after it reuse some, and the rest
+/// would stay resident beside them.
+pub fn release_freed_memory() -> bool {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        #[allow(unsafe_code)]
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::ffi::c_int;
+        }
+        // SAFETY: `malloc_trim` (glibc ≥ 2.0, declared in <malloc.h> as `int malloc_trim(size_t
+        // pad)`) takes no pointer, only returns pages that hold no live allocation to the
+        // system (madvise) under the allocator's own locks, so it is safe to call at any time
+        // from any thread; Rust's global allocator on this target is that malloc.
+        // Tested by `released_memory_leaves_the_resident_size`.
+        #[allow(unsafe_code)]
+        let released = unsafe { malloc_trim(0) };
+        released != 0
+    }
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    {
+        false
+    }
+}
+
+/// The bank figures as text, one line each: method, workload, channels, seconds of `Bank::new`,
+/// the bank's own count of its heap, the resident memory the build kept and needed at most
+/// (MB), and the process's after it.
+#[must_use]
+pub fn bank_table(report: &BenchReport) -> String {
+    let mut out = format!(
+        "{:<28} {:<10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11}\n",
+        "Bank::new",
+        "workload",
+        "channels",
+        "seconds",
+        "heap MB",
+        "kept MB",
+        "needed MB",
+        "process MB"
+    );
+    let mb = |b: i128| b as f64 / 1e6;
+    for b in &report.banks {
+        let (kept, needed, after) = b.resident.map_or((f64::NAN, f64::NAN, f64::NAN), |r| {
+            let (before, after, highest) = (i128::from(r.0), i128::from(r.1), i128::from(r.2));
+            (mb(after - before), mb(highest - before), mb(after))
+        });
+        out.push_str(&format!(
+            "{:<28} {:<10} {:>9} {:>9.2} {:>9.0} {:>9.0} {:>10.0} {:>11.0}\n",
+            b.method,
+            b.workload,
+            b.channels,
+            b.seconds,
+            b.heap_bytes as f64 / 1e6,
+            kept,
+            needed,
+            after
+        ));
+    }
+    out
 }
 
 /// How many times a document of `keys` keys is compiled for its figure: a compile of under
@@ -564,26 +941,33 @@ fn process_cpu_seconds() -> Option<f64> {
 /// The method that plays no curve and so is not checked.
 pub const UNCHECKED: &str = "streaming-ceiling";
 
-/// Checks each method against exact evaluation of `reference` (the largest error over the
-/// frames it is then timed on within [`CHECK_TOLERANCE`]), then times it.
+/// Checks each method against `reference`, exact evaluation at the frames it is then timed on
+/// (the largest error within [`CHECK_TOLERANCE`]), then drops the reference and times them.
 ///
 /// # Errors
-/// Which method failed its check, where, and by how much: the bench stops there.
+/// Which method failed its check, where, and by how much: the bench stops there; a reference
+/// of fewer frames than are timed.
 fn check_and_time(
     methods: &mut [Box<dyn Method + '_>],
-    reference: &Document,
+    reference: Reference,
     (workload, channels): (&'static str, usize),
     (frames, runs): (usize, usize),
     results: &mut Vec<BenchResult>,
     status: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
-    let width = width(reference);
+    let width = reference.width();
+    if reference.frames() < frames {
+        return Err(format!(
+            "the {workload} reference at {channels} channels holds {} frames, {frames} are timed",
+            reference.frames()
+        ));
+    }
     let mut errors = Vec::with_capacity(methods.len());
     for m in methods.iter_mut() {
         status(&format!("{workload} × {channels}: checking {}", m.name()));
         let mut error = f64::NAN;
         if m.name() != UNCHECKED {
-            error = max_error(m.as_mut(), reference, frames);
+            error = reference.max_error(m.as_mut());
             if error.is_nan() || error > CHECK_TOLERANCE {
                 return Err(format!(
                     "{} fails its check on the {workload} workload at {channels} channels: \
@@ -594,6 +978,7 @@ fn check_and_time(
         }
         errors.push(error);
     }
+    drop(reference);
     status(&format!("{workload} × {channels}: timing"));
     let times = time_interleaved(methods, width, channels, frames, runs);
     for ((m, error), ns) in methods.iter().zip(errors).zip(times) {
@@ -708,20 +1093,38 @@ pub fn time_interleaved_with(
         .collect()
 }
 
-/// Channel count from which the scalar workload builds only one bank per precision: no
-/// per-track player and no second (parallel) bank. Each would hold as much again as the bank
-/// (about 7 GB at 10^6 channels, beside the document's 9 GB), which a 24 GB machine cannot.
+/// Channel count from which the scalar workload builds only one bank per precision, f32 and
+/// fixed ([`scalar_precisions`]): no f64 bank, no per-track player, no second (parallel) bank
+/// and no exact-evaluation method. A bank holds 6–7 GB at 10^6 channels; the document (~10 GB)
+/// is dropped before the banks are built, the check reading its exact values from a file
+/// ([`Reference::on_disk`]), so that the two banks fit in 20 GB.
 pub const LARGE_CHANNELS: usize = 1_000_000;
 
 /// Our methods over compiled `bytes`: a bank per precision and, for f32 with `extras`, one
 /// player per track and the parallel bank.
-fn stream_methods(bytes: &[(Precision, Vec<u8>)], extras: bool) -> Vec<Box<dyn Method + '_>> {
-    let mut methods: Vec<Box<dyn Method + '_>> = Vec::new();
+fn stream_methods<'b>(
+    bytes: &'b [(Precision, Vec<u8>)],
+    extras: bool,
+    (workload, channels): (&'static str, usize),
+    banks: &mut Vec<BankFigure>,
+) -> Vec<Box<dyn Method + 'b>> {
+    let mut methods: Vec<Box<dyn Method + 'b>> = Vec::new();
     for (precision, b) in bytes {
         let Ok(stream) = Stream::from_bytes(b) else {
             continue;
         };
-        if let Ok(m) = BatchMethod::new(&format!("inbetween-batch-{}", precision.name()), stream) {
+        let label = format!("inbetween-batch-{}", precision.name());
+        let (bank, seconds, resident) =
+            measure_build(|| BatchMethod::new(&label, stream), MEMORY_SAMPLE);
+        if let Ok(m) = bank {
+            banks.push(BankFigure {
+                method: label,
+                workload,
+                channels,
+                seconds,
+                heap_bytes: m.bank.heap_bytes(),
+                resident,
+            });
             methods.push(Box::new(m));
         }
         if *precision == Precision::F32 && extras {
@@ -748,7 +1151,7 @@ pub enum BenchSize {
 }
 
 impl BenchSize {
-    /// Scalar channel counts (a million is compiled in f32 only).
+    /// Scalar channel counts (a million is compiled in f32 and fixed only).
     fn scalar(self) -> &'static [usize] {
         match self {
             BenchSize::Smoke => &[1_000],
@@ -795,22 +1198,50 @@ fn bench_scalar(
 ) -> Result<(), String> {
     let doc = workload_document(&workload_keys(channels, 5), None)?;
     status(&format!("compiling {channels} scalar channels"));
-    let precisions: &[Precision] = if channels >= LARGE_CHANNELS {
-        &[Precision::F32]
+    let large = channels >= LARGE_CHANNELS;
+    let precisions = scalar_precisions(channels);
+    let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
+    status(&format!(
+        "{channels} scalar channels: exact values at the checked frames"
+    ));
+    // At a million channels the rows (2.4 GB) wait in a file while the banks are built.
+    let reference = Reference::for_check(&doc, shape.0)?;
+    let hermite = HermiteSoaScript::new(&doc);
+    let width = width(&doc);
+    // At a million channels the document (~10 GB) goes before the banks are built: the
+    // reference rows and the baseline's script are all the check and the timing need of it
+    // (its memory is reused by the banks; glibc keeps most of it from the system).
+    let doc = (!large).then_some(doc);
+    if large {
+        release_freed_memory();
+    }
+    let at = ("scalar", channels);
+    let mut methods = stream_methods(&bytes, !large, at, &mut report.banks);
+    if let Some(doc) = &doc {
+        // Exact evaluation would take most of the run's time at a million channels.
+        methods.push(Box::new(ExactMethod::new(doc)));
+    }
+    methods.push(Box::new(hermite));
+    methods.push(Box::new(StreamingCeiling::new(width)));
+    check_and_time(
+        &mut methods,
+        reference,
+        at,
+        shape,
+        &mut report.results,
+        status,
+    )
+}
+
+/// The precisions the scalar workload is compiled in and played at `channels`: all three, and
+/// at [`LARGE_CHANNELS`] f32 and fixed (issue 12's fixed / f32 ratio; an f64 bank too would not
+/// fit in 20 GB beside them).
+fn scalar_precisions(channels: usize) -> &'static [Precision] {
+    if channels >= LARGE_CHANNELS {
+        &[Precision::F32, Precision::Fixed]
     } else {
         &[Precision::F32, Precision::F64, Precision::Fixed]
-    };
-    let bytes = compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
-    let large = channels >= LARGE_CHANNELS;
-    let mut methods = stream_methods(&bytes, !large);
-    if !large {
-        // Exact evaluation would take most of the run's time at a million channels.
-        methods.push(Box::new(ExactMethod::new(&doc)));
     }
-    methods.push(Box::new(HermiteSoaScript::new(&doc)));
-    methods.push(Box::new(StreamingCeiling::new(width(&doc))));
-    let at = ("scalar", channels);
-    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
 }
 
 /// The quaternion workload at `channels` rotations: our methods (and the bank at degree 4),
@@ -844,7 +1275,8 @@ fn bench_quaternion(
         ..CompileOptions::default()
     };
     let raw = compile_with_options(&doc, &raw_options)?;
-    let mut methods = stream_methods(&bytes, true);
+    let at = ("quaternion", channels);
+    let mut methods = stream_methods(&bytes, true, at, &mut report.banks);
     let stream = Stream::from_bytes(&low_degree).map_err(|e| e.to_string())?;
     methods.push(Box::new(BatchMethod::new(
         "inbetween-batch-f32-degree4",
@@ -858,8 +1290,15 @@ fn bench_quaternion(
     methods.push(Box::new(ExactMethod::new(&doc)));
     methods.push(Box::new(SlerpSoaScript::new(&doc)));
     methods.push(Box::new(StreamingCeiling::new(width(&doc))));
-    let at = ("quaternion", channels);
-    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
+    let reference = Reference::for_check(&doc, shape.0)?;
+    check_and_time(
+        &mut methods,
+        reference,
+        at,
+        shape,
+        &mut report.results,
+        status,
+    )
 }
 
 /// Times every CLI method on the scalar workload at 1 000, 100 000 and 1 000 000 channels, on
@@ -922,11 +1361,7 @@ pub fn run_compile_bench(
     for &channels in size.scalar() {
         status(&format!("compiling {channels} scalar channels"));
         let doc = workload_document(&workload_keys(channels, 5), None)?;
-        let precisions = if channels >= LARGE_CHANNELS {
-            &all[..1]
-        } else {
-            &all[..]
-        };
+        let precisions = scalar_precisions(channels);
         compile_all(&doc, ("scalar", None), precisions, &mut report.compile);
     }
     for &channels in size.quaternion() {
@@ -1134,7 +1569,7 @@ mod tests {
         let mut results = Vec::new();
         let err = check_and_time(
             &mut methods,
-            &doc,
+            Reference::new(&doc, 10),
             ("scalar", 3),
             (10, 1),
             &mut results,
@@ -1147,6 +1582,194 @@ mod tests {
         );
         // Every method is checked before any is timed: nothing is timed after a failure.
         assert!(results.is_empty());
+    }
+
+    /// Plays NaN on every channel.
+    struct Nans;
+
+    impl Method for Nans {
+        fn name(&self) -> String {
+            "nans".into()
+        }
+        fn reset(&mut self) {}
+        fn frame(&mut self, out: &mut [f32]) {
+            out.fill(f32::NAN);
+        }
+    }
+
+    #[test]
+    fn reference_rows_give_max_errors_figures_bit_for_bit() {
+        // Scalar (every kind) and rotations; frame counts that split unevenly between threads.
+        let scalar = workload_document(&workload_keys(200, 5), None).unwrap();
+        let rotations = quat_workload_document(60, 9).unwrap();
+        let cases = [
+            (&scalar, 300, false),
+            (&scalar, 7, true),
+            (&rotations, 41, false),
+        ];
+        let cases = cases
+            .into_iter()
+            .chain([(&scalar, 37, true), (&rotations, 41, true)]);
+        for (doc, frames, on_disk) in cases {
+            let reference = if on_disk {
+                Reference::on_disk(doc, frames, &std::env::temp_dir()).unwrap()
+            } else {
+                Reference::new(doc, frames)
+            };
+            assert_eq!(reference.width(), width(doc));
+            assert_eq!(reference.frames(), frames);
+            assert_eq!(reference.bytes(), width(doc) * frames * 8);
+            let mut methods: Vec<Box<dyn Method>> = vec![Box::new(Zeros)];
+            for precision in [Precision::F32, Precision::Fixed] {
+                let bytes = compile(doc, precision).unwrap();
+                let stream = Stream::from_bytes(&bytes).unwrap();
+                let mut bank = BatchMethod::new("bank", stream).unwrap();
+                let expected = max_error(&mut bank, doc, frames);
+                assert!(expected > 0.0 && expected < CHECK_TOLERANCE, "{expected}");
+                assert_eq!(reference.max_error(&mut bank).to_bits(), expected.to_bits());
+            }
+            if doc.tracks()[0].value_type().components() == 1 {
+                methods.push(Box::new(HermiteSoaScript::new(doc)));
+            } else {
+                methods.push(Box::new(SlerpSoaScript::new(doc)));
+            }
+            for m in &mut methods {
+                let expected = max_error(m.as_mut(), doc, frames);
+                assert!(expected > 0.0, "{}", m.name());
+                assert_eq!(
+                    reference.max_error(m.as_mut()).to_bits(),
+                    expected.to_bits()
+                );
+            }
+            assert!(reference.max_error(&mut Nans).is_nan());
+            assert!(max_error(&mut Nans, doc, frames).is_nan());
+        }
+    }
+
+    #[test]
+    fn a_reference_shorter_than_the_timed_frames_stops_the_bench() {
+        let doc = workload_document(&workload_keys(3, 5), None).unwrap();
+        let mut methods: Vec<Box<dyn Method>> = vec![Box::new(StreamingCeiling::new(3))];
+        let mut results = Vec::new();
+        let at = ("scalar", 3);
+        let reference = Reference::new(&doc, 9);
+        let err = check_and_time(
+            &mut methods,
+            reference,
+            at,
+            (10, 1),
+            &mut results,
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(err.contains("holds 9 frames, 10 are timed"), "{err}");
+        assert!(results.is_empty());
+    }
+
+    #[test]
+    fn references_past_the_memory_limit_go_to_a_file() {
+        let doc = workload_document(&workload_keys(2, 5), None).unwrap();
+        assert!(!Reference::for_check(&doc, 300).unwrap().is_on_disk());
+        // 10^6 channels × 300 frames, and 1 000 ozz characters (670 000 values) × 300 frames.
+        const { assert!(1_000_000 * 300 * 8 > REFERENCE_IN_MEMORY) };
+        const { assert!(670_000 * 300 * 8 > REFERENCE_IN_MEMORY) };
+        const { assert!(100_000 * 300 * 8 <= REFERENCE_IN_MEMORY) };
+        // 2 values × 300 frames × 8 B = 4 800 B.
+        assert!(!Reference::in_memory_up_to(&doc, 300, 4_800)
+            .unwrap()
+            .is_on_disk());
+        let reference = Reference::in_memory_up_to(&doc, 300, 4_799).unwrap();
+        assert!(reference.is_on_disk());
+        assert_eq!(reference.frames(), 300);
+        assert_eq!(
+            reference.max_error(&mut Zeros).to_bits(),
+            max_error(&mut Zeros, &doc, 300).to_bits()
+        );
+    }
+
+    #[test]
+    fn a_million_channels_compile_and_play_f32_and_fixed() {
+        assert_eq!(
+            scalar_precisions(LARGE_CHANNELS),
+            [Precision::F32, Precision::Fixed]
+        );
+        assert_eq!(
+            scalar_precisions(100_000),
+            [Precision::F32, Precision::F64, Precision::Fixed]
+        );
+    }
+
+    #[test]
+    fn released_memory_leaves_the_resident_size() {
+        // 128 MiB in 1 KiB allocations (glibc's heap, not mmap), freed below a live one.
+        let small: Vec<Box<[u8; 1024]>> = (0..131_072).map(|_| Box::new([7u8; 1024])).collect();
+        let pin = Box::new([1u8; 1024]);
+        let Some(full) = resident_bytes() else {
+            return; // No /proc: nothing to measure (and nothing released off glibc).
+        };
+        drop(small);
+        let freed = resident_bytes().unwrap_or(full);
+        let released = release_freed_memory();
+        let after = resident_bytes().unwrap_or(freed);
+        assert_eq!(pin[0], 1);
+        if cfg!(all(target_os = "linux", target_env = "gnu")) {
+            assert!(released);
+            assert!(
+                after + (100 << 20) <= full,
+                "resident {full} with the allocations, {freed} freed, {after} released"
+            );
+        } else {
+            assert!(!released);
+        }
+    }
+
+    #[test]
+    fn a_build_reports_its_time_and_the_memory_it_kept_and_needed() {
+        // Keeps 64 MiB (touched) after needing 96 MiB at once.
+        let (kept, seconds, resident) = measure_build(
+            || {
+                let mut scratch = vec![1u8; 96 << 20];
+                scratch.iter_mut().step_by(4096).for_each(|b| *b = 2);
+                std::thread::sleep(Duration::from_millis(50));
+                let kept = scratch[..64 << 20].to_vec();
+                drop(scratch);
+                kept
+            },
+            Duration::from_millis(1),
+        );
+        assert_eq!(kept.len(), 64 << 20);
+        assert!(seconds >= 0.05, "{seconds}");
+        if let Some((before, after, highest)) = resident {
+            assert!(after >= before + (60 << 20), "{before} {after}");
+            assert!(highest >= before + (90 << 20), "{before} {highest}");
+            assert!(highest >= after);
+        } else {
+            assert!(resident_bytes().is_none());
+        }
+    }
+
+    #[test]
+    fn the_scalar_run_reports_every_banks_build() {
+        let mut report = BenchReport::default();
+        bench_scalar(300, (10, 1), &mut report, &mut |_| {}).unwrap();
+        let names: Vec<&str> = report.banks.iter().map(|b| b.method.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "inbetween-batch-f32",
+                "inbetween-batch-f64",
+                "inbetween-batch-fixed"
+            ]
+        );
+        assert!(report
+            .banks
+            .iter()
+            .all(|b| b.channels == 300 && b.seconds > 0.0));
+        let table = bank_table(&report);
+        assert_eq!(table.lines().count(), 4, "{table}");
+        assert!(table.contains("inbetween-batch-fixed"), "{table}");
+        // The JSON keeps its shape: no bank figures in it.
+        assert!(!to_json("m", &report).contains("Bank::new"));
     }
 
     /// A method that counts the frames and resets it was asked for.

@@ -94,5 +94,13 @@ pub fn bench_ozz(
         Box::new(StreamingCeiling::new(super::width(&doc))),
     ];
     let at = ("ozz", joints * instances);
-    check_and_time(&mut methods, &doc, at, shape, &mut report.results, status)
+    let reference = super::Reference::for_check(&doc, shape.0)?;
+    check_and_time(
+        &mut methods,
+        reference,
+        at,
+        shape,
+        &mut report.results,
+        status,
+    )
 }

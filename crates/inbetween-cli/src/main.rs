@@ -451,6 +451,10 @@ fn run_bench(
     };
     spinner.finish();
     let report = report.map_err(CliError::Bench)?;
+    // `Bank::new`'s time and memory (issue 12) on stderr: stdout's table and JSON keep their shape.
+    if !report.banks.is_empty() {
+        eprint!("{}", inbetween_bench::bank_table(&report));
+    }
     if json {
         println!(
             "{}",
