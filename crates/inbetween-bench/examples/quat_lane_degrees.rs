@@ -1,4 +1,4 @@
-//! Whether the quaternion workload's rotations could play on narrower Horner lanes: the compiled stream's piece degrees (tracks by maximum degree, pieces and frames by degree, the mean coefficients a component-frame), then, per lane degree `L`, how many tracks have every epoch part of every piece within their check budget when replaced by the degree-`L` polynomial through `L + 1` Chebyshev-spaced frames of that part — an estimate, in f64, of what a bank playing each epoch on degree-`L` lanes could pass.
+//! Whether the quaternion workload's rotations could play on narrower Horner lanes: the compiled stream's piece degrees (tracks by maximum degree, pieces and frames by degree, the mean coefficients a component-frame), then, per lane degree `L`, how many tracks have every epoch part of every piece within their check budget when replaced by the degree-`L` polynomial through `L + 1` Chebyshev-spaced frames of that part — an estimate, in f64, of what a bank playing each epoch on degree-`L` lanes could pass; and the size of each order ≥ 3 about the epoch centre (`|c_k| · 8^k`, what narrower storage of the high orders would round).
 //!
 //! ```sh
 //! cargo run --release -p inbetween-bench --example quat_lane_degrees [ROTATIONS] [MAX_DEGREE]
@@ -48,6 +48,7 @@ fn main() -> Result<(), String> {
     let mut frames = [0.0f64; 9];
     let mut within = [[0usize; FRACTIONS.len()]; LANE_DEGREES.len()];
     let mut budgets = Vec::new();
+    let mut order_terms: [Vec<f64>; 7] = Default::default();
     for track in stream.tracks() {
         track_degrees[usize::from(track.max_degree()).min(8)] += 1;
         let budget = track.tolerance() - track.max_error();
@@ -64,6 +65,7 @@ fn main() -> Result<(), String> {
             player.advance();
         }
         let mut worst = [0.0f64; LANE_DEGREES.len()];
+        let mut terms = [0.0f64; 7];
         for piece in (0..track.piece_count()).filter_map(|i| track.piece(i)) {
             let degree = usize::from(piece.degree).min(8);
             piece_degrees[degree] += 1;
@@ -81,9 +83,18 @@ fn main() -> Result<(), String> {
                     for (w, &l) in worst.iter_mut().zip(&LANE_DEGREES) {
                         *w = w.max(interpolation_error(&part, l));
                     }
+                    if part.len() == EPOCH as usize {
+                        let d = scaled_orders(&part);
+                        for (t, x) in terms.iter_mut().zip(d) {
+                            *t = t.max(x.abs());
+                        }
+                    }
                 }
                 epoch += EPOCH;
             }
+        }
+        for (all, t) in order_terms.iter_mut().zip(terms) {
+            all.push(t);
         }
         for (counts, w) in within.iter_mut().zip(worst) {
             for (count, f) in counts.iter_mut().zip(FRACTIONS) {
@@ -121,6 +132,15 @@ fn main() -> Result<(), String> {
             "lane degree {l}: tracks within 25 / 50 / 75 / 100 % of their budget at every \
              epoch part: {counts:?} of {}",
             budgets.len()
+        );
+    }
+    for (k, all) in order_terms.iter_mut().enumerate().skip(3) {
+        all.sort_by(f64::total_cmp);
+        println!(
+            "order {k} about the epoch centre, |c_k| · 8^k over whole epochs (per track its \
+             largest): median {:.2e}, largest {:.2e}",
+            all.get(all.len() / 2).copied().unwrap_or(0.0),
+            all.last().copied().unwrap_or(0.0)
         );
     }
     Ok(())
@@ -161,4 +181,42 @@ fn interpolation_error(y: &[f64], l: usize) -> f64 {
         worst = worst.max((v - exact).abs());
     }
     worst
+}
+
+/// The power coefficients `c_k · 8^k` (k = 0..6) about the centre of a whole epoch of 16
+/// values `y` (frames `centre − 8 .. centre + 8`): the degree-6 polynomial in `τ = t / 8`
+/// through 7 Chebyshev-spaced frames of them, by Gaussian elimination (partial pivoting) on
+/// the Vandermonde system.
+fn scaled_orders(y: &[f64]) -> [f64; 7] {
+    let mut rows = [[0.0f64; 8]; 7];
+    for (i, row) in rows.iter_mut().enumerate() {
+        let angle = std::f64::consts::PI * (2 * i + 1) as f64 / 14.0;
+        let x = (7.5 + 7.5 * angle.cos()).round() as usize;
+        let tau = (x as f64 - 8.0) / 8.0;
+        let mut p = 1.0;
+        for v in row.iter_mut().take(7) {
+            *v = p;
+            p *= tau;
+        }
+        row[7] = y.get(x).copied().unwrap_or(0.0);
+    }
+    for col in 0..7 {
+        let pivot = (col..7)
+            .max_by(|&a, &b| rows[a][col].abs().total_cmp(&rows[b][col].abs()))
+            .unwrap_or(col);
+        rows.swap(col, pivot);
+        let top = rows[col];
+        for row in rows.iter_mut().skip(col + 1) {
+            let f = row[col] / top[col];
+            for (x, t) in row.iter_mut().zip(top).skip(col) {
+                *x -= f * t;
+            }
+        }
+    }
+    let mut c = [0.0f64; 7];
+    for col in (0..7).rev() {
+        let rest: f64 = (col + 1..7).map(|k| rows[col][k] * c[k]).sum();
+        c[col] = (rows[col][7] - rest) / rows[col][col];
+    }
+    c
 }
