@@ -723,8 +723,8 @@ pub struct BankFigure {
     pub heap_bytes: usize,
     /// Resident memory of the process before the build, after it, and the highest seen during
     /// it (sampled every [`MEMORY_SAMPLE`]), in bytes: `None` where `/proc/self/status` does not
-    /// say. After − before is what the bank kept (less where it reused memory the process had
-    /// freed), highest − before what the build needed at most.
+    /// say. Differences mislead where the process released memory during the build (after −
+    /// before can be negative), so [`bank_table`] prints the three readings.
     pub resident: Option<(u64, u64, u64)>,
 }
 
@@ -813,36 +813,38 @@ pub fn release_freed_memory() -> bool {
 }
 
 /// The bank figures as text, one line each: method, workload, channels, seconds of `Bank::new`,
-/// the bank's own count of its heap, the resident memory the build kept and needed at most
-/// (MB), and the process's after it.
+/// the bank's own count of its heap, and the process's resident memory before the build, at
+/// most during it and after it (MB). Raw readings, not differences: a difference would count
+/// memory the process released during the build (a dropped document, the allocator returning
+/// pages late) against the bank, and can come out negative.
 #[must_use]
 pub fn bank_table(report: &BenchReport) -> String {
     let mut out = format!(
-        "{:<28} {:<10} {:>9} {:>9} {:>9} {:>9} {:>10} {:>11}\n",
+        "{:<28} {:<10} {:>9} {:>9} {:>9} {:>11} {:>11} {:>11}\n",
         "Bank::new",
         "workload",
         "channels",
         "seconds",
         "heap MB",
-        "kept MB",
-        "needed MB",
-        "process MB"
+        "before MB",
+        "peak MB",
+        "after MB"
     );
-    let mb = |b: i128| b as f64 / 1e6;
+    let mb = |b: u64| b as f64 / 1e6;
     for b in &report.banks {
-        let (kept, needed, after) = b.resident.map_or((f64::NAN, f64::NAN, f64::NAN), |r| {
-            let (before, after, highest) = (i128::from(r.0), i128::from(r.1), i128::from(r.2));
-            (mb(after - before), mb(highest - before), mb(after))
-        });
+        let (before, highest, after) = b.resident.map_or(
+            (f64::NAN, f64::NAN, f64::NAN),
+            |(before, after, highest)| (mb(before), mb(highest), mb(after)),
+        );
         out.push_str(&format!(
-            "{:<28} {:<10} {:>9} {:>9.2} {:>9.0} {:>9.0} {:>10.0} {:>11.0}\n",
+            "{:<28} {:<10} {:>9} {:>9.2} {:>9.0} {:>11.0} {:>11.0} {:>11.0}\n",
             b.method,
             b.workload,
             b.channels,
             b.seconds,
             b.heap_bytes as f64 / 1e6,
-            kept,
-            needed,
+            before,
+            highest,
             after
         ));
     }
