@@ -374,6 +374,7 @@ pub(crate) struct IntLanes {
     /// Lanes of tracks played on them ([`IntLanes::fast_lanes`]).
     fast: usize,
     /// The registers [`IntLanes::sweep`] plays on (the CPU's, detected in [`IntLanes::new`]).
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     registers: Registers,
     /// Channel of each slot.
     pub(crate) channel: Vec<u32>,
@@ -559,6 +560,7 @@ struct Lanes<'a> {
 
 /// The registers of [`IntLanes::sweep`]'s loop.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
 enum Registers {
     /// None of its own: the generic walk (`eval`).
     #[default]

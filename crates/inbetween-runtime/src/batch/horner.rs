@@ -498,12 +498,14 @@ pub(crate) struct HornerGroup {
     pub(crate) wide: Vec<WideLane>,
     /// The loop [`HornerGroup::eval`] runs, chosen once in [`HornerGroup::new`] (private: only
     /// `new` sets [`Pass::Avx2`] or [`Pass::Avx2Prefetch`], after detecting AVX2).
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     pass: Pass,
 }
 
 /// Which loop a group's evaluation runs ([`HornerGroup::eval`]): all three do the same IEEE
 /// f32 operations in the same order, so they give the same bits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
 enum Pass {
     /// The build's own instructions (SSE2 on x86_64).
     #[default]

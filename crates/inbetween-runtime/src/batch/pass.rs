@@ -186,6 +186,7 @@ fn first_part<'o, T, K: Kernel<T, N, W>, const N: usize, const W: usize>(
 /// core), where the hardware's prefetch of the one interleaved stream runs too little ahead
 /// (docs/benchmarks-history.md, *Memory at 100 000 channels (session 9)*). Smaller groups play
 /// through [`walk`], instruction for instruction as before.
+#[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
 pub(crate) const PREFETCH_FROM: usize = 512 << 10;
 
 /// Bytes of coefficients from which a group plays through [`walk`] again (`sweep`'s loop),
