@@ -19,8 +19,8 @@
 
 use super::source::MAX_COMPONENTS;
 use super::verify::{
-    binomials_to, by_degree, float_numbers, shifted, store_and_check as store_raw, widened_float,
-    Candidate, Checked, Limit, StoreFailure, Truth, HALF_BINOMIALS,
+    binomials_to, by_degree, float_numbers, shifted, store_fixed, widened_float, Candidate,
+    Checked, Limit, StoreFailure, Truth, HALF_BINOMIALS,
 };
 use super::{CompileOptions, TrackInput};
 use crate::math::Pair;
@@ -109,23 +109,7 @@ fn stored_fixed(
     candidate: &Candidate,
     exact: &[[f64; MAX_COMPONENTS]],
 ) -> Result<(Checked, [[f64; MAX_TERMS]; 4]), StoreFailure> {
-    let store_only = Truth {
-        exact,
-        halves: &[],
-        between: &[],
-    };
-    let whole = Limit {
-        integer: f64::INFINITY,
-        stop_early: false,
-    };
-    let stored = store_raw(candidate, 4, Precision::Fixed, &store_only, whole)?;
-    let checked = Checked {
-        max_error: 0.0,
-        max_error_frame: candidate.origin,
-        between_error: 0.0,
-        start_error: 0.0,
-        ..stored
-    };
+    let checked = store_fixed(candidate, 4, exact)?;
     let widened = widened(&checked, candidate.degree + 1);
     Ok((checked, widened))
 }
@@ -386,6 +370,7 @@ mod tests {
     use super::super::convert::{lobatto_interpolant, lobatto_node};
     use super::super::verify::tests::{agree, integer_frames_only, random_case, Random};
     use super::*;
+    use crate::compile::verify::store_and_check as store_raw;
 
     /// The rule that refused float candidates are not stored, for normalized playback: on
     /// 20 000 random four-component candidates in f32 and f64 (exact values their normalized

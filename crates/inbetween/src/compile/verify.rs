@@ -276,6 +276,7 @@ fn store_and_replay(
         origin: candidate.origin,
         stop_above,
         worst: (0.0, candidate.origin),
+        measure: true,
     };
     let (exponent, numbers) = match precision {
         Precision::F64 | Precision::F32 => (
@@ -294,10 +295,43 @@ fn store_and_replay(
     })
 }
 
+/// Stores a `Fixed` candidate as [`store_and_check`] does with no limit (the same exponent
+/// and integers, and `OutOfRange` exactly when it gives it: the same integer replay over the
+/// frames of `exact`), without measuring the errors there, which a caller that measures its
+/// own (a normalized track's) would throw away: `max_error` 0
+/// (`tests::fixed_store_only_is_the_unlimited_check`).
+///
+/// # Errors
+/// `OutOfRange` when a number does not fit the precision.
+pub(super) fn store_fixed(
+    candidate: &Candidate,
+    components: usize,
+    exact: &[[f64; MAX_COMPONENTS]],
+) -> Result<Checked, StoreFailure> {
+    let mut error = ErrorAt {
+        exact,
+        origin: candidate.origin,
+        stop_above: f64::INFINITY,
+        worst: (0.0, candidate.origin),
+        measure: false,
+    };
+    let (exponent, numbers) = replay_fixed(candidate, components, &mut error)?;
+    Ok(Checked {
+        exponent,
+        numbers,
+        max_error: 0.0,
+        max_error_frame: candidate.origin,
+        between_error: 0.0,
+        start_error: 0.0,
+    })
+}
+
 /// The largest |played − exact| at the integer frames replayed so far, and its frame.
 struct ErrorAt<'e> {
     /// `exact[m]`: the exact value at frame `origin + m`.
     exact: &'e [[f64; MAX_COMPONENTS]],
+    /// False for a replay that only proves the integers fit ([`store_fixed`]): no errors noted.
+    measure: bool,
     origin: f64,
     stop_above: f64,
     worst: (f64, f64),
@@ -611,7 +645,7 @@ fn replay_int_row<const N: usize>(
     error: &mut ErrorAt<'_>,
 ) -> Result<(), StoreFailure> {
     for step in 0..(N + steps) {
-        if step >= N && error.note(step - N, c, state[0] as f64 * inverse) {
+        if step >= N && error.measure && error.note(step - N, c, state[0] as f64 * inverse) {
             break;
         }
         for i in 0..N {
@@ -800,6 +834,7 @@ pub(super) mod tests {
                 origin: candidate.origin,
                 stop_above,
                 worst: (0.0, candidate.origin),
+                measure: true,
             };
             let mut reference = fresh();
             for c in 0..components {
@@ -1017,6 +1052,54 @@ pub(super) mod tests {
     /// stopping early or not, exact values with a NaN now and then: the same result
     /// (`OutOfRange` or not) and the same largest error and frame. Letting an overflow wrap, or
     /// checking before the stop instead of at the next state, makes it fail.
+    /// [`store_fixed`] stores what the unlimited [`store_and_check`] stores (exponent and
+    /// integers), and fails with `OutOfRange` exactly when it does, on random candidates of 1
+    /// and 4 components (some beyond any exponent's range).
+    #[test]
+    fn fixed_store_only_is_the_unlimited_check() {
+        let mut random = Random(0x5eed_f1c5);
+        let whole = Limit {
+            integer: f64::INFINITY,
+            stop_early: false,
+        };
+        let (mut stored, mut refused) = (0, 0);
+        for i in 0..4000 {
+            let components = if i % 2 == 0 { 4 } else { 1 };
+            let (mut candidate, exact) = random_case(&mut random, components, 1e-6);
+            if i % 5 == 0 {
+                // Large high-order differences: the exponent from their trajectory.
+                candidate.differences[0][candidate.degree] *= 1e6;
+            }
+            if i % 7 == 0 {
+                // Beyond the range of every exponent, or not finite.
+                candidate.differences[components - 1][0] = [1e200, f64::INFINITY][(i / 7) % 2];
+            }
+            let truth = Truth {
+                exact: &exact,
+                halves: &[],
+                between: &[],
+            };
+            let want = store_and_check(&candidate, components, Precision::Fixed, &truth, whole);
+            let got = store_fixed(&candidate, components, &exact);
+            match (got, want) {
+                (Ok(got), Ok(want)) => {
+                    assert_eq!(got.exponent, want.exponent, "case {i}");
+                    assert_eq!(got.numbers, want.numbers, "case {i}");
+                    stored += 1;
+                }
+                (Err(got), Err(want)) => {
+                    assert_eq!(got, want, "case {i}");
+                    refused += 1;
+                }
+                (got, want) => panic!("case {i}: {:?} vs {:?}", got.is_ok(), want.is_ok()),
+            }
+        }
+        assert!(
+            stored > 1000 && refused > 10,
+            "{stored} stored, {refused} refused"
+        );
+    }
+
     #[test]
     fn integer_replay_is_the_i128_replay() {
         let mut random = Random(0x2545_f491_4f6c_dd1d);
@@ -1051,6 +1134,7 @@ pub(super) mod tests {
                 origin: 7.0,
                 stop_above,
                 worst: (0.0, 7.0),
+                measure: true,
             };
             let mut reference = fresh();
             let wide = state.map(i128::from);
