@@ -582,20 +582,29 @@ pub(super) fn widened_float(
     Ok(())
 }
 
-/// Stores a `Fixed` candidate (exponent from [`fixed_exponent`]) and replays its integers in
-/// i64 checked additions from offset −n (where backward play starts; that state made in i128),
-/// proving every state fits i64 ([`replay_int_row`]).
-fn replay_fixed(
+/// A `Fixed` candidate stored at an exponent: its integers (`ints[c * terms + k]`), and each
+/// component's integer state at offset −n (where backward play starts; made in i128, proven to
+/// fit i64), from which a replay proves the trajectory.
+pub(super) struct FixedStart {
+    /// The stored integers, `terms` a component.
+    pub ints: Vec<i64>,
+    /// `starts[c][k]` = `I_k(−n)` of component c.
+    pub starts: [[i64; MAX_TERMS]; MAX_COMPONENTS],
+}
+
+/// Stores a `Fixed` candidate at `exponent`: its integers and states at offset −n
+/// ([`FixedStart`]).
+///
+/// # Errors
+/// `OutOfRange` when an integer does not fit i64, or a state at −n does not.
+pub(super) fn fixed_start(
     candidate: &Candidate,
     components: usize,
-    error: &mut ErrorAt<'_>,
-) -> Result<(i8, PieceNumbers), StoreFailure> {
+    exponent: i8,
+) -> Result<FixedStart, StoreFailure> {
     let n = candidate.degree;
     let terms = n + 1;
-    let steps = error.exact.len();
-    let exponent = fixed_exponent(candidate, components, steps)?;
     let unit = crate::math::powi(2.0, i32::from(exponent));
-    let inverse = crate::math::powi(2.0, -i32::from(exponent));
     let mut ints = Vec::with_capacity(components * terms);
     for c in 0..components {
         for k in 0..terms {
@@ -606,27 +615,86 @@ fn replay_fixed(
             ints.push(scaled as i64);
         }
     }
-    // C(−n, i) for i ≤ n, once a candidate (each at most C(15, 8) = 6435 in magnitude).
-    let mut negative = [0i128; MAX_TERMS];
-    for (i, slot) in negative.iter_mut().enumerate().take(terms) {
-        *slot = negative_binomial(n, i);
-    }
-    for c in 0..components {
+    let negative = &NEGATIVE_BINOMIALS[n];
+    let mut starts = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
+    for (c, start) in starts.iter_mut().enumerate().take(components) {
         let stored = &ints[c * terms..(c + 1) * terms];
         // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
-        let mut wide = [0i128; MAX_TERMS];
         for k in 0..terms {
+            let mut wide = 0i128;
             for j in k..terms {
-                wide[k] += negative[j - k] * i128::from(stored[j]);
+                wide += i128::from(negative[j - k]) * i128::from(stored[j]);
+            }
+            start[k] = i64::try_from(wide).map_err(|_| StoreFailure::OutOfRange)?;
+        }
+    }
+    Ok(FixedStart { ints, starts })
+}
+
+/// Stores a `Fixed` candidate at the exponent of [`fixed_exponent`] and replays its integers
+/// in i64 checked additions from offset −n, proving every state fits i64 ([`replay_int_row`]).
+///
+/// The exponent is first taken from a replay at a guessed exponent ([`Probe`]): when that
+/// replay fits i64 and its largest value pins the exponent to the guess, it is the replay at
+/// that exponent; when it pins another, the replay is made again there; else the exponent is
+/// walked. Either way the same exponent, integers, errors and verdict
+/// (`tests::probed_replay_is_the_walked_replay`).
+fn replay_fixed(
+    candidate: &Candidate,
+    components: usize,
+    error: &mut ErrorAt<'_>,
+) -> Result<(i8, PieceNumbers), StoreFailure> {
+    let n = candidate.degree;
+    let steps = error.exact.len();
+    let before = error.worst;
+    let probe = Probe::new(candidate, components, steps);
+    if let Some(probe) = &probe {
+        if let Ok(start) = fixed_start(candidate, components, probe.guess) {
+            let inverse = crate::math::powi(2.0, -i32::from(probe.guess));
+            let mut largest = Some(0u64);
+            let mut starts = start.starts;
+            let fits = probe.fits(&starts, components, n);
+            for (c, state) in starts.iter_mut().enumerate().take(components) {
+                let row = if fits {
+                    by_degree!(n, probe_int_row_fitting(state, c, steps, inverse, error))
+                } else {
+                    by_degree!(n, probe_int_row(state, c, steps, inverse, error))
+                };
+                largest = largest.zip(row).map(|(a, b)| a.max(b));
+            }
+            let pinned = largest.and_then(|m| probe.confirm(m, probe.guess));
+            if pinned == Some(probe.guess) {
+                return Ok((probe.guess, PieceNumbers::Fixed(start.ints)));
+            }
+            error.worst = before;
+            if let Some(exponent) = pinned {
+                return replay_fixed_at(candidate, components, exponent, error);
             }
         }
-        let mut state = [0i64; MAX_TERMS];
-        for (s, w) in state.iter_mut().zip(wide).take(terms) {
-            *s = i64::try_from(w).map_err(|_| StoreFailure::OutOfRange)?;
-        }
-        by_degree!(n, replay_int_row(&mut state, c, steps, inverse, error))?;
     }
-    Ok((exponent, PieceNumbers::Fixed(ints)))
+    let exponent = match &probe {
+        Some(probe) => probe.walked(n, components)?,
+        None => fixed_exponent(candidate, components, steps)?,
+    };
+    replay_fixed_at(candidate, components, exponent, error)
+}
+
+/// [`replay_fixed`] at a known `exponent`: the integers, each component replayed by
+/// [`replay_int_row`].
+fn replay_fixed_at(
+    candidate: &Candidate,
+    components: usize,
+    exponent: i8,
+    error: &mut ErrorAt<'_>,
+) -> Result<(i8, PieceNumbers), StoreFailure> {
+    let n = candidate.degree;
+    let steps = error.exact.len();
+    let mut start = fixed_start(candidate, components, exponent)?;
+    let inverse = crate::math::powi(2.0, -i32::from(exponent));
+    for (c, state) in start.starts.iter_mut().enumerate().take(components) {
+        by_degree!(n, replay_int_row(state, c, steps, inverse, error))?;
+    }
+    Ok((exponent, PieceNumbers::Fixed(start.ints)))
 }
 
 /// One component's integer replay of [`replay_fixed`] at degree `N` from its state at offset
@@ -657,12 +725,279 @@ fn replay_int_row<const N: usize>(
     Ok(())
 }
 
+/// [`replay_int_row`] for a [`Probe`]: the same notes (the same errors and stop), but the
+/// whole trajectory advanced whatever the stop, and the largest `|I_0|` over its states
+/// (offsets −n to `steps`, the last included) returned; `None` when an addition leaves i64
+/// anywhere (the caller then replays as [`replay_int_row`] does).
+#[inline(never)]
+fn probe_int_row<const N: usize>(
+    state: &mut [i64; MAX_TERMS],
+    c: usize,
+    steps: usize,
+    inverse: f64,
+    error: &mut ErrorAt<'_>,
+) -> Option<u64> {
+    let mut measuring = error.measure;
+    let (mut low, mut high) = (state[0], state[0]);
+    let mut overflow = false;
+    for step in 0..(N + steps) {
+        let value = state[0];
+        low = low.min(value);
+        high = high.max(value);
+        if step >= N && measuring && error.note(step - N, c, value as f64 * inverse) {
+            measuring = false;
+        }
+        for i in 0..N {
+            let (sum, over) = state[i].overflowing_add(state[i + 1]);
+            state[i] = sum;
+            overflow |= over;
+        }
+    }
+    low = low.min(state[0]);
+    high = high.max(state[0]);
+    (!overflow).then(|| low.unsigned_abs().max(high.unsigned_abs()))
+}
+
+/// [`probe_int_row`] for a trajectory proven to fit i64 ([`Probe::fits`]): wrapping
+/// additions, which then are exact.
+#[inline(never)]
+fn probe_int_row_fitting<const N: usize>(
+    state: &mut [i64; MAX_TERMS],
+    c: usize,
+    steps: usize,
+    inverse: f64,
+    error: &mut ErrorAt<'_>,
+) -> Option<u64> {
+    let mut measuring = error.measure;
+    let (mut low, mut high) = (state[0], state[0]);
+    for step in 0..(N + steps) {
+        let value = state[0];
+        low = low.min(value);
+        high = high.max(value);
+        if step >= N && measuring && error.note(step - N, c, value as f64 * inverse) {
+            measuring = false;
+        }
+        for i in 0..N {
+            state[i] = state[i].wrapping_add(state[i + 1]);
+        }
+    }
+    low = low.min(state[0]);
+    high = high.max(state[0]);
+    Some(low.unsigned_abs().max(high.unsigned_abs()))
+}
+
+/// `C(2n, n)` for `n ≤ 8`: `Σ_{i ≤ n} |C(−n, i)|`.
+const CENTRAL_BINOMIALS: [f64; MAX_TERMS] =
+    [1.0, 2.0, 6.0, 20.0, 70.0, 252.0, 924.0, 3432.0, 12870.0];
+
+/// What fixes a fixed candidate's exponent without walking its f64 trajectory: two bounds
+/// of the walk's largest `W` ([`fixed_exponent`]), one from the first state and one from a
+/// replay's integers.
+///
+/// Notation: `x = ŝ(0)` the walk's first states (`shift_differences(d, −n)`), `A` its advances
+/// (`n + steps`), `u = 2^-53`, `y = 2^-e I(−n)` the integer states at −n at exponent e.
+///
+/// - Below, `W ≥ L = max |x_k|` (the walk takes its first state).
+/// - The states `k ≥ 1`: each walk addition is `fl(a + b) = (a + b)(1 + δ)`, `|δ| ≤ u` (exact
+///   in the subnormal range), so `|ŝ_k(t)| ≤ (1 + u)^t Σ_{j≥k} C(t, j−k) |x_j|`, which grows
+///   with t; at `t = A ≤ 10^6`, `(1 + u)^A < 1 + 2.3·10^-10`, so the f64 sum (relative error
+///   below 30u) times `1 + 10^-9`, plus the smallest normal number (what an underflowing
+///   product loses), bounds them all: `U1`.
+/// - The values `k = 0`: the integer replay is exact, `2^-e I_0(t) = Σ_j C(t, j) y_j`, and
+///   `ŝ_0(t) = Σ_j C(t, j) x_j` up to `((1 + u)^t − 1) Σ_j C(t, j) |x_j| ≤ 2.2 A u CS·X`
+///   (`CS = Σ_{j≤n} C(A, j)`, `X = max |x|`). `|x_j − y_j| ≤ ε_j + NB·2^-e`: `I_i` is
+///   `round(2^e d_i)` (within `1/2`, `2^e d_i` exact or within 2^-1074) and
+///   `NB = Σ_i |C(−n, i)| = C(2n, n)`; `ε_j ≤ 30u·NB·D` (`D = max |d|`) the error of
+///   `shift_differences` (binomials by a recurrence of ≤ 2n roundings, then ≤ n + 1 products
+///   and sums: ≤ 3n + 1 ≤ 25 roundings). So with `M = max_t |I_0(t)|`,
+///   `|W_0 − 2^-e M| ≤ δ = CS·NB·(30u·D + 2^-e) + 2.2 A u CS·X`, computed with a margin.
+///
+/// `W` lies in `[max(L, 2^-e M − δ), max(U1, 2^-e M + δ)]`; when both ends give the same
+/// exponent ([`exponent_for`] is monotone), that is [`fixed_exponent`]'s.
+pub(super) struct Probe {
+    /// `x`, each component's first state.
+    starts: [[f64; MAX_TERMS]; MAX_COMPONENTS],
+    /// `A`.
+    advances: usize,
+    /// `C(A, i)` for `i ≤ n` (computed in f64).
+    binomials: [f64; MAX_TERMS],
+    /// `L`.
+    low: f64,
+    /// `U1` (0 at degree 0).
+    rest: f64,
+    /// `CS·NB·30u·D + 2.2 A u CS·X`, and `CS·NB` (times `2^-e`).
+    delta: (f64, f64),
+    /// The exponent the replay is first made at: of the largest of `L`, `D`, and the values
+    /// at the last offset.
+    pub guess: i8,
+}
+
+impl Probe {
+    /// The probe of `candidate` replayed over `steps` frames; `None` for none (no frame, a
+    /// number not finite, more than 10^6 advances).
+    pub(super) fn new(candidate: &Candidate, components: usize, steps: usize) -> Option<Self> {
+        by_degree!(candidate.degree, probe_new(candidate, components, steps))
+    }
+
+    /// The exponent, if the replay at `exponent` whose largest `|I_0|` is `largest` pins it.
+    #[inline(never)]
+    pub(super) fn confirm(&self, largest: u64, exponent: i8) -> Option<i8> {
+        const U: f64 = 1.0 / 9_007_199_254_740_992.0;
+        let inverse = crate::math::powi(2.0, -i32::from(exponent));
+        let delta = (self.delta.0 + self.delta.1 * inverse) * (1.0 + 1e-6);
+        // `u64 as f64` within a relative u; times a power of two, exact.
+        let value = largest as f64 * inverse;
+        let below = self.low.max(value * (1.0 - 2.0 * U) - delta);
+        let above = self.rest.max(value * (1.0 + 2.0 * U) + delta);
+        if !(below > 0.0 && above.is_finite()) {
+            return None;
+        }
+        let e = exponent_for(below);
+        (e == exponent_for(above)).then_some(e)
+    }
+
+    /// Whether no state of the integer trajectories from `starts` (each component's at −n,
+    /// degree `n`) over the `A` advances can leave i64: `|I_k(t)| ≤ Σ_{j≥k} C(t, j−k) |I_j(−n)|`,
+    /// which grows with t, below 2^63 at `t = A` (its f64 sum, relative error below 40u, times
+    /// `1 + 10^-9` below `9.2·10^18`). Then every addition of the replay is exact.
+    #[inline(never)]
+    pub(super) fn fits(
+        &self,
+        starts: &[[i64; MAX_TERMS]; MAX_COMPONENTS],
+        components: usize,
+        n: usize,
+    ) -> bool {
+        by_degree!(n, probe_fits(&self.binomials, starts, components))
+    }
+
+    /// [`fixed_exponent`] from the first states already made.
+    pub(super) fn walked(&self, n: usize, components: usize) -> Result<i8, StoreFailure> {
+        walked_exponent(&self.starts, components, n, self.advances)
+    }
+}
+
+/// [`Probe::new`] at degree `N`. The first states are `shift_differences(d, −N)` (for
+/// `N ≥ 1` `shifted` with `binomials_to`: the same recurrence and sums, so the same bits).
+fn probe_new<const N: usize>(
+    candidate: &Candidate,
+    components: usize,
+    steps: usize,
+) -> Option<Probe> {
+    const U: f64 = 1.0 / 9_007_199_254_740_992.0;
+    let advances = N + steps;
+    if steps == 0 || advances > 1_000_000 {
+        return None;
+    }
+    let t = advances as f64;
+    // C(A, i) for i ≤ N, and C(steps, i) for the values at the last offset.
+    let (mut whole, mut last) = ([0.0f64; MAX_TERMS], [0.0f64; MAX_TERMS]);
+    (whole[0], last[0]) = (1.0, 1.0);
+    for i in 0..N {
+        let i_f = i as f64;
+        whole[i + 1] = (whole[i] * (t - i_f) / (i_f + 1.0)).max(0.0);
+        last[i + 1] = (last[i] * (steps as f64 - i_f) / (i_f + 1.0)).max(0.0);
+    }
+    let back = binomials_to::<N>(-(N as f64));
+    let mut starts = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+    let (mut low, mut rest, mut most, mut end) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    // `x · 0.0` is 0 for a finite x, NaN for any other.
+    let mut poison = 0.0f64;
+    for (start, d) in starts
+        .iter_mut()
+        .zip(&candidate.differences)
+        .take(components)
+    {
+        *start = if N == 0 { *d } else { shifted::<N>(d, &back) };
+        let size = start.map(crate::math::abs);
+        let mut at_end = 0.0;
+        for k in 0..N + 1 {
+            poison += d[k] * 0.0 + start[k] * 0.0;
+            low = if size[k] > low { size[k] } else { low };
+            let dk = crate::math::abs(d[k]);
+            most = if dk > most { dk } else { most };
+            at_end += last[k] * d[k];
+        }
+        for k in 1..N + 1 {
+            let mut sum = 0.0;
+            for j in k..N + 1 {
+                sum += whole[j - k] * size[j];
+            }
+            rest = if sum > rest { sum } else { rest };
+        }
+        let at_end = crate::math::abs(at_end);
+        end = if at_end > end { at_end } else { end };
+    }
+    if poison != 0.0 {
+        return None;
+    }
+    let cs: f64 = whole[..=N].iter().sum();
+    let nb = CENTRAL_BINOMIALS[N];
+    let delta = (cs * nb * 30.0 * U * most + 2.2 * t * U * cs * low, cs * nb);
+    let rest = if N == 0 {
+        0.0
+    } else {
+        rest * (1.0 + 1e-9) + f64::MIN_POSITIVE
+    };
+    let seen = low.max(most).max(end);
+    if !(rest.is_finite() && delta.0.is_finite() && delta.1.is_finite() && seen.is_finite()) {
+        return None;
+    }
+    let guess = if seen == 0.0 { 60 } else { exponent_for(seen) };
+    Some(Probe {
+        starts,
+        advances,
+        binomials: whole,
+        low,
+        rest,
+        delta,
+        guess,
+    })
+}
+
+/// [`Probe::fits`] at degree `N` (`|I|` as `i64 as f64`, within a relative u).
+fn probe_fits<const N: usize>(
+    binomials: &[f64; MAX_TERMS],
+    starts: &[[i64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+) -> bool {
+    let mut most = 0.0f64;
+    for start in starts.iter().take(components) {
+        let size = start.map(|x| crate::math::abs(x as f64));
+        for k in 0..N + 1 {
+            let mut sum = 0.0;
+            for j in k..N + 1 {
+                sum += binomials[j - k] * size[j];
+            }
+            most = if sum > most { sum } else { most };
+        }
+    }
+    most * (1.0 + 1e-9) < 9.2e18
+}
+
+/// `C(−n, i) = (−1)^i C(n + i − 1, i)` for `i ≤ n ≤ 8` (`NEGATIVE_BINOMIALS[n][i]`; at most
+/// `C(15, 8) = 6435` in magnitude).
+const NEGATIVE_BINOMIALS: [[i64; MAX_TERMS]; MAX_TERMS] = {
+    let mut table = [[0i64; MAX_TERMS]; MAX_TERMS];
+    let mut n = 0;
+    while n < MAX_TERMS {
+        let mut i = 0;
+        while i <= n {
+            table[n][i] = negative_binomial(n, i);
+            i += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
 /// `C(−n, i) = (−1)^i C(n + i − 1, i)`.
-fn negative_binomial(n: usize, i: usize) -> i128 {
-    let mut c: i128 = 1;
-    for r in 0..i {
+const fn negative_binomial(n: usize, i: usize) -> i64 {
+    let mut c: i64 = 1;
+    let mut r = 0;
+    while r < i {
         // C(n+r, r+1) = C(n+r-1, r) · (n + r) / (r + 1), exact at each step.
-        c = c * (n + r) as i128 / (r + 1) as i128;
+        c = c * (n + r) as i64 / (r + 1) as i64;
+        r += 1;
     }
     if i % 2 == 1 {
         -c
@@ -673,22 +1008,35 @@ fn negative_binomial(n: usize, i: usize) -> i128 {
 
 /// The largest exponent e with `max |state| · 2^e ≤ 2^61` over the trajectory from offset −n
 /// through the last checked frame (computed in f64 from the exact differences), clamped to the
-/// format's range. The i128 replay then proves the bound.
+/// format's range. The integer replay then proves the bound.
 fn fixed_exponent(
     candidate: &Candidate,
     components: usize,
     steps: usize,
 ) -> Result<i8, StoreFailure> {
     let n = candidate.degree;
-    let mut largest: f64 = 0.0;
-    for c in 0..components {
-        let mut state = [0.0; MAX_TERMS];
+    let mut starts = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+    for (c, start) in starts.iter_mut().enumerate().take(components) {
         crate::player::shift_differences(
             &candidate.differences[c][..=n],
             -(n as f64),
-            &mut state[..=n],
+            &mut start[..=n],
         );
-        largest = largest.max(by_degree!(n, trajectory_largest(state, n + steps.max(1))));
+    }
+    walked_exponent(&starts, components, n, n + steps.max(1))
+}
+
+/// [`fixed_exponent`] by the walk: the largest over the trajectories of `starts` (each
+/// component's state at offset −n, `advances` advances), then its exponent.
+fn walked_exponent(
+    starts: &[[f64; MAX_TERMS]; MAX_COMPONENTS],
+    components: usize,
+    n: usize,
+    advances: usize,
+) -> Result<i8, StoreFailure> {
+    let mut largest: f64 = 0.0;
+    for start in starts.iter().take(components) {
+        largest = largest.max(by_degree!(n, trajectory_largest(*start, advances)));
     }
     if !largest.is_finite() {
         return Err(StoreFailure::OutOfRange);
@@ -696,19 +1044,28 @@ fn fixed_exponent(
     if largest == 0.0 {
         return Ok(60);
     }
-    // Smallest p with 2^p ≥ largest (p in a bounded range).
-    let mut p: i32 = 0;
-    while crate::math::powi(2.0, p) < largest && p < 1100 {
-        p += 1;
-    }
-    while p > -1100 && crate::math::powi(2.0, p - 1) >= largest {
-        p -= 1;
-    }
+    Ok(exponent_for(largest))
+}
+
+/// The exponent for a finite, nonzero trajectory largest: `61 − p` with p the smallest with
+/// `2^p ≥ largest`, clamped to the format's range. Nonincreasing in `largest`. Read from the
+/// number's bits: `2^E ≤ largest < 2^(E+1)` for a normal number of exponent field `E + 1023`,
+/// p is E for a power of two and E + 1 otherwise; a subnormal one (or 0) is below 2^-1022,
+/// where the clamp gives the largest exponent (`tests::exponent_for_is_the_search`).
+fn exponent_for(largest: f64) -> i8 {
+    let bits = largest.to_bits();
+    let field = ((bits >> 52) & 0x7ff) as i32;
+    let p = if field == 0 {
+        -1100
+    } else {
+        field - 1023 + i32::from(bits & ((1 << 52) - 1) != 0)
+    };
     let e = (61 - p).clamp(
         i32::from(FIXED_EXPONENT_RANGE.0),
         i32::from(FIXED_EXPONENT_RANGE.1),
     );
-    i8::try_from(e).map_err(|_| StoreFailure::OutOfRange)
+    // Within the format's range, which is within i8.
+    e as i8
 }
 
 /// The largest `|state[k]|` (`k ≤ N`, NaNs passed over as `f64::max` passes them) over the
@@ -1195,5 +1552,217 @@ pub(super) mod tests {
             let got = by_degree!(n, trajectory_largest(state, advances));
             assert_eq!(got.to_bits(), want.to_bits(), "case {i}: {state:?}");
         }
+    }
+
+    /// `exponent_for` (read from the bits) is the search it replaced (p up from 0 while
+    /// `2^p < x`, then down while `2^(p−1) ≥ x`, clamped) on powers of two, their neighbours and
+    /// random numbers of every size, subnormal ones included.
+    #[test]
+    fn exponent_for_is_the_search() {
+        let search = |x: f64| {
+            let mut p: i32 = 0;
+            while crate::math::powi(2.0, p) < x && p < 1100 {
+                p += 1;
+            }
+            while p > -1100 && crate::math::powi(2.0, p - 1) >= x {
+                p -= 1;
+            }
+            (61 - p).clamp(
+                i32::from(FIXED_EXPONENT_RANGE.0),
+                i32::from(FIXED_EXPONENT_RANGE.1),
+            ) as i8
+        };
+        let mut random = Random(0x0123_4567_89ab_cdef);
+        let mut cases = vec![f64::MIN_POSITIVE, 5e-324, f64::MAX, 1.0];
+        for p in -1074..1024 {
+            let x = crate::math::powi(2.0, p);
+            cases.extend([
+                x,
+                f64::from_bits(x.to_bits() + 1),
+                f64::from_bits(x.to_bits() - 1),
+            ]);
+        }
+        for _ in 0..20_000 {
+            let size = crate::math::powi(2.0, (random.unit() * 2098.0) as i32 - 1074);
+            cases.push(random.unit() * size);
+        }
+        for x in cases {
+            if x > 0.0 && x.is_finite() {
+                assert_eq!(exponent_for(x), search(x), "{x:e}");
+            }
+        }
+    }
+
+    /// Integer states at −n from `NEGATIVE_BINOMIALS`, advanced n times in i128, give back the
+    /// stored integers (the backward shift is the forward one's inverse), for every degree.
+    #[test]
+    fn negative_binomials_invert_the_shift() {
+        let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        for i in 0..2000 {
+            let n = i % MAX_TERMS;
+            let stored: Vec<i64> = (0..=n).map(|_| random.symmetric(1e12) as i64).collect();
+            let mut state = [0i128; MAX_TERMS];
+            for k in 0..=n {
+                for j in k..=n {
+                    state[k] += i128::from(NEGATIVE_BINOMIALS[n][j - k]) * i128::from(stored[j]);
+                }
+            }
+            for _ in 0..n {
+                for k in 0..n {
+                    state[k] += state[k + 1];
+                }
+            }
+            for k in 0..=n {
+                assert_eq!(state[k], i128::from(stored[k]), "n {n}");
+            }
+        }
+    }
+
+    /// `Probe::fits` is sound: on 20 000 random integer states at −n (degrees 0–8, magnitudes
+    /// 2^40 to 2^63, 1–60 frames) that it passes, the exact (i128) trajectory stays in i64 at
+    /// every state; it passes thousands and refuses thousands (some of which do leave i64).
+    #[test]
+    fn fitting_trajectories_stay_in_i64() {
+        let mut random = Random(0x6a09_e667_f3bc_c908);
+        let (mut passed, mut refused, mut left) = (0, 0, 0);
+        for _ in 0..20_000 {
+            let n = (random.unit() * 9.0) as usize;
+            let steps = 1 + (random.unit() * 60.0) as usize;
+            let size = crate::math::powi(2.0, 40 + (random.unit() * 23.0) as i32);
+            let mut candidate = Candidate {
+                start: 0.0,
+                end: steps as f64,
+                origin: 0.0,
+                degree: n,
+                differences: [[0.0; MAX_TERMS]; MAX_COMPONENTS],
+            };
+            candidate.differences[0][0] = 1.0;
+            let probe = Probe::new(&candidate, 1, steps).expect("a probe");
+            let mut starts = [[0i64; MAX_TERMS]; MAX_COMPONENTS];
+            for (k, s) in starts[0].iter_mut().enumerate().take(n + 1) {
+                *s = random.symmetric(size / crate::math::powi(4.0, k as i32)) as i64;
+            }
+            let mut exact = starts[0].map(i128::from);
+            let mut inside = true;
+            for _ in 0..n + steps {
+                for k in 0..n {
+                    exact[k] += exact[k + 1];
+                    inside &= i64::try_from(exact[k]).is_ok();
+                }
+            }
+            if probe.fits(&starts, 1, n) {
+                assert!(inside, "{starts:?} over {steps}");
+                passed += 1;
+            } else {
+                refused += 1;
+                left += usize::from(!inside);
+            }
+        }
+        assert!(
+            passed > 2_000 && refused > 2_000 && left > 500,
+            "{passed} passed, {refused} refused, {left} left i64"
+        );
+    }
+
+    /// The probed `replay_fixed` is the walked one: on 6 000 random candidates of 1 and 4
+    /// components (degrees 0–8, 1–13 frames or up to 200), some scaled so that the walk's
+    /// largest sits within a few units in the last place of a power of two (where only exact
+    /// bounds decide), some with huge or infinite numbers, stopping early or not: the same
+    /// exponent, integers, largest error and frame, or the same error, as the exponent from
+    /// `fixed_exponent`'s walk then `replay_fixed_at`. Counts that the probe pins the guess,
+    /// pins another exponent, and leaves it to the walk, each many times.
+    #[test]
+    fn probed_replay_is_the_walked_replay() {
+        let mut random = Random(0xbb67_ae85_84ca_a73b);
+        let (mut same, mut other, mut walked) = (0, 0, 0);
+        for i in 0..6000 {
+            let components = if i % 2 == 0 { 4 } else { 1 };
+            let (mut candidate, mut exact) = random_case(&mut random, components, 1e-6);
+            let n = candidate.degree;
+            if i % 3 == 0 {
+                // Longer pieces: exact values continued from the last.
+                let more = (random.unit() * 200.0) as usize;
+                let last = *exact.last().expect("a frame");
+                exact.extend((0..more).map(|_| last));
+                candidate.end = candidate.origin + exact.len() as f64;
+            }
+            let steps = exact.len();
+            if i % 4 == 1 {
+                // The walk's largest moved to within a few ulps of a power of two.
+                let largest = fixed_exponent(&candidate, components, steps)
+                    .ok()
+                    .and_then(|_| {
+                        let probe = Probe::new(&candidate, components, steps)?;
+                        let mut w = 0.0f64;
+                        for start in probe.starts.iter().take(components) {
+                            w = w.max(by_degree!(n, trajectory_largest(*start, n + steps)));
+                        }
+                        Some(w)
+                    });
+                if let Some(w) = largest.filter(|w| *w > 0.0) {
+                    let target = crate::math::powi(2.0, (random.unit() * 40.0) as i32 - 20);
+                    let ulps = (random.unit() * 8.0) as i64 - 4;
+                    let scale = f64::from_bits((target / w).to_bits().wrapping_add_signed(ulps));
+                    for row in candidate.differences.iter_mut().take(components) {
+                        for d in row.iter_mut().take(n + 1) {
+                            *d *= scale;
+                        }
+                    }
+                    for value in exact.iter_mut() {
+                        for v in value.iter_mut() {
+                            *v *= scale;
+                        }
+                    }
+                }
+            }
+            if i % 11 == 0 {
+                candidate.differences[components - 1][0] =
+                    [1e200, f64::INFINITY, 3e18][(i / 11) % 3];
+            }
+            let stop_above = if i % 2 == 0 { f64::INFINITY } else { 1e-6 };
+            let fresh = |measure| ErrorAt {
+                exact: &exact,
+                origin: candidate.origin,
+                stop_above,
+                worst: (0.0, candidate.origin),
+                measure,
+            };
+            let measure = i % 5 != 0;
+            let mut reference = fresh(measure);
+            let want = fixed_exponent(&candidate, components, steps)
+                .and_then(|e| replay_fixed_at(&candidate, components, e, &mut reference));
+            let mut probed = fresh(measure);
+            let got = replay_fixed(&candidate, components, &mut probed);
+            assert_eq!(got, want, "case {i}");
+            assert_eq!(
+                (probed.worst.0.to_bits(), probed.worst.1.to_bits()),
+                (reference.worst.0.to_bits(), reference.worst.1.to_bits()),
+                "case {i}"
+            );
+            // Which way the probe went.
+            let Some(probe) = Probe::new(&candidate, components, steps) else {
+                continue;
+            };
+            let Ok(start) = fixed_start(&candidate, components, probe.guess) else {
+                continue;
+            };
+            let inverse = crate::math::powi(2.0, -i32::from(probe.guess));
+            let mut largest = Some(0u64);
+            let mut starts = start.starts;
+            let mut quiet = fresh(false);
+            for (c, state) in starts.iter_mut().enumerate().take(components) {
+                let row = by_degree!(n, probe_int_row(state, c, steps, inverse, &mut quiet));
+                largest = largest.zip(row).map(|(a, b)| a.max(b));
+            }
+            match largest.and_then(|m| probe.confirm(m, probe.guess)) {
+                Some(e) if e == probe.guess => same += 1,
+                Some(_) => other += 1,
+                None => walked += 1,
+            }
+        }
+        assert!(
+            same > 1000 && other >= 10 && walked > 50,
+            "pinned the guess {same}, another {other}, walked {walked}"
+        );
     }
 }
