@@ -19,8 +19,8 @@
 
 use super::source::MAX_COMPONENTS;
 use super::verify::{
-    binomials_to, by_degree, float_numbers, shifted, store_fixed, widened_float, Candidate,
-    Checked, Limit, StoreFailure, Truth, HALF_BINOMIALS,
+    binomials_to, by_degree, fixed_start, float_numbers, shifted, store_fixed, widened_float,
+    Candidate, Checked, Limit, Probe, StoreFailure, Truth, HALF_BINOMIALS,
 };
 use super::{CompileOptions, TrackInput};
 use crate::math::Pair;
@@ -65,7 +65,12 @@ pub(super) fn store_and_check(
         f64::INFINITY
     };
     let (mut checked, widened) = if precision == Precision::Fixed {
-        stored_fixed(candidate, truth.exact)?
+        let checked = fixed_checked(candidate, truth.exact, stop_above)?;
+        if checked.max_error > stop_above {
+            return Ok(checked);
+        }
+        let widened = widened(&checked, candidate.degree + 1);
+        (checked, widened)
     } else {
         // Floats: replayed from their widened numbers before they are stored; one the replay
         // refuses keeps no numbers (never read: it is neither kept nor checked further).
@@ -82,17 +87,17 @@ pub(super) fn store_and_check(
         };
         (checked, widened)
     };
-    replay(
-        &mut checked,
-        &widened,
-        (candidate.degree, candidate.origin),
-        truth.exact,
-        stop_above,
-    );
-    if checked.max_error > stop_above {
-        return Ok(checked);
-    }
     if precision != Precision::Fixed {
+        replay(
+            &mut checked,
+            &widened,
+            (candidate.degree, candidate.origin),
+            truth.exact,
+            stop_above,
+        );
+        if checked.max_error > stop_above {
+            return Ok(checked);
+        }
         let narrow = precision == Precision::F32;
         checked.numbers = float_numbers(&widened, 4, candidate.degree + 1, narrow);
     }
@@ -104,14 +109,119 @@ pub(super) fn store_and_check(
 }
 
 /// A fixed candidate stored (its exponent proven over the integer frames `exact`, as for any
-/// piece), its error not yet measured, and its numbers as the player reads them.
-fn stored_fixed(
+/// piece) and its normalized error measured there ([`replay`], stopped above `stop_above`):
+/// [`fixed_stored_then_replayed`]'s result, in one replay when it can.
+///
+/// That one replay is made at the exponent the [`Probe`] guesses, the four components side by
+/// side ([`fixed_lanes`]): it measures the normalized error as [`replay`] does (the same
+/// integers, the same values and decisions) and carries on past a stop to the end of the
+/// trajectory for its largest value, which pins the exponent. Its wrapping additions are exact
+/// where `Probe::fits` proves the trajectory within i64. When the probe does not pin its guess
+/// or cannot prove the fit, the candidate is stored and replayed as before
+/// (`tests::fused_fixed_check_is_store_then_replay`).
+fn fixed_checked(
     candidate: &Candidate,
     exact: &[[f64; MAX_COMPONENTS]],
-) -> Result<(Checked, [[f64; MAX_TERMS]; 4]), StoreFailure> {
-    let checked = store_fixed(candidate, 4, exact)?;
+    stop_above: f64,
+) -> Result<Checked, StoreFailure> {
+    match fixed_fused(candidate, exact, stop_above) {
+        Some(checked) => Ok(checked),
+        None => fixed_stored_then_replayed(candidate, exact, stop_above),
+    }
+}
+
+/// [`fixed_checked`]'s one replay, or `None` when the probe does not pin its guess or cannot
+/// prove the fit.
+fn fixed_fused(
+    candidate: &Candidate,
+    exact: &[[f64; MAX_COMPONENTS]],
+    stop_above: f64,
+) -> Option<Checked> {
+    let n = candidate.degree;
+    let probe = Probe::new(candidate, 4, exact.len())?;
+    let start = fixed_start(candidate, 4, probe.guess).ok()?;
+    if !probe.fits(&start.starts, 4, n) {
+        return None;
+    }
+    let mut checked = Checked {
+        exponent: probe.guess,
+        numbers: PieceNumbers::Fixed(Vec::new()),
+        max_error: 0.0,
+        max_error_frame: candidate.origin,
+        between_error: 0.0,
+        start_error: 0.0,
+    };
+    let by_term: [[i64; 4]; MAX_TERMS] =
+        core::array::from_fn(|k| core::array::from_fn(|c| start.starts[c][k]));
+    let at = (candidate.origin, stop_above);
+    let largest = by_degree!(n, fixed_lanes(&mut checked, by_term, exact, at));
+    if probe.confirm(largest, probe.guess) != Some(probe.guess) {
+        return None;
+    }
+    checked.numbers = PieceNumbers::Fixed(start.ints);
+    Some(checked)
+}
+
+/// A fixed candidate stored (`verify::store_fixed`), then its normalized error measured at
+/// the integer frames `exact` ([`replay`]).
+fn fixed_stored_then_replayed(
+    candidate: &Candidate,
+    exact: &[[f64; MAX_COMPONENTS]],
+    stop_above: f64,
+) -> Result<Checked, StoreFailure> {
+    let mut checked = store_fixed(candidate, 4, exact)?;
     let widened = widened(&checked, candidate.degree + 1);
-    Ok((checked, widened))
+    let at = (candidate.degree, candidate.origin);
+    replay(&mut checked, &widened, at, exact, stop_above);
+    Ok(checked)
+}
+
+/// The replay of [`fixed_checked`] at degree `N` from the integer states at offset −n,
+/// by term (`state[k][c]`), at `checked.exponent`: `n + exact.len()` wrapping advances of
+/// the four components, the error at frame `origin + m` measured (as [`replay`]: the
+/// integers scaled by `2^-exponent`, normalized, the largest and its first frame) until it
+/// is above `stop_above`; returns the largest `|I_0|` over all the states.
+fn fixed_lanes<const N: usize>(
+    checked: &mut Checked,
+    mut state: [[i64; 4]; MAX_TERMS],
+    exact: &[[f64; MAX_COMPONENTS]],
+    (origin, stop_above): (f64, f64),
+) -> u64 {
+    let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
+    let (mut worst, mut at) = (checked.max_error, None);
+    let (mut low, mut high) = (state[0], state[0]);
+    let mut measuring = true;
+    for step in 0..N + exact.len() {
+        let value = state[0];
+        for c in 0..4 {
+            low[c] = low[c].min(value[c]);
+            high[c] = high[c].max(value[c]);
+        }
+        if step >= N && measuring {
+            let m = step - N;
+            let e = error(value.map(|x| x as f64 * scale), &exact[m]);
+            if e > worst {
+                worst = e;
+                at = Some(m);
+            }
+            measuring = worst <= stop_above;
+        }
+        for i in 0..N {
+            for c in 0..4 {
+                state[i][c] = state[i][c].wrapping_add(state[i + 1][c]);
+            }
+        }
+    }
+    if let Some(m) = at {
+        checked.max_error = worst;
+        checked.max_error_frame = origin + m as f64;
+    }
+    let mut largest = 0;
+    for c in 0..4 {
+        let (a, b) = (low[c].min(state[0][c]), high[c].max(state[0][c]));
+        largest = largest.max(a.unsigned_abs()).max(b.unsigned_abs());
+    }
+    largest
 }
 
 /// `max_c |normalize(played)_c − exact_c|` (a NaN counts as infinite).
@@ -528,6 +638,62 @@ mod tests {
             assert_eq!(unrolled.to_bits(), largest.to_bits(), "case {i}");
             assert_eq!(start.to_bits(), at_start.to_bits(), "case {i}");
         }
+    }
+
+    /// The fused fixed check (`fixed_fused`: one replay of the four components at the probe's
+    /// guess) is `store_fixed` then `replay`, on 8 000 random four-component candidates
+    /// (degrees 0–8, exact values their normalized values moved around the limit, some pieces
+    /// up to 200 frames long, some scaled so that a component sits near ±1 or near a power of
+    /// two, some with a number beyond i64 at any exponent), stopping early or not: whenever it
+    /// gives a result, the same exponent, integers, largest error and frame. It gives one for
+    /// most, and leaves thousands to the old path.
+    #[test]
+    fn fused_fixed_check_is_store_then_replay() {
+        let mut random = Random(0x3c6e_f372_fe94_f82b);
+        let (mut fused, mut left) = (0, 0);
+        for i in 0..8000 {
+            let limit = 1e-4;
+            let (mut candidate, mut exact) = random_case(&mut random, 4, limit);
+            for value in &mut exact {
+                let n = crate::math::normalize4([value[0], value[1], value[2], value[3]]);
+                value[..4].copy_from_slice(&n);
+            }
+            if i % 3 == 0 {
+                let more = (random.unit() * 200.0) as usize;
+                let last = *exact.last().expect("a frame");
+                exact.extend((0..more).map(|_| last));
+                candidate.end = candidate.origin + exact.len() as f64;
+            }
+            if i % 4 == 1 {
+                // Component 0 near a power of two (±1 among them).
+                let target = crate::math::powi(2.0, (random.unit() * 6.0) as i32 - 3);
+                let d0 = candidate.differences[0][0];
+                if d0 != 0.0 {
+                    let scale = target / d0 * (1.0 + random.symmetric(1e-12));
+                    for d in candidate.differences[0].iter_mut() {
+                        *d *= scale;
+                    }
+                }
+            }
+            if i % 13 == 0 {
+                candidate.differences[3][0] = 1e200;
+            }
+            let stop_above = if i % 2 == 0 { f64::INFINITY } else { limit };
+            let want = fixed_stored_then_replayed(&candidate, &exact, stop_above);
+            match fixed_fused(&candidate, &exact, stop_above) {
+                Some(got) => {
+                    assert_eq!(Ok(got), want, "case {i}");
+                    fused += 1;
+                }
+                None => left += 1,
+            }
+            assert_eq!(
+                fixed_checked(&candidate, &exact, stop_above),
+                want,
+                "case {i}"
+            );
+        }
+        assert!(fused > 4000 && left > 500, "{fused} fused, {left} left");
     }
 
     /// Largest component error, raw and after normalization, of the Chebyshev–Lobatto
