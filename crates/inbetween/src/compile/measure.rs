@@ -824,6 +824,20 @@ fn int_run<E, V: Visit<Error = E>>(
     run: u64,
     batch: &mut Batch<'_, '_, V>,
 ) -> Result<(), E> {
+    if normalize && components == 4 {
+        // A rotation: the same values, normalizations and additions by degree.
+        return match n {
+            0 => int_rotation_run::<0, E, V>(state, scale, run, batch),
+            1 => int_rotation_run::<1, E, V>(state, scale, run, batch),
+            2 => int_rotation_run::<2, E, V>(state, scale, run, batch),
+            3 => int_rotation_run::<3, E, V>(state, scale, run, batch),
+            4 => int_rotation_run::<4, E, V>(state, scale, run, batch),
+            5 => int_rotation_run::<5, E, V>(state, scale, run, batch),
+            6 => int_rotation_run::<6, E, V>(state, scale, run, batch),
+            7 => int_rotation_run::<7, E, V>(state, scale, run, batch),
+            _ => int_rotation_run::<8, E, V>(state, scale, run, batch),
+        };
+    }
     for _ in 0..run {
         let mut value = [0.0; MAX_COMPONENTS];
         for c in 0..components {
@@ -840,6 +854,39 @@ fn int_run<E, V: Visit<Error = E>>(
         }
     }
     Ok(())
+}
+
+/// [`int_run`] of a normalized four-component integer state at degree `N`: the same values
+/// (`W_0 as f64 · scale`, normalized), pushes and wrapping additions, the state held by term
+/// (the four components side by side) and written back at the end
+/// (`tests::passes_by_pieces_are_playing_every_frame`).
+fn int_rotation_run<const N: usize, E, V: Visit<Error = E>>(
+    state: &mut [[i64; MAX_TERMS]; MAX_COMPONENTS],
+    scale: f64,
+    run: u64,
+    batch: &mut Batch<'_, '_, V>,
+) -> Result<(), E> {
+    let mut by_term: [[i64; 4]; MAX_TERMS] =
+        core::array::from_fn(|k| core::array::from_fn(|c| state[c][k]));
+    let mut result = Ok(());
+    for _ in 0..run {
+        let value = by_term[0].map(|x| x as f64 * scale);
+        result = batch.push(crate::math::normalize4(value));
+        if result.is_err() {
+            break;
+        }
+        for i in 0..N {
+            for c in 0..4 {
+                by_term[i][c] = by_term[i][c].wrapping_add(by_term[i + 1][c]);
+            }
+        }
+    }
+    for (k, term) in by_term.iter().enumerate().take(N + 1) {
+        for c in 0..4 {
+            state[c][k] = term[c];
+        }
+    }
+    result
 }
 
 /// The largest |played − exact| over the components of a frame (a NaN error counts as
