@@ -627,11 +627,7 @@ fn fixed_start_at<const N: usize>(
     {
         let mut stored = [0i64; MAX_TERMS];
         for k in 0..N + 1 {
-            let scaled = crate::math::round(d[k] * unit);
-            if !(scaled.is_finite() && crate::math::abs(scaled) < 9.2e18) {
-                return Err(StoreFailure::OutOfRange);
-            }
-            stored[k] = scaled as i64;
+            stored[k] = rounded(d[k] * unit).ok_or(StoreFailure::OutOfRange)?;
         }
         ints.extend_from_slice(&stored[..N + 1]);
         // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
@@ -653,6 +649,22 @@ fn fixed_start_at<const N: usize>(
         }
     }
     Ok(FixedStart { ints, starts })
+}
+
+/// `round(x)` (half away from zero) as an i64 when it is finite and below `9.2·10^18` in
+/// magnitude, as [`fixed_start`] stores a number (`round`, then that test): below it, `x`
+/// truncated is exact in i64 and in f64, `x − trunc(x)` is exact, and the half-way test on it
+/// moves the truncation away from zero as `round` does; at or above it (or NaN), `x` is an
+/// integer already (or not finite), so `round(x)` fails the test exactly when `x` does
+/// (`tests::rounded_is_round`).
+#[inline(always)]
+fn rounded(x: f64) -> Option<i64> {
+    if !(crate::math::abs(x) < 9.2e18) {
+        return None;
+    }
+    let whole = x as i64;
+    let part = x - whole as f64;
+    Some(whole + i64::from(part >= 0.5) - i64::from(part <= -0.5))
 }
 
 /// Stores a `Fixed` candidate at the exponent of [`fixed_exponent`] and replays its integers
@@ -1865,5 +1877,57 @@ pub(super) mod tests {
             fit > 2_000 && refused > 2_000 && wide > 100,
             "{fit} fit, {refused} refused, {wide} fitting only in i128 sums"
         );
+    }
+
+    /// `rounded` is `round` then the store's test (finite, below 9.2e18) on halves, their
+    /// neighbours, integers near 2^52, 2^53 and 9.2e18, NaN, infinities and random numbers of
+    /// every size.
+    #[test]
+    fn rounded_is_round() {
+        let reference = |x: f64| {
+            let r = crate::math::round(x);
+            (r.is_finite() && crate::math::abs(r) < 9.2e18).then_some(r as i64)
+        };
+        let mut random = Random(0x1f83_d9ab_fb41_bd6b);
+        let mut cases = vec![
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            9.2e18,
+        ];
+        for base in [
+            0.5f64,
+            1.5,
+            2.5,
+            4503599627370495.5,
+            4503599627370496.0,
+            9007199254740992.0,
+            9007199254740994.0,
+        ] {
+            for x in [base, -base] {
+                cases.extend([
+                    x,
+                    f64::from_bits(x.to_bits() + 1),
+                    f64::from_bits(x.to_bits() - 1),
+                ]);
+            }
+        }
+        let top = 9.2e18f64;
+        cases.extend([
+            top,
+            -top,
+            f64::from_bits(top.to_bits() - 1),
+            f64::from_bits(top.to_bits() + 1),
+        ]);
+        for _ in 0..100_000 {
+            let size = crate::math::powi(2.0, (random.unit() * 70.0) as i32 - 5);
+            let x = random.symmetric(size);
+            cases.extend([x, crate::math::floor(x) + 0.5]);
+        }
+        for x in cases {
+            assert_eq!(rounded(x), reference(x), "{x:e}");
+        }
     }
 }
