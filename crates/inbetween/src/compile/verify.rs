@@ -659,7 +659,8 @@ fn fixed_start_at<const N: usize>(
 /// (`tests::rounded_is_round`).
 #[inline(always)]
 fn rounded(x: f64) -> Option<i64> {
-    if !(crate::math::abs(x) < 9.2e18) {
+    let magnitude = crate::math::abs(x);
+    if magnitude.is_nan() || magnitude >= 9.2e18 {
         return None;
     }
     let whole = x as i64;
