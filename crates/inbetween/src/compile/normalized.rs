@@ -240,19 +240,7 @@ fn error(played: [f64; 4], exact: &[f64; MAX_COMPONENTS]) -> f64 {
 
 /// The stored numbers as the player's float path reads them: `widened[c][k]`.
 fn widened(checked: &Checked, terms: usize) -> [[f64; MAX_TERMS]; 4] {
-    let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
-    let mut out = [[0.0; MAX_TERMS]; 4];
-    for (c, row) in out.iter_mut().enumerate() {
-        for (k, w) in row.iter_mut().enumerate().take(terms) {
-            let i = c * terms + k;
-            *w = match &checked.numbers {
-                PieceNumbers::F32(v) => v.get(i).map_or(0.0, |x| f64::from(*x)),
-                PieceNumbers::F64(v) => v.get(i).copied().unwrap_or(0.0),
-                PieceNumbers::Fixed(v) => v.get(i).map_or(0.0, |x| *x as f64 * scale),
-            };
-        }
-    }
-    out
+    checked.widened_all(4, terms)
 }
 
 /// Sets `max_error` and its frame from the integer frames `origin + m` (`exact[m]`), played

@@ -190,13 +190,33 @@ impl Checked {
         components: usize,
         terms: usize,
     ) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
-        let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
-        for (c, row) in widened.iter_mut().enumerate().take(components) {
-            for (k, w) in row.iter_mut().enumerate().take(terms) {
-                *w = self.widened(c * terms + k);
+        // Each number as the player's float path reads it (an integer times `2^-exponent`),
+        // its precision and scale found once.
+        fn fill(
+            components: usize,
+            terms: usize,
+            number: impl Fn(usize) -> f64,
+        ) -> [[f64; MAX_TERMS]; MAX_COMPONENTS] {
+            let mut widened = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
+            for (c, row) in widened.iter_mut().enumerate().take(components) {
+                for (k, w) in row.iter_mut().enumerate().take(terms) {
+                    *w = number(c * terms + k);
+                }
+            }
+            widened
+        }
+        match &self.numbers {
+            PieceNumbers::F32(v) => fill(components, terms, |i| {
+                v.get(i).map_or(0.0, |x| f64::from(*x))
+            }),
+            PieceNumbers::F64(v) => fill(components, terms, |i| v.get(i).copied().unwrap_or(0.0)),
+            PieceNumbers::Fixed(v) => {
+                let scale = crate::math::powi(2.0, -i32::from(self.exponent));
+                fill(components, terms, |i| {
+                    v.get(i).map_or(0.0, |x| (*x as f64) * scale)
+                })
             }
         }
-        widened
     }
 
     /// Raises `between_error` to the largest |played − exact| at the half frames
@@ -247,17 +267,6 @@ impl Checked {
         );
         self.between_error = self.between_error.max(between_error);
         self.start_error = self.start_error.max(start_error);
-    }
-
-    /// Stored number `index` as the player's float path reads it.
-    fn widened(&self, index: usize) -> f64 {
-        match &self.numbers {
-            PieceNumbers::F32(v) => v.get(index).map_or(0.0, |x| f64::from(*x)),
-            PieceNumbers::F64(v) => v.get(index).copied().unwrap_or(0.0),
-            PieceNumbers::Fixed(v) => v.get(index).map_or(0.0, |x| {
-                (*x as f64) * crate::math::powi(2.0, -i32::from(self.exponent))
-            }),
-        }
     }
 }
 
