@@ -180,7 +180,7 @@ fn fixed_stored_then_replayed(
 /// by term (`state[k][c]`), at `checked.exponent`: `n + exact.len()` wrapping advances of
 /// the four components, the error at frame `origin + m` measured (as [`replay`]: the
 /// integers scaled by `2^-exponent`, normalized, the largest and its first frame) until it
-/// is above `stop_above`; returns the largest `|I_0|` over all the states.
+/// is above `stop_above`; returns the largest `|I_0|` over all the states, or one more.
 fn fixed_lanes<const N: usize>(
     checked: &mut Checked,
     mut state: [[i64; 4]; MAX_TERMS],
@@ -189,13 +189,13 @@ fn fixed_lanes<const N: usize>(
 ) -> u64 {
     let scale = crate::math::powi(2.0, -i32::from(checked.exponent));
     let (mut worst, mut at) = (checked.max_error, None);
-    let (mut low, mut high) = (state[0], state[0]);
+    // The largest `|x|` or `|x| − 1` over the values (`x ^ (x >> 63)`: one register).
+    let mut folded = 0i64;
     let mut measuring = true;
     for step in 0..N + exact.len() {
         let value = state[0];
-        for c in 0..4 {
-            low[c] = low[c].min(value[c]);
-            high[c] = high[c].max(value[c]);
+        for x in value {
+            folded = folded.max(x ^ (x >> 63));
         }
         if step >= N && measuring {
             let m = step - N;
@@ -216,12 +216,10 @@ fn fixed_lanes<const N: usize>(
         checked.max_error = worst;
         checked.max_error_frame = origin + m as f64;
     }
-    let mut largest = 0;
-    for c in 0..4 {
-        let (a, b) = (low[c].min(state[0][c]), high[c].max(state[0][c]));
-        largest = largest.max(a.unsigned_abs()).max(b.unsigned_abs());
+    for x in state[0] {
+        folded = folded.max(x ^ (x >> 63));
     }
-    largest
+    folded as u64 + 1
 }
 
 /// `max_c |normalize(played)_c − exact_c|` (a NaN counts as infinite).

@@ -885,12 +885,14 @@ impl Probe {
         by_degree!(candidate.degree, probe_new(candidate, components, steps))
     }
 
-    /// The exponent, if the replay at `exponent` whose largest `|I_0|` is `largest` pins it.
+    /// The exponent, if the replay at `exponent` whose largest `|I_0|` is `largest` (or one
+    /// less) pins it.
     #[inline(never)]
     pub(super) fn confirm(&self, largest: u64, exponent: i8) -> Option<i8> {
         const U: f64 = 1.0 / 9_007_199_254_740_992.0;
         let inverse = crate::math::powi(2.0, -i32::from(exponent));
-        let delta = (self.delta.0 + self.delta.1 * inverse) * (1.0 + 1e-6);
+        // δ, and one integer unit for a `largest` one above the largest.
+        let delta = (self.delta.0 + (self.delta.1 + 1.0) * inverse) * (1.0 + 1e-6);
         // `u64 as f64` within a relative u; times a power of two, exact.
         let value = largest as f64 * inverse;
         let below = self.low.max(value * (1.0 - 2.0 * U) - delta);
