@@ -775,7 +775,6 @@ fn replay_int_row<const N: usize>(
 /// whole trajectory advanced whatever the stop, and the largest `|I_0|` over its states
 /// (offsets −n to `steps`, the last included) returned; `None` when an addition leaves i64
 /// anywhere (the caller then replays as [`replay_int_row`] does).
-#[inline(never)]
 fn probe_int_row<const N: usize>(
     state: &mut [i64; MAX_TERMS],
     c: usize,
@@ -806,7 +805,6 @@ fn probe_int_row<const N: usize>(
 
 /// [`probe_int_row`] for a trajectory proven to fit i64 ([`Probe::fits`]): wrapping
 /// additions, which then are exact.
-#[inline(never)]
 fn probe_int_row_fitting<const N: usize>(
     state: &mut [i64; MAX_TERMS],
     c: usize,
@@ -887,7 +885,6 @@ impl Probe {
 
     /// The exponent, if the replay at `exponent` whose largest `|I_0|` is `largest` (or one
     /// less) pins it.
-    #[inline(never)]
     pub(super) fn confirm(&self, largest: u64, exponent: i8) -> Option<i8> {
         const U: f64 = 1.0 / 9_007_199_254_740_992.0;
         let inverse = crate::math::powi(2.0, -i32::from(exponent));
@@ -908,7 +905,6 @@ impl Probe {
     /// degree `n`) over the `A` advances can leave i64: `|I_k(t)| ≤ Σ_{j≥k} C(t, j−k) |I_j(−n)|`,
     /// which grows with t, below 2^63 at `t = A` (its f64 sum, relative error below 40u, times
     /// `1 + 10^-9` below `9.2·10^18`). Then every addition of the replay is exact.
-    #[inline(never)]
     pub(super) fn fits(
         &self,
         starts: &[[i64; MAX_TERMS]; MAX_COMPONENTS],
