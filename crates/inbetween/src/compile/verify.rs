@@ -617,9 +617,8 @@ pub(super) fn fixed_start(
     )
 }
 
-/// [`fixed_start`] at degree `N`. A state at −n, `Σ_j C(−n, j−k) I_j`, is summed in i64
-/// checked operations, and in i128 only when one of them overflows (then it is the i128 sum
-/// that decides whether it fits, as ever).
+/// [`fixed_start`] at degree `N`: a state at −n, `Σ_j C(−n, j−k) I_j`, summed in i128, fits
+/// i64 or the candidate is refused.
 fn fixed_start_at<const N: usize>(
     candidate: &Candidate,
     components: usize,
@@ -641,20 +640,11 @@ fn fixed_start_at<const N: usize>(
         ints.extend_from_slice(&stored[..N + 1]);
         // State at offset −n: I_k(−n) = Σ_j C(−n, j−k) I_j, C(−n, i) = (−1)^i C(n+i−1, i).
         for k in 0..N + 1 {
-            let mut sum = Some(0i64);
+            let mut wide = 0i128;
             for j in k..N + 1 {
-                sum = sum.and_then(|s| s.checked_add(negative[j - k].checked_mul(stored[j])?));
+                wide += i128::from(negative[j - k]) * i128::from(stored[j]);
             }
-            start[k] = match sum {
-                Some(s) => s,
-                None => {
-                    let mut wide = 0i128;
-                    for j in k..N + 1 {
-                        wide += i128::from(negative[j - k]) * i128::from(stored[j]);
-                    }
-                    i64::try_from(wide).map_err(|_| StoreFailure::OutOfRange)?
-                }
-            };
+            start[k] = i64::try_from(wide).map_err(|_| StoreFailure::OutOfRange)?;
         }
     }
     Ok(FixedStart { ints, starts })
@@ -1810,10 +1800,10 @@ pub(super) mod tests {
         );
     }
 
-    /// `fixed_start` (i64 checked sums, i128 only on overflow) is the i128 computation it
-    /// replaced, on 20 000 random candidates at random exponents, many with integers near
-    /// 2^62 whose products with `C(−n, i)` overflow i64: the same integers and states, or
-    /// `OutOfRange` for the same ones.
+    /// `fixed_start` (by degree, `rounded`, the `NEGATIVE_BINOMIALS` table) is the loop it
+    /// replaced (`round`, `negative_binomial`, i128 sums), on 20 000 random candidates, many
+    /// with integers near 2^62 whose products with `C(−n, i)` overflow i64: the same integers
+    /// and states, or `OutOfRange` for the same ones.
     #[test]
     fn fixed_start_is_the_i128_sums() {
         let mut random = Random(0xa54f_f53a_5f1d_36f1);
