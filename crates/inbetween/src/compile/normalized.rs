@@ -140,7 +140,7 @@ fn fixed_fused(
     let n = candidate.degree;
     let probe = Probe::new(candidate, 4, exact.len())?;
     let start = fixed_start(candidate, 4, probe.guess).ok()?;
-    if !probe.fits(&start.starts, 4, n) {
+    if !probe.fits(probe.guess) {
         return None;
     }
     let mut checked = Checked {
