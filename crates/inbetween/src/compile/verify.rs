@@ -708,10 +708,7 @@ fn replay_fixed(
             }
         }
     }
-    let exponent = match &probe {
-        Some(probe) => probe.walked(n, components)?,
-        None => fixed_exponent(candidate, components, steps)?,
-    };
+    let exponent = fixed_exponent(candidate, components, steps)?;
     replay_fixed_at(candidate, components, exponent, error)
 }
 
@@ -849,10 +846,6 @@ const CENTRAL_BINOMIALS: [f64; MAX_TERMS] =
 /// `W` lies in `[max(L, 2^-e M − δ), max(U1, 2^-e M + δ)]`; when both ends give the same
 /// exponent ([`exponent_for`] is monotone), that is [`fixed_exponent`]'s.
 pub(super) struct Probe {
-    /// `x`, each component's first state.
-    starts: [[f64; MAX_TERMS]; MAX_COMPONENTS],
-    /// `A`.
-    advances: usize,
     /// `L`.
     low: f64,
     /// `U1` (0 at degree 0).
@@ -904,11 +897,6 @@ impl Probe {
         let unit = crate::math::powi(2.0, i32::from(exponent));
         (unit * self.reach.0 + self.reach.1) * (1.0 + 1e-9) < 9.2e18
     }
-
-    /// [`fixed_exponent`] from the first states already made.
-    pub(super) fn walked(&self, n: usize, components: usize) -> Result<i8, StoreFailure> {
-        walked_exponent(&self.starts, components, n, self.advances)
-    }
 }
 
 /// [`Probe::new`] at degree `N`. The first states are `shift_differences(d, −N)` (for
@@ -933,18 +921,13 @@ fn probe_new<const N: usize>(
         last[i + 1] = (last[i] * (steps as f64 - i_f) / (i_f + 1.0)).max(0.0);
     }
     let back = binomials_to::<N>(-(N as f64));
-    let mut starts = [[0.0; MAX_TERMS]; MAX_COMPONENTS];
     let (mut low, mut rest, mut most, mut end) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     // `max_c Σ_j C(A, j) |x_j|`, the states k = 0 (`rest` is k ≥ 1).
     let mut value = 0.0f64;
     // `x · 0.0` is 0 for a finite x, NaN for any other.
     let mut poison = 0.0f64;
-    for (start, d) in starts
-        .iter_mut()
-        .zip(&candidate.differences)
-        .take(components)
-    {
-        *start = if N == 0 { *d } else { shifted::<N>(d, &back) };
+    for d in candidate.differences.iter().take(components) {
+        let start = if N == 0 { *d } else { shifted::<N>(d, &back) };
         let size = start.map(crate::math::abs);
         let mut at_end = 0.0;
         for k in 0..N + 1 {
@@ -988,8 +971,6 @@ fn probe_new<const N: usize>(
     }
     let guess = if seen == 0.0 { 60 } else { exponent_for(seen) };
     Some(Probe {
-        starts,
-        advances,
         low,
         rest,
         delta,
@@ -1725,10 +1706,15 @@ pub(super) mod tests {
                 let largest = fixed_exponent(&candidate, components, steps)
                     .ok()
                     .and_then(|_| {
-                        let probe = Probe::new(&candidate, components, steps)?;
                         let mut w = 0.0f64;
-                        for start in probe.starts.iter().take(components) {
-                            w = w.max(by_degree!(n, trajectory_largest(*start, n + steps)));
+                        for d in candidate.differences.iter().take(components) {
+                            let mut start = [0.0; MAX_TERMS];
+                            crate::player::shift_differences(
+                                &d[..=n],
+                                -(n as f64),
+                                &mut start[..=n],
+                            );
+                            w = w.max(by_degree!(n, trajectory_largest(start, n + steps)));
                         }
                         Some(w)
                     });
