@@ -1703,21 +1703,15 @@ pub(super) mod tests {
             let steps = exact.len();
             if i % 4 == 1 {
                 // The walk's largest moved to within a few ulps of a power of two.
-                let largest = fixed_exponent(&candidate, components, steps)
-                    .ok()
-                    .and_then(|_| {
-                        let mut w = 0.0f64;
-                        for d in candidate.differences.iter().take(components) {
-                            let mut start = [0.0; MAX_TERMS];
-                            crate::player::shift_differences(
-                                &d[..=n],
-                                -(n as f64),
-                                &mut start[..=n],
-                            );
-                            w = w.max(by_degree!(n, trajectory_largest(start, n + steps)));
-                        }
-                        Some(w)
-                    });
+                let largest = fixed_exponent(&candidate, components, steps).ok().map(|_| {
+                    let mut w = 0.0f64;
+                    for d in candidate.differences.iter().take(components) {
+                        let mut start = [0.0; MAX_TERMS];
+                        crate::player::shift_differences(&d[..=n], -(n as f64), &mut start[..=n]);
+                        w = w.max(by_degree!(n, trajectory_largest(start, n + steps)));
+                    }
+                    w
+                });
                 if let Some(w) = largest.filter(|w| *w > 0.0) {
                     let target = crate::math::powi(2.0, (random.unit() * 40.0) as i32 - 20);
                     let ulps = (random.unit() * 8.0) as i64 - 4;
