@@ -11,9 +11,10 @@
 //! `B · 2^(n+3) ≤ f64::MAX` (the factor covers rounding in the sums), so no overflow is possible.
 //!
 //! Fixed-point pieces also play an i64 state at whole-frame offsets and steps ±1. Its values
-//! are the exact integers `Δ^k P(m)`; [`fixed_fits`] replays them in i128 over every whole
+//! are the exact integers `Δ^k P(m)`; [`fixed_fits`] proves them within i64 over every whole
 //! offset the player can reach in the piece ([`replay_range`]), as the compiler did when it
-//! chose the exponent. That costs one step a frame, so the frames
+//! chose the exponent: by a binomial bound of every state when that suffices, else by
+//! replaying them. A replay costs one step a frame, so the frames
 //! replayed per stream are capped by [`MAX_FIXED_REPLAY_FRAMES`].
 
 use super::layout::MAX_TERMS;
