@@ -186,6 +186,7 @@ fn streams(out: &Path) -> Result<(), String> {
                         max_degree: degree,
                         normalize,
                         tolerance: *tolerance,
+                        ..CompileOptions::default()
                     };
                     let raw = if normalize { "" } else { ".raw" };
                     let (ext, bytes) = match doc.compile(&options) {

@@ -161,6 +161,7 @@ fn compile_for(method: &str, workload: &str, doc: &inbetween::Document) -> Resul
         normalize: method != "inbetween-batch-f32-raw",
         // The quaternion workload at the bench's tolerance (`QUAT_TOLERANCE`).
         tolerance: (workload == "quaternion").then_some(inbetween_bench::QUAT_TOLERANCE),
+        ..inbetween::compile::CompileOptions::default()
     };
     compile_with_options(doc, &options).map_err(|e| e.to_string())
 }

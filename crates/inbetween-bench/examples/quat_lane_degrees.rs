@@ -3,7 +3,9 @@
 //! ```sh
 //! cargo run --release -p inbetween-bench --example quat_lane_degrees [ROTATIONS] [MAX_DEGREE]
 //! ```
-//! (default 10 000 rotations, the compiler's default maximum degree; `QUAT_TOLERANCE`, f32).
+//! (default 10 000 rotations, the compiler's default maximum degree for rotations,
+//! `CompileOptions::rotation_max_degree`; a `MAX_DEGREE` given sets it and `max_degree`;
+//! `QUAT_TOLERANCE`, f32).
 //! The values interpolated are `TrackPlayer`'s (normalized: the raw components are within
 //! ~1e-5 of unit length, so their interpolation errors are the same to that relative order),
 //! and the budget is the bank's check's, `tolerance − max_error` of the track; an epoch part of
@@ -30,17 +32,22 @@ fn main() -> Result<(), String> {
         .map_or(Ok(10_000), |a| a.parse())
         .map_err(|e| format!("ROTATIONS: {e}"))?;
     let defaults = CompileOptions::default();
-    let max_degree: u8 = args
+    // A MAX_DEGREE given caps the rotations at it (`max_degree` and `rotation_max_degree`);
+    // without it, the defaults: `rotation_max_degree` caps them.
+    let max_degree: Option<u8> = args
         .next()
-        .map_or(Ok(defaults.max_degree), |a| a.parse())
+        .map(|a| a.parse())
+        .transpose()
         .map_err(|e| format!("MAX_DEGREE: {e}"))?;
     let doc = quat_workload_document(rotations, 9)?;
     let options = CompileOptions {
         precision: Precision::F32,
         tolerance: Some(QUAT_TOLERANCE),
-        max_degree,
+        max_degree: max_degree.unwrap_or(defaults.max_degree),
+        rotation_max_degree: max_degree.unwrap_or(defaults.rotation_max_degree),
         ..defaults
     };
+    let max_degree = options.max_degree.min(options.rotation_max_degree);
     let bytes = compile_with_options(&doc, &options)?;
     let stream = Stream::from_bytes(&bytes).map_err(|e| e.to_string())?;
     let mut track_degrees = [0usize; 9];

@@ -2,7 +2,8 @@
 //!
 //! `cargo run --release -p inbetween-bench --example quat_speed [ROTATIONS] [ROUNDS] [MAX_DEGREE]`
 //! (default 1 000 rotations, 8 rounds of 5 × 300 frames each, the compiler's default maximum
-//! degree). Each round also times the bank's frame in two parts: `pass` (`write_f32` alone,
+//! degree for rotations, `CompileOptions::rotation_max_degree`; a `MAX_DEGREE` given sets both
+//! `max_degree` and `rotation_max_degree`, so `8` compiles as before session 16). Each round also times the bank's frame in two parts: `pass` (`write_f32` alone,
 //! 300 times at `START_FRAME`: the Horner pass over one epoch's block) and `script`
 //! (`advance` alone, 300 frames: the script's records and epoch switches).
 
@@ -42,6 +43,7 @@ fn main() -> Result<(), String> {
         precision: Precision::F32,
         tolerance: Some(QUAT_TOLERANCE),
         max_degree: max_degree.unwrap_or(defaults.max_degree),
+        rotation_max_degree: max_degree.unwrap_or(defaults.rotation_max_degree),
         ..defaults
     };
     let bytes = compile_with_options(&doc, &options)?;

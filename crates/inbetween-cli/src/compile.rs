@@ -23,6 +23,8 @@ pub struct CompileArgs<'a> {
     pub precision: Precision,
     /// Highest piece degree.
     pub max_degree: u8,
+    /// Highest piece degree of normalized quat tracks (`CompileOptions::rotation_max_degree`).
+    pub rotation_max_degree: u8,
     /// Quat tracks fitted for normalized playback (`CompileOptions::normalize`).
     pub normalize: bool,
     /// Print nothing on success.
@@ -127,6 +129,7 @@ pub fn run(args: &CompileArgs<'_>) -> Result<(), CliError> {
         tolerance: args.tolerance,
         precision: args.precision,
         max_degree: args.max_degree,
+        rotation_max_degree: args.rotation_max_degree,
         normalize: args.normalize,
     };
     let compiled = compile_with_bar(args.input, &doc, &options, args.quiet)?;

@@ -233,6 +233,11 @@ struct CompileCmd {
     /// Highest polynomial degree of a piece (0..=8).
     #[arg(long, default_value_t = inbetween::compile::DEFAULT_MAX_DEGREE)]
     max_degree: u8,
+    /// Highest polynomial degree of a normalized quat track's piece (0..=8; at most
+    /// `--max-degree` applies too): lower plays faster in the batch player, higher makes
+    /// fewer pieces.
+    #[arg(long, default_value_t = inbetween::compile::DEFAULT_ROTATION_MAX_DEGREE)]
+    rotation_max_degree: u8,
     /// Fit quat tracks' components as they are, played without normalization (default: fitted
     /// for normalized playback, the stream's normalize flag set).
     #[arg(long)]
@@ -370,6 +375,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             tolerance: a.tolerance,
             precision: a.precision.into(),
             max_degree: a.max_degree,
+            rotation_max_degree: a.rotation_max_degree,
             normalize: !a.raw_quaternions,
             quiet: a.quiet,
         }),

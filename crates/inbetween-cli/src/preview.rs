@@ -348,6 +348,7 @@ pub fn run(args: &PreviewArgs) -> Result<(), CliError> {
             precision: args.precision.into(),
             max_degree: args.max_degree,
             normalize: true,
+            ..CompileOptions::default()
         },
         from: args.from,
         to: args.to,

@@ -34,13 +34,18 @@ fn compile_quat_at(
         tolerance,
         ..CompileOptions::default()
     };
+    compile_quat_with(source, &options)
+}
+
+/// One quat track of `source` compiled with `options`.
+fn compile_quat_with(source: &dyn CurveSource, options: &CompileOptions) -> CompiledStream {
     let input = TrackInput {
         name: "q",
         value_type: StreamValueType::Quat,
         wrap: StreamWrap::Clamp,
         source,
     };
-    compile_tracks(&[input], 60.0, &options).unwrap_or_else(|e| panic!("compile: {e}"))
+    compile_tracks(&[input], 60.0, options).unwrap_or_else(|e| panic!("compile: {e}"))
 }
 
 /// Largest `max_c |played_c − exact_c|` of `player` against `source` over `frames`, seeking
@@ -88,9 +93,10 @@ fn size(compiled: &CompiledStream) -> (usize, u8) {
 
 /// A slerp of 1° to 179° over 12, 60 and 240 frames, in every precision: flagged, played
 /// normalized within the tolerance of exact evaluation at every integer frame, |q| = 1 within
-/// f32 rounding in the f32 output. Against the components fitted to the same acceptance limit
-/// (normalized pieces are accepted at half the tolerance, so: raw at half the tolerance) it
-/// never stores more numbers nor needs a higher degree, and it needs a lower one where the
+/// f32 rounding in the f32 output. Compiled up to the same degree as the raw fit (8: without
+/// the default `rotation_max_degree`), against the components fitted to the same acceptance
+/// limit (normalized pieces are accepted at half the tolerance, so: raw at half the tolerance)
+/// it never stores more numbers nor needs a higher degree, and it needs a lower one where the
 /// raw fit's leading error is radial (an odd-degree interpolant of a rotation: 1° with degree
 /// 1 against 2, 30° with 3 against 4, 120° with 5 against 6).
 #[test]
@@ -112,8 +118,15 @@ fn slerp_segments_compile_at_lower_degree_and_play_normalized_within_tolerance()
                     "{at}: |q| off by {norm32:e}"
                 );
                 let raw = compile_quat_at(&source, precision, false, Some(TOLERANCE / 2.0));
-                let ((numbers, degree), (raw_numbers, raw_degree)) =
-                    (size(&normalized), size(&raw));
+                let uncapped = compile_quat_with(
+                    &source,
+                    &CompileOptions {
+                        precision,
+                        rotation_max_degree: 8,
+                        ..CompileOptions::default()
+                    },
+                );
+                let ((numbers, degree), (raw_numbers, raw_degree)) = (size(&uncapped), size(&raw));
                 let sizes =
                     format!("{numbers} numbers, degree {degree}; raw {raw_numbers}, {raw_degree}");
                 assert!(
@@ -126,6 +139,85 @@ fn slerp_segments_compile_at_lower_degree_and_play_normalized_within_tolerance()
             }
         }
     }
+}
+
+/// `rotation_max_degree` (default 5) caps the pieces of normalized quat tracks only: a 150°
+/// slerp over 60 frames that the compiler fits at degree 6 or more when allowed 8 gets pieces
+/// of degree at most 5 by default (more of them), each stream played within the tolerance of
+/// the exact slerp at every integer frame, in every precision; a Vec4 track and the same
+/// rotation compiled raw (`normalize: false`) give the same bytes under any
+/// `rotation_max_degree` (0 and 8); 9 is refused.
+#[test]
+fn rotation_max_degree_caps_normalized_rotations_only() {
+    let source = slerp_source(60.0, 150f64.to_radians());
+    let integer: Vec<f64> = (0..=60).map(f64::from).collect();
+    for precision in PRECISIONS {
+        let at = format!("{precision}");
+        let with = |rotation_max_degree| CompileOptions {
+            precision,
+            rotation_max_degree,
+            ..CompileOptions::default()
+        };
+        let default = compile_quat_with(
+            &source,
+            &with(CompileOptions::default().rotation_max_degree),
+        );
+        let uncapped = compile_quat_with(&source, &with(8));
+        let (capped, wide) = (&default.reports[0].summary, &uncapped.reports[0].summary);
+        assert_eq!(CompileOptions::default().rotation_max_degree, 5);
+        assert!(
+            capped.max_degree <= 5 && wide.max_degree > 5,
+            "{at}: {capped:?} {wide:?}"
+        );
+        assert!(capped.pieces > wide.pieces, "{at}: {capped:?} {wide:?}");
+        for compiled in [&default, &uncapped] {
+            let stream = Stream::from_bytes(&compiled.bytes).unwrap();
+            let mut player = TrackPlayer::new(stream.track(0).unwrap());
+            let (error, _) = errors(&mut player, &source, &integer, false);
+            assert!(error <= TOLERANCE, "{at}: {error:e}");
+        }
+        let raw = |rotation_max_degree| CompileOptions {
+            normalize: false,
+            ..with(rotation_max_degree)
+        };
+        assert!(
+            compile_quat_with(&source, &raw(0)).bytes == compile_quat_with(&source, &raw(8)).bytes,
+            "{at}: raw rotation"
+        );
+        let vec4 = |options: &CompileOptions| {
+            let input = TrackInput {
+                name: "v",
+                value_type: StreamValueType::Vec4,
+                wrap: StreamWrap::Clamp,
+                source: &source,
+            };
+            compile_tracks(&[input], 60.0, options).unwrap().bytes
+        };
+        assert!(vec4(&with(0)) == vec4(&with(8)), "{at}: Vec4 track");
+    }
+    let refused = compile_tracks(
+        &[TrackInput {
+            name: "q",
+            value_type: StreamValueType::Quat,
+            wrap: StreamWrap::Clamp,
+            source: &source,
+        }],
+        60.0,
+        &CompileOptions {
+            rotation_max_degree: 9,
+            ..CompileOptions::default()
+        },
+    );
+    assert!(
+        matches!(
+            refused,
+            Err(inbetween::compile::CompileError::InvalidOption {
+                option: "rotation_max_degree",
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
 }
 
 /// Rate 60/144 from frame 0, fractional seeks every 1/7 frame, and backward play: within the

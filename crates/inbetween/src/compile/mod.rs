@@ -59,6 +59,14 @@ use crate::stream::{
 pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 1e-6;
 /// Default highest piece degree.
 pub const DEFAULT_MAX_DEGREE: u8 = 8;
+/// Default highest piece degree of quaternion tracks compiled for normalized playback
+/// ([`CompileOptions::rotation_max_degree`]): 5. The batch player's Horner lanes read
+/// `4 (D + 1)` numbers a rotation-frame for a track whose highest piece degree is `D`, every
+/// frame, so a rotation track's lanes cost what its highest-degree piece needs; at degree 5
+/// a slerp key span that needs degree 6 is split in two instead (about 18 % more pieces and
+/// 15 % more stream bytes on the benchmark's rotations, 24 numbers a rotation-frame instead
+/// of 28: docs/session16/quat10k.md).
+pub const DEFAULT_ROTATION_MAX_DEGREE: u8 = 5;
 /// A piece is accepted when its error is at most this fraction of the tolerance, leaving room
 /// for an independent evaluator's own rounding; pieces of one frame are accepted up to the full
 /// tolerance.
@@ -153,6 +161,10 @@ pub struct CompileOptions {
     pub precision: Precision,
     /// Highest piece degree, 0..=8.
     pub max_degree: u8,
+    /// Highest piece degree of quat tracks compiled for normalized playback (`normalize`),
+    /// 0..=8; such a track's pieces are at most `min(max_degree, rotation_max_degree)`.
+    /// Default [`DEFAULT_ROTATION_MAX_DEGREE`]; `8` compiles them as any other track.
+    pub rotation_max_degree: u8,
     /// Quat tracks are fitted for normalized playback and carry the stream's normalize flag
     /// (the player divides each value by its norm; `compile::normalized`). `false` fits the
     /// components themselves, played as stored (the behaviour before the flag).
@@ -165,6 +177,7 @@ impl Default for CompileOptions {
             tolerance: None,
             precision: Precision::F64,
             max_degree: DEFAULT_MAX_DEGREE,
+            rotation_max_degree: DEFAULT_ROTATION_MAX_DEGREE,
             normalize: true,
         }
     }
@@ -412,12 +425,17 @@ pub fn compile_tracks_with_progress(
             });
         }
     }
-    if usize::from(options.max_degree) > MAX_DEGREE {
-        return Err(CompileError::InvalidOption {
-            option: "max_degree",
-            found: f64::from(options.max_degree),
-            expected: "0..=8",
-        });
+    for (option, degree) in [
+        ("max_degree", options.max_degree),
+        ("rotation_max_degree", options.rotation_max_degree),
+    ] {
+        if usize::from(degree) > MAX_DEGREE {
+            return Err(CompileError::InvalidOption {
+                option,
+                found: f64::from(degree),
+                expected: "0..=8",
+            });
+        }
     }
     check_frame_limits(tracks)?;
     let compiled = parallel::compile_each(tracks, fps, options, progress)?;

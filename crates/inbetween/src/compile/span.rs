@@ -226,12 +226,18 @@ fn compile_track_probing(
             key: spans.len(),
         });
     }
+    let normalize = normalized::normalizes(input, options);
+    let max_degree = usize::from(if normalize {
+        options.max_degree.min(options.rotation_max_degree)
+    } else {
+        options.max_degree
+    });
     let mut compiler = TrackCompiler {
         input,
         components,
         tolerance,
         precision: options.precision,
-        max_degree: usize::from(options.max_degree),
+        max_degree,
         // Every span gives at least one piece: room for them at once (grown by doubling, a
         // 31-span track reallocated its pieces four times).
         pieces: Vec::with_capacity(spans.len()),
@@ -243,11 +249,11 @@ fn compile_track_probing(
             source.first_frame(),
             source.last_frame(),
         ),
-        spare: Some(interval_buffers(&spans, usize::from(options.max_degree))),
+        spare: Some(interval_buffers(&spans, max_degree)),
         todo: Vec::new(),
         f32_probe: probe_f32.then_some(0.0),
         exact: Vec::new(),
-        normalize: normalized::normalizes(input, options),
+        normalize,
         lobatto: OnceCell::new(),
     };
     // One exact value per integer frame of the keys (the spans' intervals tile them).
