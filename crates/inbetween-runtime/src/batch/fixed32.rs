@@ -1436,6 +1436,99 @@ mod tests {
     }
 
     #[test]
+    fn random_lanes_play_horner_i32_bit_for_bit() {
+        // Integers of every bit pattern (a xorshift's 32 bits: products and sums that wrap,
+        // shifts of negative numbers) on lanes of degrees 1–3, scales `2^-E` for `E` over
+        // 0–126 (a chunk's own, one chunk's lanes each their own: mixed), every `u` of the
+        // epoch: the sweep (each register kind the CPU has, and the hand-written loop called
+        // directly: the cubic's `c_3·u² + c_2·u`), `eval` (the chunk walk with `u` a
+        // constant) and `write_f64` against `horner_i32` lane by lane, to the bit; rows of a
+        // partial last chunk and a group past `pass::PREFETCH_FROM` bytes.
+        let mut x = 0x2545_f491u32;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for degree in 1..=3usize {
+            for len in [8, 3 * CHUNK + 13, 33_000] {
+                let mut g = IntLanes::new(degree, len);
+                let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
+                let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))
+                    .map(|_| (next() % 127) as i32)
+                    .collect();
+                for slot in 0..len {
+                    let mut c = [0i32; MAX_TERMS];
+                    for k in c.iter_mut().take(degree + 1) {
+                        *k = next() as i32;
+                    }
+                    let e = if slot / CHUNK == 1 {
+                        (next() % 127) as i32
+                    } else {
+                        chunk_e[slot / CHUNK]
+                    };
+                    g.channel[slot] = slot as u32;
+                    g.set_scale(slot, pow2(-e) as f32);
+                    g.set(slot, &c[..=degree]);
+                    lanes.push((c, pow2(-e) as f32));
+                }
+                g.runs = crate::batch::records::channel_runs(&g.channel);
+                for u in -8..8 {
+                    let exact: Vec<i32> = lanes
+                        .iter()
+                        .map(|(c, _)| horner_i32(&c[..=degree], u))
+                        .collect();
+                    let want: Vec<u32> = exact
+                        .iter()
+                        .zip(&lanes)
+                        .map(|(&v, (_, s))| (v as f32 * s).to_bits())
+                        .collect();
+                    let at = |how: &str| format!("{how}: degree {degree} len {len} u {u}");
+                    for (name, registers) in sweep_registers() {
+                        g.registers = registers;
+                        let mut out = vec![f32::NAN; len];
+                        g.sweep(None, u, &mut out);
+                        let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                        assert_eq!(got, want, "{}", at(name));
+                        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+                        if registers != Registers::Any {
+                            let l = Lanes {
+                                degree,
+                                chunks: g.chunks,
+                                coef: &g.coef,
+                                scale: &g.scale,
+                                lane_scale: &g.lane_scale,
+                                start: 0,
+                            };
+                            let mut out = vec![f32::NAN; len];
+                            assert!(sweep_direct(registers, &l, u, &mut out), "{}", at(name));
+                            let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                            assert_eq!(got, want, "{}", at(name));
+                        }
+                    }
+                    let mut out = vec![f32::NAN; len];
+                    g.eval(&g.coef, u, 0, &mut out);
+                    let got: Vec<u32> = out.iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(got, want, "{}", at("eval"));
+                    let mut out = vec![f64::NAN; len];
+                    g.write_f64(None, u, &mut out);
+                    for (slot, (o, (&v, (_, s)))) in
+                        out.iter().zip(exact.iter().zip(&lanes)).enumerate()
+                    {
+                        assert_eq!(
+                            *o,
+                            f64::from(v) * f64::from(*s),
+                            "{} slot {slot}",
+                            at("f64")
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn lean_records_store_what_the_records_store() {
         // Records of every degree 0–4 (cubic: the 128-bit stores where the CPU has AVX2, else
         // and otherwise the generic loop) at lanes all over a group, numbers with every bit
