@@ -65,7 +65,7 @@ pub const DEFAULT_MAX_DEGREE: u8 = 8;
 /// frame, so a rotation track's lanes cost what its highest-degree piece needs; at degree 5
 /// a slerp key span that needs degree 6 is split in two instead (about 18 % more pieces and
 /// 15 % more stream bytes on the benchmark's rotations, 24 numbers a rotation-frame instead
-/// of 28: docs/session16/quat10k.md).
+/// of 28: docs/benchmarks-history.md, *Rotations at 10 000: normalized quaternions at degree 5 by default (session 16)*).
 pub const DEFAULT_ROTATION_MAX_DEGREE: u8 = 5;
 /// A piece is accepted when its error is at most this fraction of the tolerance, leaving room
 /// for an independent evaluator's own rounding; pieces of one frame are accepted up to the full

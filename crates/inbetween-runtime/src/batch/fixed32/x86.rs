@@ -493,7 +493,7 @@ fn prefetch<const N: usize>(c: *const i8) {
 /// dependency chain shorter by a `vpmulld` and a `vpaddd`, the same instructions): the
 /// 1 000-channel fixed bank 2–4 % faster on the benchmark machine's Zen 3 cores, whose loop
 /// is otherwise bound by its loads and vector operations, not by `vpmulld`
-/// (docs/session16/fix1k.md).
+/// (docs/benchmarks-history.md, *Fixed bank at 1 000 channels: what bounds the i32 sweep on Zen 3 (session 16)*).
 ///
 /// # Safety
 /// The CPU must support `V`'s instructions; `c` must be sound to call for every `k < N`.
