@@ -37,22 +37,18 @@ const COMMITTED: &[u8] = include_bytes!("determinism/showcase-fixed.ibs");
 /// the i32 lanes of a chunk came to share one exponent, `batch/fixed32/shared.rs`: the bank's
 /// fixed lanes whose own exponent was larger play in their chunk's coarser unit; and when
 /// F-curve tracks came to play their keys' values within Blender's key tolerance, session 13:
-/// the showcase's `blender` track has a constant piece around each key; and in session 16,
-/// when normalized quat tracks came to be compiled at degree 5 at most by default,
-/// `CompileOptions::rotation_max_degree`: the showcase's `spin` and `tumble` rotations, degree
-/// 8 before, are split into 8 and 13 pieces of degree ≤ 5.)
-const PLAYBACK_GOLDEN: &str = "858c15d449dd6ee0";
+/// the showcase's `blender` track has a constant piece around each key.)
+const PLAYBACK_GOLDEN: &str = "caca3ca6d386edce";
 
 /// FNV-1a of the bytes (format version 3) the showcase compiles to with `libm` math (without
 /// `std`).
-const LIBM_COMPILE_GOLDEN: &str = "8febc307dd1b9081";
+const LIBM_COMPILE_GOLDEN: &str = "029ae1d566696abd";
 
 /// FNV-1a of the same compile re-encoded in the version-1 layout. (All three pinned again when
 /// the compiler's exact slerp values became `quat::Arc::closed_form`: the fixed integers of the
 /// showcase's slerp tracks moved by their last units; and in session 13, when its `blender`
-/// F-curve track came to hold each key's value within Blender's key tolerance; and in session
-/// 16, with `CompileOptions::rotation_max_degree`, see [`PLAYBACK_GOLDEN`].)
-const LIBM_COMPILE_GOLDEN_V1: &str = "4d22d2954403ee7b";
+/// F-curve track came to hold each key's value within Blender's key tolerance.)
+const LIBM_COMPILE_GOLDEN_V1: &str = "632a2a1f395cc30d";
 
 /// FNV-1a, 64-bit: offset basis and prime.
 struct Fnv(u64);

@@ -93,8 +93,8 @@ fn size(compiled: &CompiledStream) -> (usize, u8) {
 
 /// A slerp of 1° to 179° over 12, 60 and 240 frames, in every precision: flagged, played
 /// normalized within the tolerance of exact evaluation at every integer frame, |q| = 1 within
-/// f32 rounding in the f32 output. Compiled up to the same degree as the raw fit (8: without
-/// the default `rotation_max_degree`), against the components fitted to the same acceptance
+/// f32 rounding in the f32 output. Compiled up to the same degree as the raw fit (8, the
+/// default `rotation_max_degree`, stated here so that a lower default cannot change the test), against the components fitted to the same acceptance
 /// limit (normalized pieces are accepted at half the tolerance, so: raw at half the tolerance)
 /// it never stores more numbers nor needs a higher degree, and it needs a lower one where the
 /// raw fit's leading error is radial (an odd-degree interpolant of a rotation: 1° with degree
@@ -141,9 +141,9 @@ fn slerp_segments_compile_at_lower_degree_and_play_normalized_within_tolerance()
     }
 }
 
-/// `rotation_max_degree` (default 5) caps the pieces of normalized quat tracks only: a 150°
-/// slerp over 60 frames that the compiler fits at degree 6 or more when allowed 8 gets pieces
-/// of degree at most 5 by default (more of them), each stream played within the tolerance of
+/// `rotation_max_degree` (default 8: no cap) caps the pieces of normalized quat tracks only: a
+/// 150° slerp over 60 frames that the compiler fits at degree 6 or more by default gets pieces
+/// of degree at most 5 with the cap at 5 (more of them), each stream played within the tolerance of
 /// the exact slerp at every integer frame, in every precision; a Vec4 track and the same
 /// rotation compiled raw (`normalize: false`) give the same bytes under any
 /// `rotation_max_degree` (0 and 8); 9 is refused.
@@ -158,19 +158,22 @@ fn rotation_max_degree_caps_normalized_rotations_only() {
             rotation_max_degree,
             ..CompileOptions::default()
         };
-        let default = compile_quat_with(
+        let five = compile_quat_with(&source, &with(5));
+        let uncapped = compile_quat_with(
             &source,
-            &with(CompileOptions::default().rotation_max_degree),
+            &CompileOptions {
+                precision,
+                ..CompileOptions::default()
+            },
         );
-        let uncapped = compile_quat_with(&source, &with(8));
-        let (capped, wide) = (&default.reports[0].summary, &uncapped.reports[0].summary);
-        assert_eq!(CompileOptions::default().rotation_max_degree, 5);
+        let (capped, wide) = (&five.reports[0].summary, &uncapped.reports[0].summary);
+        assert_eq!(CompileOptions::default().rotation_max_degree, 8);
         assert!(
             capped.max_degree <= 5 && wide.max_degree > 5,
             "{at}: {capped:?} {wide:?}"
         );
         assert!(capped.pieces > wide.pieces, "{at}: {capped:?} {wide:?}");
-        for compiled in [&default, &uncapped] {
+        for compiled in [&five, &uncapped] {
             let stream = Stream::from_bytes(&compiled.bytes).unwrap();
             let mut player = TrackPlayer::new(stream.track(0).unwrap());
             let (error, _) = errors(&mut player, &source, &integer, false);

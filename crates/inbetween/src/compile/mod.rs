@@ -60,13 +60,17 @@ pub const DEFAULT_RELATIVE_TOLERANCE: f64 = 1e-6;
 /// Default highest piece degree.
 pub const DEFAULT_MAX_DEGREE: u8 = 8;
 /// Default highest piece degree of quaternion tracks compiled for normalized playback
-/// ([`CompileOptions::rotation_max_degree`]): 5. The batch player's Horner lanes read
-/// `4 (D + 1)` numbers a rotation-frame for a track whose highest piece degree is `D`, every
-/// frame, so a rotation track's lanes cost what its highest-degree piece needs; at degree 5
-/// a slerp key span that needs degree 6 is split in two instead (about 18 % more pieces and
-/// 15 % more stream bytes on the benchmark's rotations, 24 numbers a rotation-frame instead
-/// of 28: docs/benchmarks-history.md, *Rotations at 10 000: normalized quaternions at degree 5 by default (session 16)*).
-pub const DEFAULT_ROTATION_MAX_DEGREE: u8 = 5;
+/// ([`CompileOptions::rotation_max_degree`]): 8, no cap beyond [`DEFAULT_MAX_DEGREE`]. The
+/// batch player's Horner lanes read `4 (D + 1)` numbers a rotation-frame for a track whose
+/// highest piece degree is `D`, so a lower cap trades compile time and stream bytes for
+/// playback: at 5 the benchmark's rotations play 24 numbers a rotation-frame instead of 28,
+/// 10–15 % faster in the bank, for about 18 % more pieces, 15 % more stream bytes and a
+/// rotation compile 14 % slower by instructions (20–25 % timed in fixed point), which took
+/// the fixed-point rotation compile below 2·10^5 keys/s; so the default keeps every degree
+/// and a caller who plays many rotations per frame chooses 5
+/// (docs/benchmarks-history.md, *Rotations at 10 000: normalized quaternions at degree 5 by
+/// default (session 16)*, and docs/benchmarks.md, *Missed targets*).
+pub const DEFAULT_ROTATION_MAX_DEGREE: u8 = 8;
 /// A piece is accepted when its error is at most this fraction of the tolerance, leaving room
 /// for an independent evaluator's own rounding; pieces of one frame are accepted up to the full
 /// tolerance.
