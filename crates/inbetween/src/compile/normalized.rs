@@ -17,6 +17,8 @@
 //! other half of the tolerance is left to the batch player, which plays f32 Horner lanes and
 //! normalizes in f32 (checked frame by frame in `Bank::new`).
 
+use alloc::vec::Vec;
+
 use super::source::MAX_COMPONENTS;
 use super::verify::{
     binomials_to, by_degree, fixed_start, float_numbers, shifted, store_fixed, widened_float,
