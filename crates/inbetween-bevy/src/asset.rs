@@ -250,6 +250,8 @@ impl DocumentSettings {
             precision: self.precision.into(),
             max_degree: self.max_degree,
             normalize: true,
+            // The compiler's default (no cap beyond `max_degree` on normalized rotations).
+            ..CompileOptions::default()
         })
     }
 
