@@ -912,8 +912,10 @@ pub(crate) type IntScript = super::records::Records<i32>;
 /// frame unpatched, `live`, as the f32 lanes' `FrameInfo::held`), chosen once in `Bank::new`
 /// so the frame neither tests nor stores them; a cubic group's stored by 128-bit registers
 /// where the CPU has AVX2 ([`x86::store_records4`]: six instructions a record, against the
-/// generic loop's nine). The same stores as `Records::store_chunked` of the whole list
-/// (`lean_records_store_what_the_records_store`).
+/// generic loop's nine) while its part of the block is smaller than
+/// `records::PREFETCH_FROM` bytes, a larger one by `Records::store_chunked`, which prefetches
+/// each record's lines (as the f32 lanes' `Records::store_cubic`). The same stores as
+/// `Records::store_chunked` of the whole list (`lean_records_store_what_the_records_store`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LeanRecords {
     records: IntScript,
@@ -930,10 +932,21 @@ impl LeanRecords {
 
     /// The records of script frame `i` (`terms` orders each) into the live block's part of
     /// the group, `values` (as `Records::store_chunked`; a position past `values` is skipped).
+    ///
+    /// A part of at least `records::PREFETCH_FROM` bytes (10^6 cubic lanes: 16 MB) is not
+    /// stored by [`x86::store_records4`] but by `Records::store_chunked`, which asks for each
+    /// record's lines 16 records before its stores: the frame's pass has just walked the whole
+    /// part, so each record's lines are far past the core's L2, and without the prefetch each
+    /// record's stores waited for them one after the other. The fixed bank at 10^6 channels
+    /// took 0.94 of its CPU time with it (paired rounds against the 128-bit stores in one
+    /// process, 8 of 11 rounds faster; docs/session17/fix1m.md).
     #[inline(always)]
     pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if terms == 4 && self.registers != Registers::Any {
+        if terms == 4
+            && self.registers != Registers::Any
+            && core::mem::size_of_val(values) < super::records::PREFETCH_FROM
+        {
             let (from, to) = self.records.range(i);
             let (Some(slots), Some(coef)) = (
                 self.records.slots().get(from..to),
@@ -1535,9 +1548,12 @@ mod tests {
         // pattern (wrapping extremes too), two records of one lane in a frame (the later wins);
         // the whole list and a filtered one (every other record), each on every register kind
         // the CPU has, against stores by hand at `chunked_index`; a block too short for the
-        // largest position (the checked loop: those records skipped).
-        let lanes = 203u32;
-        for terms in 1..=5usize {
+        // largest position (the checked loop: those records skipped). And a cubic group past
+        // `records::PREFETCH_FROM` bytes, whose records `store` leaves to the prefetching loop.
+        let large = 270_003u32;
+        let bytes = (large as usize).div_ceil(CHUNK) * CHUNK * 4 * 4;
+        assert!(bytes - CHUNK * 4 * 4 >= crate::batch::records::PREFETCH_FROM);
+        for (lanes, terms) in (1..=5usize).map(|t| (203u32, t)).chain([(large, 4)]) {
             let mut records = IntScript::default();
             let mut kept: Vec<Vec<(usize, Vec<i32>)>> = Vec::new();
             let mut x = 0x9e37_79b9u32.wrapping_mul(terms as u32);
@@ -1595,7 +1611,7 @@ mod tests {
                         records: hot.clone(),
                         registers,
                     };
-                    let at = format!("{name}, {registers_name}, {terms} orders");
+                    let at = format!("{name}, {registers_name}, {terms} orders, {lanes} lanes");
                     let mut values = vec![0i32; size];
                     for (i, want) in want[list].iter().enumerate() {
                         lean.store(i, terms, &mut values);
