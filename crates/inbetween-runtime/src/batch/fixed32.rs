@@ -912,10 +912,10 @@ pub(crate) type IntScript = super::records::Records<i32>;
 /// frame unpatched, `live`, as the f32 lanes' `FrameInfo::held`), chosen once in `Bank::new`
 /// so the frame neither tests nor stores them; a cubic group's stored by 128-bit registers
 /// where the CPU has AVX2 ([`x86::store_records4`]: six instructions a record, against the
-/// generic loop's nine) while its part of the block is smaller than
-/// `records::PREFETCH_FROM` bytes, a larger one by `Records::store_chunked`, which prefetches
-/// each record's lines (as the f32 lanes' `Records::store_cubic`). The same stores as
-/// `Records::store_chunked` of the whole list (`lean_records_store_what_the_records_store`).
+/// generic loop's nine), from `records::PREFETCH_FROM` bytes of block with each record's
+/// lines prefetched 16 records ahead (as `Records::store_chunked` does for the f32 lanes). The
+/// same stores as `Records::store_chunked` of the whole list
+/// (`lean_records_store_what_the_records_store`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LeanRecords {
     records: IntScript,
@@ -933,20 +933,19 @@ impl LeanRecords {
     /// The records of script frame `i` (`terms` orders each) into the live block's part of
     /// the group, `values` (as `Records::store_chunked`; a position past `values` is skipped).
     ///
-    /// A part of at least `records::PREFETCH_FROM` bytes (10^6 cubic lanes: 16 MB) is not
-    /// stored by [`x86::store_records4`] but by `Records::store_chunked`, which asks for each
-    /// record's lines 16 records before its stores: the frame's pass has just walked the whole
-    /// part, so each record's lines are far past the core's L2, and without the prefetch each
-    /// record's stores waited for them one after the other. The fixed bank at 10^6 channels
-    /// took 0.94 of its CPU time with it (paired rounds against the 128-bit stores in one
-    /// process, 8 of 11 rounds faster; docs/session17/fix1m.md).
+    /// A cubic part of at least `records::PREFETCH_FROM` bytes (10^6 lanes: 16 MB) is stored
+    /// by [`x86::store_records4`] asking for each record's lines 16 records before its stores,
+    /// as `Records::store_chunked` does for such f32 parts: the frame's pass has just walked
+    /// the whole part, so each record's lines are far past the core's L2, and without the hint
+    /// each record's stores wait for them. The fixed bank at 10^6 channels took about 0.94 of
+    /// the time without it (paired rounds in one process, wall and CPU time; prefetching
+    /// through `store_chunked`'s scalar loop gained about as much in four processes;
+    /// docs/session17/fix1m.md).
     #[inline(always)]
     pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
-        if terms == 4
-            && self.registers != Registers::Any
-            && core::mem::size_of_val(values) < super::records::PREFETCH_FROM
-        {
+        if terms == 4 && self.registers != Registers::Any {
+            let far = core::mem::size_of_val(values) >= super::records::PREFETCH_FROM;
             let (from, to) = self.records.range(i);
             let (Some(slots), Some(coef)) = (
                 self.records.slots().get(from..to),
@@ -963,7 +962,11 @@ impl LeanRecords {
                 // values.len()`, as tested.
                 #[allow(unsafe_code)]
                 unsafe {
-                    store_records_avx2(slots, coef, values);
+                    if far {
+                        store_records_avx2_prefetch(slots, coef, values);
+                    } else {
+                        store_records_avx2(slots, coef, values);
+                    }
                 }
                 return;
             }
@@ -1011,7 +1014,19 @@ pub(super) fn lean_records(script: &super::Script) -> Vec<LeanRecords> {
 #[allow(unsafe_code)]
 unsafe fn store_records_avx2(slots: &[u32], coef: &[i32], values: &mut [i32]) {
     // SAFETY: the caller's guarantees, which are `store_records4`'s.
-    unsafe { x86::store_records4(slots, coef, values) }
+    unsafe { x86::store_records4::<false>(slots, coef, values) }
+}
+
+/// [`x86::store_records4`] with prefetch, compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2; as [`x86::store_records4`].
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn store_records_avx2_prefetch(slots: &[u32], coef: &[i32], values: &mut [i32]) {
+    // SAFETY: the caller's guarantees, which are `store_records4`'s.
+    unsafe { x86::store_records4::<true>(slots, coef, values) }
 }
 
 #[cfg(test)]
@@ -1549,7 +1564,8 @@ mod tests {
         // the whole list and a filtered one (every other record), each on every register kind
         // the CPU has, against stores by hand at `chunked_index`; a block too short for the
         // largest position (the checked loop: those records skipped). And a cubic group past
-        // `records::PREFETCH_FROM` bytes, whose records `store` leaves to the prefetching loop.
+        // `records::PREFETCH_FROM` bytes, whose records `store` prefetches (by the 128-bit stores
+        // where the CPU has AVX2, else the generic loop).
         let large = 270_003u32;
         let bytes = (large as usize).div_ceil(CHUNK) * CHUNK * 4 * 4;
         assert!(bytes - CHUNK * 4 * 4 >= crate::batch::records::PREFETCH_FROM);
