@@ -62,7 +62,8 @@
 //! built once in `Bank::new`: without those an epoch's block already holds at its first
 //! frame, a cubic record stored by one 128-bit load and four 32-bit stores: 2.035 → 1.890
 //! with the f32 bank at 1.690 (*Fixed-point bank at 1 000 channels, second pass (session
-//! 12)*).
+//! 12)*); from `records::PREFETCH_FROM` bytes of block (10^6 channels) each record's lines
+//! prefetched 16 records ahead, as the f32 records (`docs/session17/fix1m.md`).
 //!
 //! # Output
 //!
