@@ -938,10 +938,10 @@ impl LeanRecords {
     /// by [`x86::store_records4`] asking for each record's lines 16 records before its stores,
     /// as `Records::store_chunked` does for such f32 parts: the frame's pass has just walked
     /// the whole part, so each record's lines are far past the core's L2, and without the hint
-    /// each record's stores wait for them. The fixed bank at 10^6 channels took about 0.94 of
-    /// the time without it (paired rounds in one process, wall and CPU time; prefetching
-    /// through `store_chunked`'s scalar loop gained about as much in four processes;
-    /// docs/session17/fix1m.md).
+    /// each record's stores wait for them. With it the fixed bank at 10^6 channels took 0.93
+    /// (wall) and 0.87 (CPU) of the time without it (medians of 20 paired rounds in one
+    /// process; prefetching through `store_chunked`'s scalar loop gained 2–7 % wall in four
+    /// processes; docs/session17/fix1m.md).
     #[inline(always)]
     pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
