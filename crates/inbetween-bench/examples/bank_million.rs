@@ -1,16 +1,21 @@
-//! The f32 bank over a compiled stream read from a file (e.g. the benchmark's 10^6-channel scalar workload, which this machine cannot build beside other work) against `streaming-ceiling`, in alternating rounds in one process; prints ns per channel-frame per round (wall and CPU time), the ratio, the load average, `Bank::new` time and state bytes.
+//! Banks over compiled streams read from files (e.g. the benchmark's 10^6-channel scalar workload in f32 and in fixed point, which this machine cannot build beside other work) against `streaming-ceiling`, in alternating rounds in one process; prints ns per channel-frame per round (wall and CPU time), the ratios, the load average, `Bank::new` time and state bytes.
 //!
-//! `cargo run --release -p inbetween-bench --example bank_million STREAM [FRAMES] [ROUNDS]
+//! `cargo run --release -p inbetween-bench --example bank_million STREAMS [FRAMES] [ROUNDS]
 //! [CHANNELS]` (default 300 frames from `START_FRAME`, as the full bench, and 7 rounds).
-//! STREAM is read if it exists; otherwise, with CHANNELS, the scalar workload of that many
-//! channels is compiled in f32 (as `inbetween bench` does) and written there first. Each round
-//! is one `time_interleaved` sample of each method (bank, then ceiling: wall time, as the
-//! bench) and one sample of each by this thread's CPU time (`/proc/thread-self/stat`, at least
-//! 3·10^8 channel-frames: on a machine with more runnable processes than cores, wall time
-//! mostly measures the wait for a core). Then the medians, spreads and ratios, and the
-//! per-frame wall-time medians split into the epoch's first frames (frame `≡ 0 mod 16`, where
-//! the bank moves to a new block) and the others. The bank checks every lane against
-//! `TrackPlayer` in `Bank::new`; exact values at 10^6 are the bench's to check.
+//! STREAMS is one file or several separated by commas, each `PATH` (f32) or `fixed=PATH`;
+//! each bank is named by its stream's precision (`inbetween-batch-f32`,
+//! `inbetween-batch-fixed`). A file is read if it exists; otherwise, with CHANNELS, the scalar
+//! workload of that many channels is compiled in that precision (as `inbetween bench` does)
+//! and written there first. Each round is one `time_interleaved` sample of each method (the
+//! banks in the order given, then the ceiling: wall time, as the bench) and one sample of each
+//! by this thread's CPU time (`/proc/thread-self/stat`, at least 3·10^8 channel-frames: on a
+//! machine with more runnable processes than cores, wall time mostly measures the wait for a
+//! core). Then the medians, spreads and ratios (the ceiling's time over each method's, and
+//! each method's over the first bank's, round by round: `inbetween-batch-fixed` over
+//! `inbetween-batch-f32` is issue 12's fixed-point ratio), and the per-frame wall-time medians
+//! split into the epoch's first frames (frame `≡ 0 mod 16`, where the bank moves to a new
+//! block) and the others. Each bank checks every lane against `TrackPlayer` in `Bank::new`;
+//! exact values at 10^6 are the bench's to check.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -80,16 +85,21 @@ fn spread(v: &[f64]) -> (f64, f64) {
     (lo, hi)
 }
 
-/// The stream at `path`, compiled from the scalar workload of `channels` channels first
-/// when the file does not exist.
-fn stream_bytes(path: &str, channels: Option<usize>) -> Result<Vec<u8>, String> {
+/// The stream at `path`, compiled in `precision` from the scalar workload of `channels`
+/// channels first when the file does not exist.
+fn stream_bytes(
+    path: &str,
+    precision: Precision,
+    channels: Option<usize>,
+) -> Result<Vec<u8>, String> {
     if let Ok(bytes) = std::fs::read(path) {
         return Ok(bytes);
     }
     let channels = channels.ok_or_else(|| format!("{path}: no such file and no CHANNELS"))?;
     let started = Instant::now();
     let doc = workload_document(&workload_keys(channels, 5), None)?;
-    let bytes = compile(&doc, Precision::F32)?;
+    let bytes = compile(&doc, precision)?;
+    drop(doc);
     std::fs::write(path, &bytes).map_err(|e| format!("{path}: {e}"))?;
     println!(
         "compiled {channels} channels in {:.0} s into {path}",
@@ -112,36 +122,74 @@ fn frame_times(method: &mut dyn Method, out: &mut [f32], frames: usize) -> Vec<f
         .collect()
 }
 
+/// A `STREAMS` entry: its path and the precision it is compiled in when absent.
+fn stream_spec(spec: &str) -> (&str, Precision) {
+    match spec.strip_prefix("fixed=") {
+        Some(path) => (path, Precision::Fixed),
+        None => (spec, Precision::F32),
+    }
+}
+
+/// The benchmark's name of a bank over a stream of `precision`.
+fn bank_label(precision: Precision) -> &'static str {
+    match precision {
+        Precision::F32 => "inbetween-batch-f32",
+        Precision::F64 => "inbetween-batch-f64",
+        Precision::Fixed => "inbetween-batch-fixed",
+    }
+}
+
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let path = args
+    let paths = args
         .next()
-        .ok_or("usage: bank_million STREAM [FRAMES] [ROUNDS] [CHANNELS]")?;
+        .ok_or("usage: bank_million STREAMS [FRAMES] [ROUNDS] [CHANNELS]")?;
     let number = |a: Option<String>, default: usize, what: &str| {
         a.map_or(Ok(default), |n| n.parse::<usize>())
             .map_err(|e| format!("{what}: {e}"))
     };
     let frames = number(args.next(), 300, "FRAMES")?;
     let rounds = number(args.next(), 7, "ROUNDS")?;
-    let channels = args.next().map(|n| n.parse::<usize>()).transpose();
-    let bytes = stream_bytes(&path, channels.map_err(|e| format!("CHANNELS: {e}"))?)?;
-    let stream = Stream::from_bytes(&bytes).map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    let batch = BatchMethod::new("inbetween-batch-f32", stream)?;
-    let build = started.elapsed().as_secs_f64();
-    let width = batch.bank.channels();
-    println!(
-        "{path}: {width} channels, stream {} bytes; Bank::new {build:.1} s, state {} bytes \
-         ({:.0} per channel), {} Horner channels; load average {}",
-        bytes.len(),
-        batch.bank.state_bytes(),
-        batch.bank.state_bytes() as f64 / width.max(1) as f64,
-        batch.bank.horner_channels(),
-        load_average()
-    );
+    let channels = args
+        .next()
+        .map(|n| n.parse::<usize>())
+        .transpose()
+        .map_err(|e| format!("CHANNELS: {e}"))?;
+    let mut files = Vec::new();
+    for spec in paths.split(',') {
+        let (path, precision) = stream_spec(spec);
+        files.push((path, stream_bytes(path, precision, channels)?));
+    }
+    let mut banks = Vec::new();
+    for (path, bytes) in &files {
+        let stream = Stream::from_bytes(bytes).map_err(|e| e.to_string())?;
+        let precision = stream.track(0).map_or(Precision::F32, |t| t.precision());
+        let label = bank_label(precision);
+        let started = Instant::now();
+        let batch = BatchMethod::new(label, stream)?;
+        let build = started.elapsed().as_secs_f64();
+        let width = batch.bank.channels();
+        println!(
+            "{path}: {label}, {width} channels, stream {} bytes; Bank::new {build:.1} s, state {} \
+             bytes ({:.0} per channel), {} Horner channels; load average {}",
+            bytes.len(),
+            batch.bank.state_bytes(),
+            batch.bank.state_bytes() as f64 / width.max(1) as f64,
+            batch.bank.horner_channels(),
+            load_average()
+        );
+        banks.push(batch);
+    }
+    let width = banks.first().map_or(0, |b| b.bank.channels());
+    if banks.iter().any(|b| b.bank.channels() != width) {
+        return Err("the streams play different numbers of channels".into());
+    }
     // The ceiling last: the ratios divide by its samples.
-    let mut methods: Vec<Box<dyn Method + '_>> =
-        vec![Box::new(batch), Box::new(StreamingCeiling::new(width))];
+    let mut methods: Vec<Box<dyn Method + '_>> = Vec::new();
+    for batch in banks {
+        methods.push(Box::new(batch));
+    }
+    methods.push(Box::new(StreamingCeiling::new(width)));
     let mut wall = vec![Vec::new(); methods.len()];
     let mut cpu = vec![Vec::new(); methods.len()];
     let mut out = vec![0.0f32; width];
@@ -161,17 +209,22 @@ fn main() -> Result<(), String> {
             .collect();
         println!("round {r}: {}; load {}", line.join("; "), load_average());
     }
+    let first = methods.first().map(|m| m.name()).unwrap_or_default();
     for (label, samples) in [("wall (time_interleaved)", &wall), ("cpu", &cpu)] {
         let ceiling = &samples[samples.len() - 1];
+        let base = &samples[0];
         for (m, s) in methods.iter().zip(samples.iter()) {
             let ratio: Vec<f64> = ceiling.iter().zip(s).map(|(c, b)| c / b).collect();
+            let to_first: Vec<f64> = s.iter().zip(base).map(|(b, f)| b / f).collect();
             let (lo, hi) = spread(s);
             let (rl, rh) = spread(&ratio);
+            let (fl, fh) = spread(&to_first);
             println!(
-                "{label:<24} {:<24} median {:.3} ({lo:.3}–{hi:.3}); ceiling / it {:.3} ({rl:.3}–{rh:.3}) over {rounds} rounds of {frames} frames",
+                "{label:<24} {:<24} median {:.3} ({lo:.3}–{hi:.3}); ceiling / it {:.3} ({rl:.3}–{rh:.3}); it / {first} {:.3} ({fl:.3}–{fh:.3}) over {rounds} rounds of {frames} frames",
                 m.name(),
                 median(s),
-                median(&ratio)
+                median(&ratio),
+                median(&to_first)
             );
         }
     }

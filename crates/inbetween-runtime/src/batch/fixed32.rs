@@ -62,7 +62,8 @@
 //! built once in `Bank::new`: without those an epoch's block already holds at its first
 //! frame, a cubic record stored by one 128-bit load and four 32-bit stores: 2.035 → 1.890
 //! with the f32 bank at 1.690 (*Fixed-point bank at 1 000 channels, second pass (session
-//! 12)*).
+//! 12)*); from `records::PREFETCH_FROM` bytes of block (10^6 channels) each record's lines
+//! prefetched 16 records ahead, as the f32 records (`docs/session17/fix1m.md`).
 //!
 //! # Output
 //!
@@ -912,7 +913,9 @@ pub(crate) type IntScript = super::records::Records<i32>;
 /// frame unpatched, `live`, as the f32 lanes' `FrameInfo::held`), chosen once in `Bank::new`
 /// so the frame neither tests nor stores them; a cubic group's stored by 128-bit registers
 /// where the CPU has AVX2 ([`x86::store_records4`]: six instructions a record, against the
-/// generic loop's nine). The same stores as `Records::store_chunked` of the whole list
+/// generic loop's nine), from `records::PREFETCH_FROM` bytes of block with each record's
+/// lines prefetched 16 records ahead (as `Records::store_chunked` does for the f32 lanes). The
+/// same stores as `Records::store_chunked` of the whole list
 /// (`lean_records_store_what_the_records_store`).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct LeanRecords {
@@ -930,10 +933,20 @@ impl LeanRecords {
 
     /// The records of script frame `i` (`terms` orders each) into the live block's part of
     /// the group, `values` (as `Records::store_chunked`; a position past `values` is skipped).
+    ///
+    /// A cubic part of at least `records::PREFETCH_FROM` bytes (10^6 lanes: 16 MB) is stored
+    /// by [`x86::store_records4`] asking for each record's lines 16 records before its stores,
+    /// as `Records::store_chunked` does for such f32 parts: the frame's pass has just walked
+    /// the whole part, so each record's lines are far past the core's L2, and without the hint
+    /// each record's stores wait for them. With it the fixed bank at 10^6 channels took 0.93
+    /// (wall) and 0.87 (CPU) of the time without it (medians of 20 paired rounds in one
+    /// process; prefetching through `store_chunked`'s scalar loop gained 2–7 % wall in four
+    /// processes; docs/session17/fix1m.md).
     #[inline(always)]
     pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if terms == 4 && self.registers != Registers::Any {
+            let far = core::mem::size_of_val(values) >= super::records::PREFETCH_FROM;
             let (from, to) = self.records.range(i);
             let (Some(slots), Some(coef)) = (
                 self.records.slots().get(from..to),
@@ -950,7 +963,11 @@ impl LeanRecords {
                 // values.len()`, as tested.
                 #[allow(unsafe_code)]
                 unsafe {
-                    store_records_avx2(slots, coef, values);
+                    if far {
+                        store_records_avx2_prefetch(slots, coef, values);
+                    } else {
+                        store_records_avx2(slots, coef, values);
+                    }
                 }
                 return;
             }
@@ -998,7 +1015,19 @@ pub(super) fn lean_records(script: &super::Script) -> Vec<LeanRecords> {
 #[allow(unsafe_code)]
 unsafe fn store_records_avx2(slots: &[u32], coef: &[i32], values: &mut [i32]) {
     // SAFETY: the caller's guarantees, which are `store_records4`'s.
-    unsafe { x86::store_records4(slots, coef, values) }
+    unsafe { x86::store_records4::<false>(slots, coef, values) }
+}
+
+/// [`x86::store_records4`] with prefetch, compiled for AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2; as [`x86::store_records4`].
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+unsafe fn store_records_avx2_prefetch(slots: &[u32], coef: &[i32], values: &mut [i32]) {
+    // SAFETY: the caller's guarantees, which are `store_records4`'s.
+    unsafe { x86::store_records4::<true>(slots, coef, values) }
 }
 
 #[cfg(test)]
@@ -1535,9 +1564,13 @@ mod tests {
         // pattern (wrapping extremes too), two records of one lane in a frame (the later wins);
         // the whole list and a filtered one (every other record), each on every register kind
         // the CPU has, against stores by hand at `chunked_index`; a block too short for the
-        // largest position (the checked loop: those records skipped).
-        let lanes = 203u32;
-        for terms in 1..=5usize {
+        // largest position (the checked loop: those records skipped). And a cubic group past
+        // `records::PREFETCH_FROM` bytes, whose records `store` prefetches (by the 128-bit stores
+        // where the CPU has AVX2, else the generic loop).
+        let large = 270_003u32;
+        let bytes = (large as usize).div_ceil(CHUNK) * CHUNK * 4 * 4;
+        assert!(bytes - CHUNK * 4 * 4 >= crate::batch::records::PREFETCH_FROM);
+        for (lanes, terms) in (1..=5usize).map(|t| (203u32, t)).chain([(large, 4)]) {
             let mut records = IntScript::default();
             let mut kept: Vec<Vec<(usize, Vec<i32>)>> = Vec::new();
             let mut x = 0x9e37_79b9u32.wrapping_mul(terms as u32);
@@ -1595,7 +1628,7 @@ mod tests {
                         records: hot.clone(),
                         registers,
                     };
-                    let at = format!("{name}, {registers_name}, {terms} orders");
+                    let at = format!("{name}, {registers_name}, {terms} orders, {lanes} lanes");
                     let mut values = vec![0i32; size];
                     for (i, want) in want[list].iter().enumerate() {
                         lean.store(i, terms, &mut values);

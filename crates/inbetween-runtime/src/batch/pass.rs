@@ -195,6 +195,8 @@ pub(crate) const PREFETCH_FROM: usize = 512 << 10;
 /// L2's own prefetcher: without it the bank took 2.33 instead of 3.07 ns of CPU a
 /// channel-frame at 10^6 channels (docs/benchmarks-history.md, *The bank at 10^6 channels (session
 /// 13)*). From the same size the records prefetch their lines (`records::PREFETCH_FROM`).
+/// The i32 lanes' loop (`fixed32::x86`) keeps its prefetch past this size: leaving it out
+/// measured no gain there (docs/session17/fix1m.md).
 pub(crate) const PREFETCH_UNTIL: usize = 4 << 20;
 
 /// How far ahead of the step being played [`prefetch`] reaches, in bytes.

@@ -352,7 +352,10 @@ fn store_chunked<T: super::horner::LaneWord, const N: usize>(
 /// lines [`AHEAD`] records before storing them: such a part is far past the core's L2 when
 /// the records of the next frame are stored (the frame's pass has just walked through all of
 /// it), so each record's stores would otherwise wait for L3 one after the other
-/// (docs/benchmarks-history.md, *The bank at 10^6 channels (session 13)*).
+/// (docs/benchmarks-history.md, *The bank at 10^6 channels (session 13)*). The f32 lanes'
+/// [`Records::store_cubic`] leaves such parts to it; the i32 lanes' 128-bit stores
+/// (`fixed32::LeanRecords::store`) prefetch from the same size (session 17:
+/// docs/session17/fix1m.md).
 pub(crate) const PREFETCH_FROM: usize = super::pass::PREFETCH_UNTIL;
 
 /// Records between a record's prefetch and its stores.

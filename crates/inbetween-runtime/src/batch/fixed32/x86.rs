@@ -430,15 +430,43 @@ unsafe fn chunk_lanes<V: Wide, const N: usize>(
 /// Records of 4 orders (`fixed32::LeanRecords`): record `r`'s numbers `coef[4r .. 4r + 4]`
 /// stored at `values[slots[r] + k · CHUNK]` for `k < 4` (a cubic group's chunked layout),
 /// by one 128-bit load and four 32-bit stores (`vmovd`, `vpextrd`) a record where the scalar
-/// loop loads and stores each number: the same four integers in the same places.
+/// loop loads and stores each number: the same four integers in the same places. With `P`,
+/// each record's stores are preceded by a prefetch of the four lines of the record
+/// [`RECORDS_AHEAD`] records on (hints: the same stores).
 ///
 /// # Safety
 /// The CPU must support AVX2 (the function is compiled with it); `coef` must hold at least
 /// `4 · slots.len()` numbers and every `slots[r] + 3 · CHUNK` must be below `values.len()`.
 #[inline(always)]
-pub(super) unsafe fn store_records4(slots: &[u32], coef: &[i32], values: &mut [i32]) {
+pub(super) unsafe fn store_records4<const P: bool>(
+    slots: &[u32],
+    coef: &[i32],
+    values: &mut [i32],
+) {
     let v = values.as_mut_ptr();
-    let store = |at: u32, c: *const i32| {
+    let ask = |at: u32| {
+        for k in 0..4 {
+            // SAFETY: a prefetch is a hint that never faults and whose line the program never
+            // observes, so any address is sound; `wrapping_add` forms it without claiming it
+            // is in `values`. SSE, which `_mm_prefetch` needs, is in every x86-64 CPU.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(
+                    v.cast::<i8>()
+                        .wrapping_add((at as usize + k * CHUNK) * core::mem::size_of::<i32>()),
+                );
+            }
+        }
+    };
+    if P {
+        slots.iter().take(RECORDS_AHEAD).for_each(|&at| ask(at));
+    }
+    let mut ahead = slots.iter().skip(RECORDS_AHEAD);
+    let mut store = |at: u32, c: *const i32| {
+        if P {
+            if let Some(&next) = ahead.next() {
+                ask(next);
+            }
+        }
         // SAFETY: `c` is record `r`'s `coef[4r ..]` with `r < slots.len()` (inside `coef` by
         // the caller's length, 4 numbers) and `at = slots[r]`: the writes `values[at + k ·
         // CHUNK]`, `k ≤ 3`, are below `values.len()` by the caller's bound on `at`; unaligned
@@ -469,11 +497,20 @@ pub(super) unsafe fn store_records4(slots: &[u32], coef: &[i32], values: &mut [i
     }
 }
 
+/// Records between a record's prefetch and its stores in [`store_records4`] (as
+/// `records::store_chunked`'s).
+const RECORDS_AHEAD: usize = 16;
+
 /// How far ahead of the chunk being played [`prefetch`] reaches, in bytes.
 const AHEAD: usize = 4096;
 
 /// Asks for the lines [`AHEAD`] bytes past a chunk of `N` orders at `c` (one hint a 64-byte
 /// line).
+///
+/// The i32 loops prefetch at every size from `pass::PREFETCH_FROM`, unlike the f32 lanes,
+/// which stop at `pass::PREFETCH_UNTIL`: for the fixed bank at 10^6 channels, leaving it out
+/// past that size, or `prefetcht1` / `prefetchnta` instead, measured no gain (paired rounds in
+/// one process, docs/session17/fix1m.md).
 #[inline(always)]
 fn prefetch<const N: usize>(c: *const i8) {
     for line in (0..N * CHUNK * 4).step_by(64) {
