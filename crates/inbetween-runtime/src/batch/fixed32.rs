@@ -54,8 +54,9 @@
 //! [`IntLanes::sweep`] (`x86::sweep`): one counted loop over every chunk straight into the
 //! caller's row, two chunks a step, `u` a constant only for 0 and 1 (one `vpmulld` by a
 //! register of `u` otherwise: fewer instructions than a constant's shifts and adds), each
-//! lane times its own scale as a memory operand below `pass::PREFETCH_FROM` bytes (no test of
-//! the chunk's scale), and only the registers of a partial last chunk that hold lanes of the
+//! chunk times a scale broadcast to it below `pass::PREFETCH_FROM` bytes (no test of the
+//! chunk's scale: 1 in a mixed chunk, whose lanes are multiplied by their own scales after the
+//! loop), and only the registers of a partial last chunk that hold lanes of the
 //! row, the last one by a masked store: 2.80 → 2.07 instructions a channel-frame for the
 //! 1 000-channel fixed bank, the f32 one's 1.89 (`docs/benchmarks-history.md`, *Fixed-point sweep
 //! at 1 000 channels (session 11)*). The straight frame's records are a [`LeanRecords`] list
@@ -372,6 +373,14 @@ pub(crate) struct IntLanes {
     /// `2^-E` of each lane (0: padding lanes and lanes of tracks played exactly), read only for
     /// the chunks whose `scale` is [`MIXED`].
     lane_scale: Vec<[f32; CHUNK]>,
+    /// The scale the small sweep broadcasts to each chunk (`x86::sweep`, no test a chunk): the
+    /// chunk's `scale` where its lanes share one, 1 in a [`MIXED`] chunk with a lane played
+    /// (listed in `mixed`: its lanes are then multiplied by their own scales, and
+    /// `(v as f32) · 1 · s` is `(v as f32) · s` to the bit), 0 in a chunk with none (every
+    /// lane's scale is 0 there).
+    broadcast: Vec<f32>,
+    /// The [`MIXED`] chunks with a lane played, ascending.
+    mixed: Vec<u32>,
     /// Lanes of tracks played on them ([`IntLanes::fast_lanes`]).
     fast: usize,
     /// The registers [`IntLanes::sweep`] plays on (the CPU's, detected in [`IntLanes::new`]).
@@ -394,6 +403,8 @@ impl IntLanes {
             coef: alloc::vec![[0; CHUNK]; (degree + 1) * chunks],
             scale: alloc::vec![MIXED; chunks],
             lane_scale: alloc::vec![[0.0; CHUNK]; chunks],
+            broadcast: alloc::vec![0.0; chunks],
+            mixed: Vec::new(),
             fast: 0,
             registers: Registers::detect(),
             channel: alloc::vec![0; len],
@@ -403,7 +414,10 @@ impl IntLanes {
 
     /// Bytes held.
     pub(crate) fn bytes(&self) -> usize {
-        self.coef.len() * CHUNK * 4 + self.scale.len() * 4 + self.len * 8
+        self.coef.len() * CHUNK * 4
+            + (self.scale.len() + self.broadcast.len() + self.mixed.len()) * 4
+            + self.lane_scale.len() * CHUNK * 4
+            + self.len * 8
     }
 
     /// Bytes one frame reads (coefficients and scales: a chunk's, and its lanes' where it is
@@ -441,6 +455,17 @@ impl IntLanes {
         };
         *l = scale;
         *x = if first || *x == scale { scale } else { MIXED };
+        let shared = *x;
+        if let Some(b) = self.broadcast.get_mut(chunk) {
+            *b = if shared > MIXED { shared } else { 1.0 };
+        }
+        // A chunk once mixed stays mixed (`scale > 0`, never `MIXED`, is what makes it so).
+        let c = chunk as u32;
+        if shared <= MIXED {
+            if let Err(at) = self.mixed.binary_search(&c) {
+                self.mixed.insert(at, c);
+            }
+        }
         self.fast += 1;
     }
 
@@ -480,6 +505,8 @@ impl IntLanes {
                 coef,
                 scale: &self.scale,
                 lane_scale: &self.lane_scale,
+                broadcast: &self.broadcast,
+                mixed: &self.mixed,
                 start: 0,
             };
             let done = match self.registers {
@@ -526,6 +553,8 @@ impl IntLanes {
             coef,
             scale: &self.scale,
             lane_scale: &self.lane_scale,
+            broadcast: &self.broadcast,
+            mixed: &self.mixed,
             start,
         };
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
@@ -556,6 +585,10 @@ struct Lanes<'a> {
     coef: &'a [[i32; CHUNK]],
     scale: &'a [f32],
     lane_scale: &'a [[f32; CHUNK]],
+    /// `IntLanes::broadcast`: a scale a chunk, 1 in the `mixed` ones.
+    broadcast: &'a [f32],
+    /// `IntLanes::mixed`: the chunks whose lanes read their own scales, ascending.
+    mixed: &'a [u32],
     start: usize,
 }
 
@@ -1302,6 +1335,8 @@ mod tests {
                     coef: &g.coef,
                     scale: &g.scale,
                     lane_scale: &g.lane_scale,
+                    broadcast: &g.broadcast,
+                    mixed: &g.mixed,
                     start: 0,
                 };
                 for (name, kernel) in KERNELS {
@@ -1442,6 +1477,8 @@ mod tests {
                                     coef: b.unwrap_or(&g.coef),
                                     scale: &g.scale,
                                     lane_scale: &g.lane_scale,
+                                    broadcast: &g.broadcast,
+                                    mixed: &g.mixed,
                                     start: 0,
                                 };
                                 let mut out = vec![f32::NAN; len];
@@ -1528,6 +1565,8 @@ mod tests {
                                 coef: &g.coef,
                                 scale: &g.scale,
                                 lane_scale: &g.lane_scale,
+                                broadcast: &g.broadcast,
+                                mixed: &g.mixed,
                                 start: 0,
                             };
                             let mut out = vec![f32::NAN; len];
@@ -1686,6 +1725,8 @@ mod tests {
                         coef: &g.coef,
                         scale: &g.scale,
                         lane_scale: &g.lane_scale,
+                        broadcast: &g.broadcast,
+                        mixed: &g.mixed,
                         start,
                     };
                     eval_any(&lanes, u, &mut y);

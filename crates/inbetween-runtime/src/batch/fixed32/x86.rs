@@ -75,6 +75,11 @@ pub(super) trait Wide: Copy {
     /// # Safety
     /// As [`Wide::splat`]; `s .. s + LANES` readable, `o .. o + n` writable.
     unsafe fn store_lanes_part(self, s: *const f32, o: *mut f32, n: usize);
+    /// `LANES` f32 at `o` times those at `s`, in place.
+    ///
+    /// # Safety
+    /// As [`Wide::splat`]; `s .. s + LANES` readable, `o .. o + LANES` readable and writable.
+    unsafe fn rescale(o: *mut f32, s: *const f32);
 }
 
 /// `S` ([`SHIFT`]) as the AVX2 shift's immediate.
@@ -125,6 +130,10 @@ impl Wide for __m256i {
             let v = _mm256_mul_ps(_mm256_cvtepi32_ps(self), Self::load_scale(s));
             _mm256_maskstore_ps(o, mask, v);
         }
+    }
+    #[inline(always)]
+    unsafe fn rescale(o: *mut f32, s: *const f32) {
+        unsafe { _mm256_storeu_ps(o, _mm256_mul_ps(_mm256_loadu_ps(o), _mm256_loadu_ps(s))) }
     }
 }
 
@@ -180,6 +189,10 @@ mod avx512 {
                 let v = _mm512_mul_ps(_mm512_cvtepi32_ps(self), Self::load_scale(s));
                 _mm512_mask_storeu_ps(o, ((1u32 << n) - 1) as u16, v);
             }
+        }
+        #[inline(always)]
+        unsafe fn rescale(o: *mut f32, s: *const f32) {
+            unsafe { _mm512_storeu_ps(o, _mm512_mul_ps(_mm512_loadu_ps(o), _mm512_loadu_ps(s))) }
         }
     }
 }
@@ -274,11 +287,15 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 /// values one `vpmulld` by a register of `u` folds the load of an order, where a constant's
 /// shifts and adds took two or three instructions (a shift by 2 or 4 too: it cannot fold the
 /// load, 12 instructions a register against the product's 10; session 12). A group of fewer
-/// than `pass::PREFETCH_FROM` bytes (its frame stays in the core's caches) multiplies by its
-/// lanes' scales (`lane_scale`, a chunk's scale in each of its played lanes, 0 in the others,
-/// whose coefficients are 0), a memory operand of the product, with no per-chunk test of the
-/// chunk's scale; a larger one reads one scale a chunk (a lane's in a [`super::MIXED`] chunk,
-/// as [`run`]) and prefetches, the test and the prefetch chosen once per call.
+/// than `pass::PREFETCH_FROM` bytes (its frame stays in the core's caches) multiplies each
+/// whole chunk by the scale broadcast to it (`IntLanes::broadcast`: one `vbroadcastss` a chunk,
+/// no test), 1 in a [`super::MIXED`] chunk, whose lanes are then multiplied by their own
+/// scales in place (`mixed`, a list made once in `Bank::new`; `((v as f32) · 1) · s` is
+/// `(v as f32) · s` to the bit): before, every lane's scale was a memory operand of the
+/// product, a fifth load a register (the 1 000-channel fixed bank 4–5 % faster so, session 17);
+/// a larger one reads one scale a chunk (a lane's in a [`super::MIXED`] chunk, as [`run`]) and
+/// prefetches, the test and the prefetch chosen once per call. A partial last chunk reads its
+/// lanes' scales either way.
 ///
 /// # Safety
 /// The CPU must support `V`'s instructions.
@@ -329,21 +346,23 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
 ) -> bool {
     let whole = out.len() / CHUNK;
     let chunks = out.len().div_ceil(CHUNK);
-    let (true, Some(coef), Some(scale), Some(lanes)) = (
+    let (true, Some(coef), Some(scale), Some(lanes), Some(broadcast)) = (
         g.start == 0,
         g.coef.get(..chunks * N),
         g.scale.get(..chunks),
         g.lane_scale.get(..chunks),
+        g.broadcast.get(..chunks),
     ) else {
         return false;
     };
     let (c, s, l) = (coef.as_ptr(), scale.as_ptr(), lanes.as_ptr());
+    let b = broadcast.as_ptr();
     let o = out.as_mut_ptr();
-    // SAFETY: `coef` is exactly `chunks · N` chunks (`[i32; CHUNK]`, contiguous), `scale`
-    // `chunks` f32 and `lanes` `chunks` chunks of f32, all checked just above, and `out` holds
-    // `whole · CHUNK` f32 (`whole ≤ chunks`). Chunk `i < whole` reads orders `k < N` at
-    // `c + i·N + k`, its scale at `s + i`, its lanes' at `l + i`, and writes `o + i·CHUNK ..+
-    // CHUNK`; the partial chunk `whole < chunks` reads the same of chunk `whole` and writes
+    // SAFETY: `coef` is exactly `chunks · N` chunks (`[i32; CHUNK]`, contiguous), `scale` and
+    // `broadcast` `chunks` f32 each and `lanes` `chunks` chunks of f32, all checked just above,
+    // and `out` holds `whole · CHUNK` f32 (`whole ≤ chunks`). Chunk `i < whole` reads orders
+    // `k < N` at `c + i·N + k`, its scale at `s + i` or `b + i`, its lanes' at `l + i`, and
+    // writes `o + i·CHUNK ..+ CHUNK`; the partial chunk `whole < chunks` reads the same of chunk `whole` and writes
     // `o + whole·CHUNK ..+ rest` (`rest = out.len() − whole·CHUNK`, the end of `out`): whole
     // registers below `full ≤ rest`, then lanes `0 .. rest − full` of the register at `full`
     // by `store_lanes_part`, which accesses no lane past them. Each register access covers
@@ -368,15 +387,16 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
                 }
             }
         } else {
-            // Two chunks a step (the loop's own instructions once per 64 lanes).
+            // Two chunks a step (the loop's own instructions once per 64 lanes), each times
+            // the scale broadcast to it (1 in a mixed chunk, whose lanes are scaled below).
             for i in (0..whole / 2).map(|p| 2 * p) {
-                chunk_lanes::<V, N>(c.add(i * N), uv, l.add(i), o.add(i * CHUNK), CHUNK);
+                chunk_scaled::<V, N>(c.add(i * N), uv, *b.add(i), o.add(i * CHUNK));
                 let i = i + 1;
-                chunk_lanes::<V, N>(c.add(i * N), uv, l.add(i), o.add(i * CHUNK), CHUNK);
+                chunk_scaled::<V, N>(c.add(i * N), uv, *b.add(i), o.add(i * CHUNK));
             }
             if whole % 2 == 1 {
                 let i = whole - 1;
-                chunk_lanes::<V, N>(c.add(i * N), uv, l.add(i), o.add(i * CHUNK), CHUNK);
+                chunk_scaled::<V, N>(c.add(i * N), uv, *b.add(i), o.add(i * CHUNK));
             }
         }
         if whole < chunks {
@@ -398,7 +418,55 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
             }
         }
     }
+    if !LARGE {
+        // The mixed whole chunks' lanes, played times 1 above, times their own scales:
+        // `((v as f32) · 1) · s` is `(v as f32) · s` to the bit (the product by 1 is exact).
+        for &m in g.mixed {
+            let m = m as usize;
+            let (true, Some(dst), Some(own)) = (
+                m < whole,
+                out.get_mut(m * CHUNK..(m + 1) * CHUNK),
+                lanes.get(m),
+            ) else {
+                break;
+            };
+            let (d, own) = (dst.as_mut_ptr(), own.as_ptr());
+            // SAFETY: `dst` and `own` are `CHUNK` f32 each (a slice of `out` and a chunk of
+            // scales, checked just above); each access covers `V::LANES` of them at `j` (a
+            // multiple of `V::LANES`, a divisor of `CHUNK`, below `CHUNK`). `V`'s instructions
+            // are the caller's guarantee.
+            unsafe {
+                for j in (0..CHUNK).step_by(V::LANES) {
+                    V::rescale(d.add(j), own.add(j));
+                }
+            }
+        }
+    }
     true
+}
+
+/// The registers of a chunk of `N` orders at `c` (every lane `uv`: `u`, `u²`), each lane times
+/// `scale` (one broadcast), into `o .. o + CHUNK`.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions; `c .. c + N` must be readable chunks,
+/// `o .. o + CHUNK` writable.
+#[inline(always)]
+unsafe fn chunk_scaled<V: Wide, const N: usize>(
+    c: *const [i32; CHUNK],
+    uv: (V, V),
+    scale: f32,
+    o: *mut f32,
+) {
+    // SAFETY: each access covers `V::LANES` numbers at `j` (a multiple of `V::LANES`, a
+    // divisor of `CHUNK`, below `CHUNK`) of one of the chunks the caller vouches for.
+    unsafe {
+        let sv = V::splat_scale(scale);
+        for j in (0..CHUNK).step_by(V::LANES) {
+            let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
+            value::<V, N>(load, uv).store_scaled(sv, o.add(j));
+        }
+    }
 }
 
 /// The registers of a chunk of `N` orders at `c` (every lane `uv`: `u`, `u²`) from lane 0 up
