@@ -48,15 +48,17 @@ impl Bank<'_> {
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             if self.fused.groups & (1 << d) != 0 {
                 let fused = &self.fused;
-                let eval = |slot: usize, dst: &mut [f32]| {
-                    eval_quats(&g.lanes(block, slot), t, fused, dst);
-                };
-                // Odd frames walk a group past the L2 backwards (`BACKWARD_FROM`).
+                // Odd frames walk a group past the L2 backwards (`BACKWARD_FROM`); each branch
+                // its own closure, so that the forward one stays inlined as before.
                 let bytes = g.len * (d + 1) * core::mem::size_of::<f32>();
                 if self.steps & 1 == 1 && bytes >= BACKWARD_FROM {
-                    write_lanes_backward(lanes, out, eval);
+                    write_lanes_backward(lanes, out, |slot, dst| {
+                        eval_quats(&g.lanes(block, slot), t, fused, dst);
+                    });
                 } else {
-                    write_lanes(lanes, out, eval);
+                    write_lanes(lanes, out, |slot, dst| {
+                        eval_quats(&g.lanes(block, slot), t, fused, dst);
+                    });
                 }
             } else if let [(0, first, n)] = *g.runs.as_slice() {
                 // One run (every lane's channel follows the previous one): one pass.
@@ -91,7 +93,8 @@ const SEGMENT: usize = 2048;
 /// streams). The same calls of `eval` on the same lanes into the same places of `out` as
 /// [`write_lanes`], split at more places: each lane's value depends only on its own chunk, so
 /// the same bits (`backward_walk_writes_the_forward_bits`). A scattered group (`write_lanes`'
-/// blocks on the stack) plays forwards.
+/// blocks on the stack) plays forwards. Not inlined: one call a frame for a group of ≥ 512 KiB.
+#[inline(never)]
 fn write_lanes_backward(
     lanes: (usize, &[Run], &[u32]),
     out: &mut [f32],
