@@ -48,10 +48,10 @@ impl Bank<'_> {
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             if self.fused.groups & (1 << d) != 0 {
                 let fused = &self.fused;
-                // Odd frames walk a group past the L2 backwards (`BACKWARD_FROM`); each branch
+                // Odd frames walk a group a little past the L2 backwards (`BACKWARD_FROM`); each branch
                 // its own closure, so that the forward one stays inlined as before.
                 let bytes = g.len * (d + 1) * core::mem::size_of::<f32>();
-                if self.steps & 1 == 1 && bytes >= BACKWARD_FROM {
+                if self.steps & 1 == 1 && (BACKWARD_FROM..BACKWARD_UNTIL).contains(&bytes) {
                     write_lanes_backward(lanes, out, |slot, dst| {
                         eval_quats(&g.lanes(block, slot), t, fused, dst);
                     });
@@ -73,14 +73,20 @@ impl Bank<'_> {
 }
 
 /// Bytes of a fused group's coefficients from which forward play walks the group backwards
-/// every other frame ([`write_lanes_backward`] at odd `Bank::steps`): a group this large is
-/// mostly read from beyond the core's L2 every frame (the 512 KiB L2 a core of the Zen 3 this
-/// was measured on; 10 000 rotations of degree 6 are 1.1 MB), and walked in the same order
-/// each frame the L2 keeps none of it, as the lines the next frame reads first are the ones
-/// evicted longest ago; walked back, it starts from the lines the previous frame read last.
-/// Measured 3–5 % less time a frame at 10 000 rotations (docs/session17/quat10k2.md); smaller
-/// groups play forwards only, instruction for instruction as before.
+/// every other frame ([`write_lanes_backward`] at odd `Bank::steps`), up to
+/// [`BACKWARD_UNTIL`]: a group this large does not stay in the core's L2 (512 KiB a core on
+/// the Zen 3 this was measured on; 10 000 rotations of degree 6 are 1.1 MB of coefficients,
+/// and their row 160 KB), and walked in the same order every frame the L2 keeps none of it
+/// for the next frame, whose first lines are the ones evicted longest ago; walked back, a
+/// frame starts from the lines the previous one read last. Measured in paired rounds
+/// (docs/session17/quat10k2.md): 7–11 % less time a frame at 5 000 rotations, 1–6 % at
+/// 10 000. Smaller groups play forwards only, instruction for instruction as before.
 const BACKWARD_FROM: usize = super::pass::PREFETCH_FROM;
+
+/// Bytes of a fused group's coefficients from which forward play walks it forwards only again:
+/// the part of a larger group the L2 keeps is too small a share to pay for the walk's extra
+/// segments (20 000 rotations, 2.2 MB: 0.5–0.9 % less time; 30 000, 3.3 MB: 1–2 % more).
+const BACKWARD_UNTIL: usize = 2 << 20;
 
 /// Lanes of a segment of [`write_lanes_backward`]: 2 048 lanes, 57 KB at degree 6 (segments
 /// of 512 lanes gave half the gain, of 128 a loss: the walk's per-call setup and the hardware
