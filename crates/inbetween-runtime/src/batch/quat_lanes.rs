@@ -9,6 +9,15 @@
 //! register one. A group with any other track keeps the two passes (`horner` then
 //! `normalize::normalize_f32`).
 //!
+//! # Walk order
+//!
+//! A fused group of 512 KiB to 2 MiB of coefficients (5 000 to ~18 000 rotations of degree 6)
+//! does not stay in a 512 KiB L2: walked in the same order every frame, the next frame's first
+//! lines are the ones evicted longest ago. Forward play walks such a group backwards on odd
+//! steps ([`write_lanes_backward`]: runs and segments of 2 048 lanes last to first, each
+//! segment forwards), so that each frame starts from the lines the previous one read last. Each
+//! lane's value depends only on its own chunk: the same bits in either order.
+//!
 //! # Same bits as the check
 //!
 //! Where the CPU has AVX and FMA (detected once, when the bank is built: [`Fused::new`]) the
