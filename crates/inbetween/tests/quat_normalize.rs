@@ -588,3 +588,70 @@ fn compare_bank(
         );
     }
 }
+
+/// A bank whose rotation group passes the size from which forward play walks it backwards on
+/// every other frame (`quat_lanes::BACKWARD_FROM`, 512 KiB of coefficients, and below its
+/// `BACKWARD_UNTIL`, 2 MiB: most of 7 000 rotations at degree 6, 4 (D + 1) f32 each) plays, at every frame of a forward run from frame 0 (odd
+/// steps walked backwards, even ones forwards, across epoch switches and piece changes), the
+/// bits a bank seeked to that frame plays (step 0 of its run: walked forwards), in f32 and f64.
+#[test]
+fn backward_walk_of_a_large_rotation_group_plays_the_forward_bits() {
+    const ROTATIONS: u32 = 7_000;
+    let mut builder = Document::builder().fps(60.0);
+    for i in 0..ROTATIONS {
+        let x = f64::from(i);
+        let axis = inbetween::quat::normalize([x.sin(), (1.7 * x).cos(), 0.5, 0.0]).unwrap();
+        let angle = (120.0 + (x * 5.3).rem_euclid(40.0)).to_radians();
+        let turn = inbetween::quat::from_axis_angle([axis[0], axis[1], axis[2]], angle);
+        let track = Track::quat(format!("q{i}"))
+            .key(0.0, inbetween::quat::IDENTITY)
+            .interp(Interp::Slerp)
+            .key(30.0 + (x * 3.1).rem_euclid(40.0).floor(), turn)
+            .interp(Interp::Slerp)
+            .key(100.0, inbetween::quat::IDENTITY);
+        builder = builder.track(track);
+    }
+    let doc = builder.build().unwrap();
+    let bytes = doc
+        .compile(&CompileOptions {
+            precision: Precision::F32,
+            ..CompileOptions::default()
+        })
+        .unwrap()
+        .bytes;
+    let stream = Stream::from_bytes(&bytes).unwrap();
+    // The Horner group of the most common degree holds at least 512 KiB of coefficients (a
+    // group only grows when `interleaved` merges tracks into it).
+    let mut by_degree = [0usize; 9];
+    for t in stream.tracks() {
+        by_degree[usize::from(t.max_degree())] += 1;
+    }
+    let bytes: Vec<usize> = (0..9).map(|d| by_degree[d] * 16 * (d + 1)).collect();
+    let largest = bytes.iter().copied().max().unwrap();
+    let all: usize = bytes.iter().sum();
+    assert!(largest >= 512 << 10 && all < 2 << 20, "{by_degree:?}");
+    let streams = [stream];
+    let mut played = Bank::new(&streams).unwrap();
+    let mut seeked = Bank::new(&streams).unwrap();
+    assert_eq!(played.horner_channels(), played.channels());
+    played.seek(0.0).unwrap();
+    let n = played.channels();
+    for frame in 0..80 {
+        seeked.seek(f64::from(frame)).unwrap();
+        let (mut a, mut b) = (vec![f32::NAN; n], vec![f32::NAN; n]);
+        played.write_f32(&mut a).unwrap();
+        seeked.write_f32(&mut b).unwrap();
+        let (mut a64, mut b64) = (vec![f64::NAN; n], vec![f64::NAN; n]);
+        played.write_f64(&mut a64).unwrap();
+        seeked.write_f64(&mut b64).unwrap();
+        for c in 0..n {
+            assert_eq!(a[c].to_bits(), b[c].to_bits(), "frame {frame} channel {c}");
+            assert_eq!(
+                a64[c].to_bits(),
+                b64[c].to_bits(),
+                "frame {frame} channel {c}"
+            );
+        }
+        played.advance();
+    }
+}
