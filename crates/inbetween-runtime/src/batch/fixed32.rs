@@ -64,7 +64,7 @@
 //! frame, a cubic record stored by one 128-bit load and four 32-bit stores: 2.035 → 1.890
 //! with the f32 bank at 1.690 (*Fixed-point bank at 1 000 channels, second pass (session
 //! 12)*); from `records::PREFETCH_FROM` bytes of block (10^6 channels) each record's lines
-//! prefetched 16 records ahead, as the f32 records (`docs/session17/fix1m.md`).
+//! prefetched 16 records ahead, as the f32 records (`docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*`).
 //!
 //! # Output
 //!
@@ -974,7 +974,7 @@ impl LeanRecords {
     /// each record's stores wait for them. With it the fixed bank at 10^6 channels took 0.93
     /// (wall) and 0.87 (CPU) of the time without it (medians of 20 paired rounds in one
     /// process; prefetching through `store_chunked`'s scalar loop gained 2–7 % wall in four
-    /// processes; docs/session17/fix1m.md).
+    /// processes; docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*).
     #[inline(always)]
     pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]

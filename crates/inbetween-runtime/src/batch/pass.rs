@@ -196,7 +196,7 @@ pub(crate) const PREFETCH_FROM: usize = 512 << 10;
 /// channel-frame at 10^6 channels (docs/benchmarks-history.md, *The bank at 10^6 channels (session
 /// 13)*). From the same size the records prefetch their lines (`records::PREFETCH_FROM`).
 /// The i32 lanes' loop (`fixed32::x86`) keeps its prefetch past this size: leaving it out
-/// measured no gain there (docs/session17/fix1m.md).
+/// measured no gain there (docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*).
 pub(crate) const PREFETCH_UNTIL: usize = 4 << 20;
 
 /// How far ahead of the step being played [`prefetch`] reaches, in bytes.

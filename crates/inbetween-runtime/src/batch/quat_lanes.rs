@@ -88,7 +88,7 @@ impl Bank<'_> {
 /// and their row 160 KB), and walked in the same order every frame the L2 keeps none of it
 /// for the next frame, whose first lines are the ones evicted longest ago; walked back, a
 /// frame starts from the lines the previous one read last. Measured in paired rounds
-/// (docs/session17/quat10k2.md): 7–11 % less time a frame at 5 000 rotations, 1–6 % at
+/// (docs/benchmarks-history.md, *Rotations at 10 000: the fused pass walked backwards on odd frames (session 17)*): 7–11 % less time a frame at 5 000 rotations, 1–6 % at
 /// 10 000. Smaller groups play forwards only, instruction for instruction as before.
 const BACKWARD_FROM: usize = super::pass::PREFETCH_FROM;
 

@@ -355,7 +355,7 @@ fn store_chunked<T: super::horner::LaneWord, const N: usize>(
 /// (docs/benchmarks-history.md, *The bank at 10^6 channels (session 13)*). The f32 lanes'
 /// [`Records::store_cubic`] leaves such parts to it; the i32 lanes' 128-bit stores
 /// (`fixed32::LeanRecords::store`) prefetch from the same size (session 17:
-/// docs/session17/fix1m.md).
+/// docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*).
 pub(crate) const PREFETCH_FROM: usize = super::pass::PREFETCH_UNTIL;
 
 /// Records between a record's prefetch and its stores.

@@ -578,7 +578,7 @@ const AHEAD: usize = 4096;
 /// The i32 loops prefetch at every size from `pass::PREFETCH_FROM`, unlike the f32 lanes,
 /// which stop at `pass::PREFETCH_UNTIL`: for the fixed bank at 10^6 channels, leaving it out
 /// past that size, or `prefetcht1` / `prefetchnta` instead, measured no gain (paired rounds in
-/// one process, docs/session17/fix1m.md).
+/// one process, docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*).
 #[inline(always)]
 fn prefetch<const N: usize>(c: *const i8) {
     for line in (0..N * CHUNK * 4).step_by(64) {
