@@ -585,9 +585,11 @@ struct Lanes<'a> {
     coef: &'a [[i32; CHUNK]],
     scale: &'a [f32],
     lane_scale: &'a [[f32; CHUNK]],
-    /// `IntLanes::broadcast`: a scale a chunk, 1 in the `mixed` ones.
+    /// `IntLanes::broadcast`: a scale a chunk, 1 in the `mixed` ones (read by `x86::sweep`).
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     broadcast: &'a [f32],
     /// `IntLanes::mixed`: the chunks whose lanes read their own scales, ascending.
+    #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(dead_code))]
     mixed: &'a [u32],
     start: usize,
 }
@@ -1356,6 +1358,7 @@ mod tests {
     /// The registers this CPU (and compiler) can play the sweep on, by name, with the direct
     /// call of each loop (`None` where the CPU lacks it).
     fn sweep_registers() -> Vec<(&'static str, Registers)> {
+        #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(unused_mut))]
         let mut all = vec![("generic", Registers::Any)];
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         {

@@ -462,7 +462,7 @@ mod x86 {
 
 #[cfg(test)]
 mod tests {
-    use alloc::vec::Vec;
+    use alloc::{vec, vec::Vec};
 
     use super::*;
     use crate::batch::horner::{centred, HornerGroup};
@@ -585,9 +585,11 @@ mod tests {
         assert!(differ > 0);
     }
 
-    /// xorshift64*: reproducible pseudo-random numbers for the tests below.
+    /// xorshift64*: reproducible pseudo-random numbers for the tests below (which need std).
+    #[cfg(feature = "std")]
     struct Rng(u64);
 
+    #[cfg(feature = "std")]
     impl Rng {
         /// Uniform in `[−1, 1)`.
         fn next(&mut self) -> f64 {
