@@ -257,11 +257,7 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
             }
             let sc = *s.add(i);
             if sc > super::MIXED {
-                let sv = V::splat_scale(sc);
-                for j in (0..CHUNK).step_by(V::LANES) {
-                    let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-                    value::<V, N>(load, uv).store_scaled(sv, o.add(j));
-                }
+                chunk_scaled::<V, N>(c, uv, sc, o);
             } else {
                 let l = l.add(i).cast::<f32>();
                 for j in (0..CHUNK).step_by(V::LANES) {
@@ -377,11 +373,7 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
                 prefetch::<N>(c.cast());
                 let sc = *s.add(i);
                 if sc > super::MIXED {
-                    let sv = V::splat_scale(sc);
-                    for j in (0..CHUNK).step_by(V::LANES) {
-                        let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-                        value::<V, N>(load, uv).store_scaled(sv, o.add(j));
-                    }
+                    chunk_scaled::<V, N>(c, uv, sc, o);
                 } else {
                     chunk_lanes::<V, N>(c, uv, l.add(i), o, CHUNK);
                 }
