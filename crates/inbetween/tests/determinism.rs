@@ -37,8 +37,10 @@ const COMMITTED: &[u8] = include_bytes!("determinism/showcase-fixed.ibs");
 /// the i32 lanes of a chunk came to share one exponent, `batch/fixed32/shared.rs`: the bank's
 /// fixed lanes whose own exponent was larger play in their chunk's coarser unit; and when
 /// F-curve tracks came to play their keys' values within Blender's key tolerance, session 13:
-/// the showcase's `blender` track has a constant piece around each key.)
-const PLAYBACK_GOLDEN: &str = "caca3ca6d386edce";
+/// the showcase's `blender` track has a constant piece around each key; and when the bank's
+/// i32 lanes came to play Newton coefficients in finer units, session 18,
+/// `batch/fixed32.rs`.)
+const PLAYBACK_GOLDEN: &str = "800b7649590f8c37";
 
 /// FNV-1a of the bytes (format version 3) the showcase compiles to with `libm` math (without
 /// `std`).

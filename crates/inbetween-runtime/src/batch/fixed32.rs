@@ -1,70 +1,67 @@
-//! i32 Horner lanes for fixed-point tracks in forward play: each piece's power coefficients about the epoch centre as integers (units `2^-E` shared by a chunk of 32 lanes, `2^-(E+S)` for the orders ≥ 2), played by wrapping i32 Horner steps with one arithmetic shift and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
+//! i32 Newton lanes for fixed-point tracks in forward play: each piece's values about the epoch centre as integer forward differences (units `2^-E` shared by a chunk of 32 lanes), played as `Σ_k d_k · C(u, k)` by wrapping i32 products and sums and one exact conversion — integer arithmetic only, the same bits on every platform and with either float library, checked at every frame in `Bank::new`.
 //!
 //! # Arithmetic (what is checked is what plays)
 //!
 //! A piece's power coefficients `a` about its entry frame `p` (f64, from `TrackPlayer`'s
 //! integer differences times `2^-e`, `horner::power_from_differences`) are shifted to the centre
-//! `C` of each epoch ([`shifted`], the f64 Taylor shift of `horner::centred`) and rounded to
-//! integers ([`quantize`]) in the track's [`Units`]: `c_0`, `c_1` in units of `2^-E`,
-//! `c_2 … c_D` in units of `2^-(E+S)`, `S = `[`SHIFT`]` = 3` — rounded there (*fine*), or
-//! rounded at `2^-E` and multiplied by `2^S` (*plain*). Integer frame `n`,
-//! `u = n − C ∈ [−8, 8)`, plays ([`horner_i32`])
+//! `C` of each epoch ([`shifted`], the f64 Taylor shift of `horner::centred`), turned into
+//! Newton (forward-difference) coefficients `Δ^k p(C)` and rounded to integers `d_k` in the
+//! track's [`Units`] of `2^-E` ([`quantize`]). Integer frame `n`, `u = n − C ∈ [−8, 8)`, plays
+//! ([`newton_i32`])
 //!
 //! ```text
-//! r = c_D; r = r·u + c_k (k = D−1 … 2)      wrapping i32, units 2^-(E+S)
-//! p = c_1 + ((r·u) >> S)                    arithmetic shift (floor), units 2^-E
-//! v = c_0 + p·u                             wrapping i32
+//! v = d_0 + d_1·B_1(u) + d_2·B_2(u) + … + d_D·B_D(u),   B_k(u) = C(u, k) = u(u−1)⋯(u−k+1)/k!
 //! ```
 //!
-//! (`v = c_0 + c_1·u` for `D = 1`, `c_0` for `D = 0`); the value is `v · 2^-E`. The steps that
-//! wrap are ring operations mod 2^32: when the true integer lies in i32 the lanes give it
-//! exactly. The shift needs the true `r·u` in i32, which the fine form's choice of `E`
-//! guarantees; and the check sees exactly what the lanes give either way.
+//! in wrapping i32 (`B_k(u)` are integers, the same for every lane of a frame: [`newton_basis`],
+//! `|B_k| ≤ 120` for a cubic); the value is `v · 2^-E`. Products and sums mod 2^32 are the
+//! ring's operations, so any order of them gives the same integer, the true one wherever that
+//! lies in i32 (the products and the `d_k` themselves may wrap); and it is an integer
+//! polynomial's value, so `TrackPlayer`'s additions of its differences give it too
+//! (`additions_of_the_lanes_differences_give_their_values`).
 //!
-//! # Plain and fine
+//! # Rounding
 //!
-//! The *plain* form is the lanes' first arithmetic: Horner's rule with every order rounded at
-//! `2^-E`. Scaled by `2^S` and shifted back it gives the same integers wherever `r·u · 2^S`
-//! stays in i32 (`the_plain_form_gives_the_bits_of_horner_in_one_unit`), so a track that holds
-//! its tolerance in it keeps the bits banks played before (the golden hashes of
-//! `tests/determinism.rs` include a bank). Its rounding costs up to `½ · 2^-E · Σ |u|^k` per
-//! value: 292.5 units of `2^-E` for a cubic (`|u| ≤ 8`), the `u³` term alone 256 — 4 % of the
-//! benchmark's fixed channels (values of a few hundred, `E = 21`, tolerance 1e-4) did not hold
-//! it and played on the exact lanes. The *fine* form bounds the error of a cubic by
-//! `½ + 8·(½ + 1) + ½ · 2^-3 · (8² + 8³) = 48.5` units (`c_0`'s rounding; `|u|` times `c_1`'s
-//! rounding and the floor of the shift; the finer orders' rounding), six times less; with it
-//! they all play on i32 lanes. The shift costs one µop (`vpsrad`) per 8 lanes.
+//! [`quantize`] rounds from the top order down and moves each rounding `δ_k` onto the lower
+//! orders by the best approximation of `B_k` by them on the epoch ([`PROJECTION`], Chebyshev's
+//! minimax polynomial), so it costs `|δ_k|` times the Chebyshev remainder ([`REMAINDER`]: 7.5,
+//! 14.06, 17.58 for orders 1–3) rather than `|δ_k| · max |B_k|` (8, 36, 120). A value is within
+//! [`rounding_bound`] units of `2^-E` of the exact one: 20.07 for a cubic
+//! (`quantized_values_stay_within_the_rounding_bound`), against 48.5 for the Horner lanes with
+//! finer orders and a shift these replaced and 292.5 for Horner's rule in one unit; and `E` is
+//! bounded by the values alone (not by the coefficients or a shifted product), so it is as
+//! large or larger (`newton_lanes_hold_budgets_the_horner_forms_missed`).
 //!
 //! # Speed
 //!
-//! The pass is compiled once per value of `u` for degrees 1 to 3 ([`eval_u`]): a product by
-//! 0, ±1, ±2, ±4 or −8 is no instruction, a negation or a shift instead of `vpmulld` (2 µops,
-//! 10 cycles of latency); the other values become shifts and adds or keep `vpmulld`. Same
-//! integers. On x86-64 the whole chunks of those degrees go through one hand-written loop
-//! (`x86`: 3 instructions of bookkeeping a chunk against the generic walk's ~16) on AVX-512
-//! registers (16 lanes) where the CPU has AVX-512F and the compiler its intrinsics (Rust
-//! 1.89; builds at the MSRV play AVX2), else AVX2 (8 lanes); a partial last chunk, a run
-//! from inside a chunk and the other degrees take the generic walk. The integer steps are
-//! bound by the vector ALU ports (three 1-µop integer steps and a 2-µop `vpmulld` against
-//! the f32 lanes' multiply and add, which have an adder port of their own on this machine's
-//! cores), so the 16-lane registers, not the fewer instructions, are what brought the
-//! 1 000-channel fixed bank level with the f32 one (`docs/benchmarks-history.md`, session 8).
+//! Per register of cubic lanes: three `vpmulld` by the broadcast `B_1`, `B_2`, `B_3`, three
+//! `vpaddd`, the conversion and the scale, 8 vector operations against the Horner lanes' 9 (no
+//! shift, and the products side by side); on Intel cores with 512-bit registers `vpmulld` (2
+//! µops), the shift and the conversion all take port 0, which bounds the loop. The straight
+//! frame's sweep is compiled once per `u` of the epoch (`B_k(u)` constants: a product by 0 or 1
+//! is no instruction, by −1 or 2 an addition; `u ∈ {−1, 0, 1, 2}` cost no `vpmulld` at all,
+//! `u = 3` one): the 1 000-channel fixed bank 0.93 of the Horner lanes' time, 0.87 with the
+//! constants (docs/benchmarks-history.md, *Fixed bank: Newton lanes (session 18)*). The
+//! generic walk is compiled once per `u` for degrees 1 to 3 too ([`eval_u`]). On x86-64 the
+//! whole chunks of those degrees go through one hand-written loop (`x86`: 3 instructions of
+//! bookkeeping a chunk against the generic walk's ~16) on AVX-512 registers (16 lanes) where
+//! the CPU has AVX-512F and the compiler its intrinsics (Rust 1.89; builds at the MSRV play
+//! AVX2), else AVX2 (8 lanes); a partial last chunk, a run from inside a chunk and the other
+//! degrees take the generic walk.
 //!
 //! The straight frame plays a group whose lanes are one run of channels from slot 0 by
 //! [`IntLanes::sweep`] (`x86::sweep`): one counted loop over every chunk straight into the
-//! caller's row, two chunks a step, `u` a constant only for 0 and 1 (one `vpmulld` by a
-//! register of `u` otherwise: fewer instructions than a constant's shifts and adds), each
-//! chunk times a scale broadcast to it below `pass::PREFETCH_FROM` bytes (no test of the
-//! chunk's scale: 1 in a mixed chunk, whose lanes are multiplied by their own scales after the
-//! loop), and only the registers of a partial last chunk that hold lanes of the
-//! row, the last one by a masked store: 2.80 → 2.07 instructions a channel-frame for the
-//! 1 000-channel fixed bank, the f32 one's 1.89 (`docs/benchmarks-history.md`, *Fixed-point sweep
-//! at 1 000 channels (session 11)*). The straight frame's records are a [`LeanRecords`] list
-//! built once in `Bank::new`: without those an epoch's block already holds at its first
-//! frame, a cubic record stored by one 128-bit load and four 32-bit stores: 2.035 → 1.890
-//! with the f32 bank at 1.690 (*Fixed-point bank at 1 000 channels, second pass (session
-//! 12)*); from `records::PREFETCH_FROM` bytes of block (10^6 channels) each record's lines
-//! prefetched 16 records ahead, as the f32 records (`docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*`).
+//! caller's row, two chunks a step, each chunk times a scale broadcast to it below
+//! `pass::PREFETCH_FROM` bytes (no test of the chunk's scale: 1 in a mixed chunk, whose lanes
+//! are multiplied by their own scales after the loop), and only the registers of a partial
+//! last chunk that hold lanes of the row, the last one by a masked store
+//! (`docs/benchmarks-history.md`, *Fixed-point sweep at 1 000 channels (session 11)*). The
+//! straight frame's records are a [`LeanRecords`] list built once in `Bank::new`: without
+//! those an epoch's block already holds at its first frame, a cubic record stored by one
+//! 128-bit load and four 32-bit stores (*Fixed-point bank at 1 000 channels, second pass
+//! (session 12)*); from `records::PREFETCH_FROM` bytes of block (10^6 channels) each record's
+//! lines prefetched 16 records ahead, as the f32 records (*Fixed bank at 10^6 channels:
+//! prefetch (session 17)*).
 //!
 //! # Output
 //!
@@ -76,14 +73,13 @@
 //!
 //! # Choice of `E` and the check
 //!
-//! [`choose_units`] tries the plain form, then the fine one. `E` is the largest exponent with,
-//! for every (piece, epoch) of the track, every `|c_k|` (plain), or `|c_0|`, `|c_1|` and
-//! `2^S · Σ_{k≥2} |c_k| 8^(k−1)` (fine: a bound of `|r·u|`, so the shift sees the true
-//! product) at most `2^30` units of `2^-E` ([`largest_coefficient`], [`exponent_for`]);
-//! `Bank::new` then plays every integer frame of every piece in that arithmetic against
-//! `TrackPlayer`'s own wrapping i64 additions ([`verify_piece`]) and gives the track i32 lanes
-//! in the first form whose every value is within `tolerance − max_error` (so within the
-//! tolerance of exact evaluation; the f32 output within that plus half an f32 ulp of itself).
+//! `E` is the largest exponent at which every value a track plays (each piece's `p` at the
+//! integer frames it plays, [`largest_value`]) is at most `2^31 − 2^7` units ([`MAX_UNITS`],
+//! [`exponent_for`]): the finest unit, and so the smallest rounding, that keeps every played
+//! value in i32. `Bank::new` then plays every integer frame of every piece in that arithmetic
+//! against `TrackPlayer`'s own wrapping i64 additions ([`verify_piece`]) and gives the track
+//! i32 lanes where every value is within `tolerance − max_error` (so within the tolerance of
+//! exact evaluation; the f32 output within that plus half an f32 ulp of itself).
 //!
 //! # One exponent a chunk
 //!
@@ -103,14 +99,9 @@ use alloc::vec::Vec;
 use super::horner::{centre, chunked_index, EPOCH, INT_CHUNK as CHUNK};
 use crate::stream::layout::MAX_TERMS;
 
-/// Largest coefficient magnitude in units (leaves one bit of headroom below i32's range).
-const MAX_UNITS: f64 = 1_073_741_824.0; // 2^30
-
-/// Extra fractional bits of the orders ≥ 2 (`S`: their units are `2^-(E+S)`).
-pub(crate) const SHIFT: u32 = 3;
-
-/// Largest `|u|` of an epoch (`horner::EPOCH / 2`).
-const HALF_EPOCH: f64 = (EPOCH / 2) as f64;
+/// Largest value magnitude in units: i32's range less 128 units, more than the rounding of
+/// any degree costs ([`rounding_bound`] ≤ 41.4 units).
+const MAX_UNITS: f64 = 2_147_483_520.0; // 2^31 − 2^7
 
 /// `2^e` for `e` in f64's normal range.
 #[must_use]
@@ -137,16 +128,11 @@ pub(crate) fn shifted(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f64; MAX_TERMS
     b
 }
 
-/// How a fixed track's coefficients are held on i32 lanes: orders 0 and 1 in units of `2^-e`,
-/// the orders ≥ 2 in units of `2^-(e+S)` ([`SHIFT`]) — rounded there (`fine`), or rounded at
-/// `2^-e` and multiplied by `2^S` (`plain`: then the lanes give exactly the values of Horner's
-/// rule with every order in units of `2^-e`, the form banks played before the finer units,
-/// wherever `r·u · 2^S` stays in i32; [`choose_units`] prefers it, so fixed playback keeps its
-/// bits wherever that form holds the tolerance).
+/// How a fixed track's values are held on i32 lanes: in units of `2^-e`, every Newton
+/// coefficient too (one unit for all orders: no shift).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Units {
     pub(crate) e: i32,
-    pub(crate) fine: bool,
 }
 
 impl Units {
@@ -157,30 +143,187 @@ impl Units {
     }
 }
 
-/// A coefficient in units `unit`, rounded to the nearest integer (halves away from zero;
-/// saturating, which the check then sees).
-fn round_to(x: f64, unit: f64) -> i32 {
-    let y = x * unit;
-    (if y >= 0.0 { y + 0.5 } else { y - 0.5 }) as i32
+/// The Newton basis at `u` frames from an epoch's centre: `B_k(u) = C(u, k) = u·(u−1)⋯(u−k+1)
+/// / k!` for `k < MAX_TERMS` (`B_0 = 1`; an integer for every integer `u`, negative ones too),
+/// as i32. Exact for `|u| ≤ 64` (the epoch's `u` lie in `[−8, 8)`: `|B_k| ≤ C(15, 8) = 6435`);
+/// any other `u` gives some wrapped numbers and never panics.
+#[inline(always)]
+#[must_use]
+pub(crate) const fn newton_basis(u: i32) -> [i32; MAX_TERMS] {
+    let mut w = [0i32; MAX_TERMS];
+    let mut b: i64 = 1;
+    let mut k = 0;
+    while k < MAX_TERMS {
+        w[k] = b as i32;
+        // `B_{k+1} = B_k · (u − k) / (k + 1)`: `(k + 1) · B_{k+1}`, so the division is exact.
+        b = b
+            .wrapping_mul(u as i64 - k as i64)
+            .wrapping_div(k as i64 + 1);
+        k += 1;
+    }
+    w
 }
 
-/// Each coefficient as an integer in the track's [`Units`].
+/// `k! · S(m, k)` (`S` the Stirling numbers of the second kind) at `[m][k]`: `u^m = Σ_k k! ·
+/// S(m, k) · B_k(u)`, so the power coefficients `b_m` have the Newton coefficients `Σ_m k! ·
+/// S(m, k) · b_m`. By `k!·S(m, k) = k · ((k−1)!·S(m−1, k−1) + k!·S(m−1, k))`.
+const SURJECTIONS: [[i64; MAX_TERMS]; MAX_TERMS] = {
+    let mut t = [[0i64; MAX_TERMS]; MAX_TERMS];
+    t[0][0] = 1;
+    let mut m = 1;
+    while m < MAX_TERMS {
+        let mut k = 1;
+        while k <= m {
+            t[m][k] = k as i64 * (t[m - 1][k] + t[m - 1][k - 1]);
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Row `k`: the Newton coefficients (orders `0 .. k`) of the polynomial of degree `< k` that
+/// `B_k` minus it is smallest on `u ∈ [−8, 7]`: `B_k(u) − Σ_j P[k][j] · B_j(u) = (h^k / (k! ·
+/// 2^(k−1))) · T_k((u + ½) / h)`, `h = 15/2`, the Chebyshev polynomial `T_k` scaled to the
+/// epoch (Chebyshev's minimax property: the smallest maximum of a polynomial with `B_k`'s
+/// leading coefficient `1/k!` on that interval is `h^k / (k! · 2^(k−1))`, [`REMAINDER`]).
+/// [`quantize`] moves what it rounds off `B_k`'s coefficient onto the lower orders by this row,
+/// so that a rounding `δ` costs at most `|δ| · REMAINDER[k]` units instead of `|δ| · max
+/// |B_k|` (`120 |δ|` for the cubic term at `u = −8`). Computed in exact rationals and printed to
+/// f64 (`projection_rows_are_the_chebyshev_remainders` computes them again).
+const PROJECTION: [[f64; MAX_TERMS]; MAX_TERMS] = [
+    [0.0; MAX_TERMS],
+    [-0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [13.9375, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [
+        3.494_791_666_666_666_5,
+        6.489_583_333_333_333,
+        -1.5,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ],
+    [
+        -15.896_158_854_166_666,
+        4.479_166_666_666_667,
+        3.479_166_666_666_666_5,
+        -2.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ],
+    [
+        -4.046_891_276_041_666,
+        -6.398_470_052_083_334,
+        4.585_937_5,
+        1.390_625,
+        -2.5,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+    ],
+    [
+        7.114_083_523_220_486,
+        -4.373_708_767_361_111,
+        -1.852_875_434_027_777_8,
+        4.041_666_666_666_667,
+        -0.479_166_666_666_666_7,
+        -3.0,
+        0.0,
+        0.0,
+        0.0,
+    ],
+    [
+        1.863_134_741_404_7,
+        2.221_419_222_392_733,
+        -3.446_842_447_916_666_6,
+        0.761_132_812_5,
+        2.838_541_666_666_666_5,
+        -2.364_583_333_333_333_5,
+        -3.5,
+        0.0,
+        0.0,
+    ],
+    [
+        -1.670_014_784_828_064_9,
+        1.747_716_510_106_646_7,
+        -0.056_496_659_536_210_32,
+        -1.974_497_767_857_143,
+        2.097_572_544_642_857,
+        0.901_785_714_285_714_3,
+        -4.366_071_428_571_429,
+        -4.0,
+        0.0,
+    ],
+];
+
+/// Largest `|B_k(u) − Σ_j PROJECTION[k][j] · B_j(u)|` on `u ∈ [−8, 7]`: `h^k / (k! · 2^(k−1))`
+/// (`h = 15/2`; 1 for `k = 0`, nothing to move to).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) const REMAINDER: [f64; MAX_TERMS] = [
+    1.0,
+    7.5,
+    14.0625,
+    17.578_125,
+    16.479_492_187_5,
+    12.359_619_140_625,
+    7.724_761_962_890_625,
+    4.138_265_337_262_835,
+    1.939_811_876_841_953_9,
+];
+
+/// The largest error of [`quantize`] at any `u` of the epoch, in units of `2^-E`, for degree
+/// `n`: `½ · Σ_{k ≤ n} REMAINDER[k]` (each order's rounding, at most ½, times its remainder):
+/// 4.25 for a line, 20.07 for a cubic, 41.4 for degree 8.
+#[must_use]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn rounding_bound(n: usize) -> f64 {
+    0.5 * REMAINDER.iter().take(n + 1).sum::<f64>()
+}
+
+/// `x` rounded to the nearest integer (halves away from zero), as i64 (saturating; NaN 0).
+fn round_i64(x: f64) -> i64 {
+    (if x >= 0.0 { x + 0.5 } else { x - 0.5 }) as i64
+}
+
+/// The integer Newton coefficients `d_k` of power coefficients `b` (about the epoch's centre)
+/// in the track's [`Units`]: `d_k ≈ Δ^k p(0) · 2^E`, from the top order down, each rounded
+/// and its rounding moved onto the lower orders by [`PROJECTION`] (so the lanes' values,
+/// [`newton_i32`], stay within [`rounding_bound`] units of `p(u) · 2^E` at every `u ∈ [−8,
+/// 8)`, up to f64 rounding here). Each is the rounded integer mod 2^32: the lanes' arithmetic
+/// is the ring's, so only the value needs to lie in i32.
 #[must_use]
 pub(crate) fn quantize(b: &[f64; MAX_TERMS], units: Units) -> [i32; MAX_TERMS] {
-    let (unit, fine) = (pow2(units.e), pow2(units.e + SHIFT as i32));
-    let mut out = [0; MAX_TERMS];
-    for (k, (o, &x)) in out.iter_mut().zip(b).enumerate() {
-        *o = match (k, units.fine) {
-            (0 | 1, _) => round_to(x, unit),
-            (_, true) => round_to(x, fine),
-            (_, false) => round_to(x, unit).wrapping_mul(1 << SHIFT),
-        };
+    let n = b.iter().rposition(|&x| x != 0.0).unwrap_or(0);
+    let unit = pow2(units.e);
+    let mut x = [0.0f64; MAX_TERMS];
+    for (k, x) in x.iter_mut().enumerate().take(n + 1) {
+        let mut s = 0.0;
+        for (m, &bm) in b.iter().enumerate().take(n + 1).skip(k) {
+            s += SURJECTIONS[m][k] as f64 * bm;
+        }
+        *x = s * unit;
+    }
+    let mut out = [0i32; MAX_TERMS];
+    for k in (0..=n).rev() {
+        let d = round_i64(x[k]);
+        let delta = x[k] - d as f64;
+        for (j, y) in x.iter_mut().enumerate().take(k) {
+            *y += delta * PROJECTION[k][j];
+        }
+        out[k] = d as i32;
     }
     out
 }
 
-/// The exponent `E` for coefficients up to `largest` in magnitude: the largest with
-/// `largest · 2^E ≤ 2^30`, if it lies in `[−64, 126]` (the f32 output's exact range).
+/// The exponent `E` for values up to `largest` in magnitude: the largest with `largest · 2^E ≤
+/// ` [`MAX_UNITS`], if it lies in `[−64, 126]` (the f32 output's exact range).
 #[must_use]
 pub(crate) fn exponent_for(largest: f64) -> Option<i32> {
     if !largest.is_finite() {
@@ -193,62 +336,41 @@ pub(crate) fn exponent_for(largest: f64) -> Option<i32> {
     (e >= -64).then_some(e)
 }
 
-/// The lanes' value of [`quantize`]d coefficients `c` (degree `c.len() − 1`) at `u`: the
-/// orders ≥ 2 by Horner's rule in wrapping i32, shifted right by `S` ([`SHIFT`]) once, then the
-/// orders 1 and 0 (see the module docs).
+/// The lanes' value of [`quantize`]d Newton coefficients `c` (degree `c.len() − 1`) at `u`:
+/// `Σ_k c_k · B_k(u)` ([`newton_basis`]) in wrapping i32 (ring operations mod 2^32, so any
+/// order of the products and sums gives the same integer; the true one where it lies in
+/// i32).
 #[inline]
 #[must_use]
-pub(crate) fn horner_i32(c: &[i32], u: i32) -> i32 {
-    match c {
-        [] => 0,
-        [c0] => *c0,
-        [c0, c1] => c1.wrapping_mul(u).wrapping_add(*c0),
-        [c0, c1, fine @ ..] => {
-            let (&top, rest) = fine.split_last().unwrap_or((&0, &[]));
-            let mut r = top;
-            for &x in rest.iter().rev() {
-                r = r.wrapping_mul(u).wrapping_add(x);
-            }
-            let p = c1.wrapping_add(r.wrapping_mul(u) >> SHIFT);
-            p.wrapping_mul(u).wrapping_add(*c0)
-        }
-    }
+pub(crate) fn newton_i32(c: &[i32], u: i32) -> i32 {
+    let w = newton_basis(u);
+    c.iter()
+        .zip(w)
+        .fold(0i32, |v, (&d, w)| v.wrapping_add(d.wrapping_mul(w)))
 }
 
-/// What bounds `E` for one set of coefficients `b` (degree `n`), each at most `2^30` units of
-/// `2^-E`: `fine`, `max(|b_0|, |b_1|, 2^S · Σ_{k≥2} |b_k| 8^(k−1))` (the last bounds `|r·u|` in
-/// the finer units, so the shift sees the true product); `plain`, `max |b_k|` (the bound of
-/// the plain form, whose every step is a ring operation).
-fn bound(b: &[f64; MAX_TERMS], n: usize, fine: bool) -> f64 {
-    let terms = b.iter().take(n + 1);
-    if !fine {
-        return terms.fold(0.0, |m, x| m.max(x.abs()));
-    }
-    let mut sum = 0.0;
-    let mut weight = f64::from(1u32 << SHIFT);
-    for x in terms.clone().skip(2) {
-        weight *= HALF_EPOCH;
-        sum += x.abs() * weight;
-    }
-    terms.take(2).fold(sum, |m, x| m.max(x.abs()))
-}
-
-/// The largest [`bound`] of a piece (power coefficients `a` about `origin`, group degree `n`)
-/// over the epochs of frames `origin .. origin + run`.
+/// The largest `|p(u)|` of a piece (power coefficients `a` about `origin`, group degree `n`)
+/// at the frames `origin .. origin + run` it plays, each epoch's `p` shifted to its centre as
+/// the lanes take it (f64): what `E` must fit.
 #[must_use]
-pub(crate) fn largest_coefficient(
-    a: &[f64; MAX_TERMS],
-    n: usize,
-    (origin, run): (i64, i64),
-    fine: bool,
-) -> f64 {
+pub(crate) fn largest_value(a: &[f64; MAX_TERMS], n: usize, (origin, run): (i64, i64)) -> f64 {
     let mut largest: f64 = 0.0;
     let mut frame = origin;
     let end = origin.saturating_add(run);
     while frame < end {
         let c = centre(frame);
-        largest = largest.max(bound(&shifted(a, n, (c - origin) as f64), n, fine));
-        frame = c + EPOCH / 2;
+        let b = shifted(a, n, (c - origin) as f64);
+        let epoch_end = (c + EPOCH / 2).min(end);
+        while frame < epoch_end {
+            let u = (frame - c) as f64;
+            let v = b.iter().take(n + 1).rev().fold(0.0, |v, &x| v * u + x);
+            // NaN makes the exponent fail (`exponent_for`).
+            largest = if v.is_nan() { v } else { largest.max(v.abs()) };
+            if largest.is_nan() {
+                return largest;
+            }
+            frame += 1;
+        }
     }
     largest
 }
@@ -265,10 +387,9 @@ pub(crate) struct FixedPiece<'a> {
     pub(crate) run: i64,
 }
 
-/// The units of a fixed track's i32 lanes (group degree `n`), if any holds `budget` at every
-/// frame of every piece ([`verify_piece`]): the plain form first (the bits banks played before
-/// the finer units), then the fine one; each at its largest exponent ([`exponent_for`]), or
-/// at exponent `at` (the one its chunks share, `shared`) where that is no larger.
+/// The units of a fixed track's i32 lanes (group degree `n`), if they hold `budget` at every
+/// frame of every piece ([`verify_piece`]): its largest exponent ([`expected_exponent`]), or
+/// exponent `at` (the one its chunks share, `shared`) where that is no larger.
 #[must_use]
 pub(crate) fn choose_units(
     pieces: &[FixedPiece<'_>],
@@ -276,41 +397,30 @@ pub(crate) fn choose_units(
     budget: f64,
     at: Option<i32>,
 ) -> Option<Units> {
-    [false, true].into_iter().find_map(|fine| {
-        let own = form_exponent(pieces, n, fine)?;
-        let units = Units {
-            e: at.map_or(Some(own), |e| (e <= own).then_some(e))?,
-            fine,
-        };
-        pieces
-            .iter()
-            .all(|p| verify_piece((p.w, p.scale), &p.a, (p.origin, p.run), (n, units), budget))
-            .then_some(units)
-    })
+    let own = expected_exponent(pieces, n, budget)?;
+    let units = Units {
+        e: at.map_or(Some(own), |e| (e <= own).then_some(e))?,
+    };
+    pieces
+        .iter()
+        .all(|p| verify_piece((p.w, p.scale), &p.a, (p.origin, p.run), (n, units), budget))
+        .then_some(units)
 }
 
-/// The exponent a fixed track (`pieces`, group degree `n`) is expected to play at, before any
-/// check: the plain form's largest where its rounding bound, `½ · Σ_k 8^k` units of `2^-E`
-/// (292.5 for a cubic), is within `budget`, else the fine form's (never larger: its bound is
-/// `2^S · Σ_{k≥2} |c_k| 8^(k−1) ≥ |c_2| …`). What `shared` shares; `choose_units` decides.
+/// The exponent a fixed track (`pieces`, group degree `n`) plays at, before any check: the
+/// largest whose units hold every value it plays ([`largest_value`], [`exponent_for`]), the
+/// finest and so the most accurate (its rounding costs at most [`rounding_bound`] units of
+/// `2^-E`). What `shared` shares; `choose_units` decides. (`budget` is not needed to choose
+/// it: a finer unit never costs accuracy.)
 #[must_use]
-pub(crate) fn expected_exponent(pieces: &[FixedPiece<'_>], n: usize, budget: f64) -> Option<i32> {
-    let mut weight = 0.5;
-    let mut plain = 0.0;
-    for _ in 0..=n {
-        plain += weight;
-        weight *= HALF_EPOCH;
-    }
-    match form_exponent(pieces, n, false) {
-        Some(e) if plain * pow2(-e) <= budget => Some(e),
-        _ => form_exponent(pieces, n, true),
-    }
-}
-
-/// The largest exponent of `pieces` (group degree `n`) in the plain or the `fine` form.
-fn form_exponent(pieces: &[FixedPiece<'_>], n: usize, fine: bool) -> Option<i32> {
+pub(crate) fn expected_exponent(pieces: &[FixedPiece<'_>], n: usize, _budget: f64) -> Option<i32> {
     let largest = pieces.iter().fold(0.0f64, |m, p| {
-        m.max(largest_coefficient(&p.a, n, (p.origin, p.run), fine))
+        let v = largest_value(&p.a, n, (p.origin, p.run));
+        if v.is_nan() || m.is_nan() {
+            f64::NAN
+        } else {
+            m.max(v)
+        }
     });
     exponent_for(largest)
 }
@@ -339,7 +449,7 @@ pub(crate) fn verify_piece(
         let coef = coef.get(..=n).unwrap_or(&[]);
         let epoch_end = (c + EPOCH / 2).min(end);
         while frame < epoch_end {
-            let played = f64::from(horner_i32(coef, (frame - c) as i32)) * unit;
+            let played = f64::from(newton_i32(coef, (frame - c) as i32)) * unit;
             let error = (played - state[0] as f64 * scale).abs();
             // NaN (a non-finite reference) fails too.
             if error.is_nan() || error > budget {
@@ -540,7 +650,7 @@ impl IntLanes {
                     .unwrap_or(0);
             }
             if let Some(o) = out.get_mut(ch as usize) {
-                *o = f64::from(horner_i32(&c[..terms], u)) * f64::from(s);
+                *o = f64::from(newton_i32(&c[..terms], u)) * f64::from(s);
             }
         }
     }
@@ -676,9 +786,10 @@ macro_rules! each_u {
 use each_u;
 
 /// [`eval_n`] with `u` a compile-time constant for each of the epoch's 16 values (the common
-/// degrees 1 to 3): a product by 0, ±1, ±2, ±4 or −8 compiles to nothing, a negation or a
-/// shift instead of `vpmulld` (2 µops, 10 cycles of latency). The same wrapping integer
-/// products, so the same bits (`avx2_and_default_paths_agree` covers every `u`).
+/// degrees 1 to 3), so the Newton basis `B_k(u)` is too: a product by 0, ±1 or a power of two
+/// compiles to nothing, a negation or a shift instead of `vpmulld` (2 µops, 10 cycles of
+/// latency). The same wrapping integer products, so the same bits
+/// (`avx2_and_default_paths_agree` covers every `u`).
 #[inline(always)]
 fn eval_u<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     each_u!(u, U => eval_n::<N>(g, U, out), eval_n::<N>(g, u, out));
@@ -812,14 +923,14 @@ unsafe fn eval_avx512(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     eval_rest(g, u, out, done);
 }
 
-/// [`horner_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
+/// [`newton_i32`] then `· 2^-E` over lanes `start .. start + out.len()` of a group of `N`
 /// orders (`pass::walk`: whole chunks in one pass, four AVX2 vectors a step).
 #[inline(always)]
 fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     // Invariant of `IntLanes`: a scale per chunk of lanes (a violation writes nothing).
     if g.scale.len() == g.chunks && g.lane_scale.len() == g.chunks {
         let kernel = AtU {
-            u,
+            w: newton_basis(u),
             scale: g.scale,
             lane_scale: g.lane_scale,
         };
@@ -827,10 +938,10 @@ fn eval_n<const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) {
     }
 }
 
-/// The i32 lanes' arithmetic at `u`: [`horner_i32`], the conversion and the chunk's scale
-/// (its lanes' where it is [`MIXED`]).
+/// The i32 lanes' arithmetic at `u`: [`newton_i32`] (`w`: the basis at `u`), the conversion
+/// and the chunk's scale (its lanes' where it is [`MIXED`]).
 struct AtU<'a> {
-    u: i32,
+    w: [i32; MAX_TERMS],
     scale: &'a [f32],
     lane_scale: &'a [[f32; CHUNK]],
 }
@@ -852,11 +963,11 @@ impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
     fn chunk(&self, (&s, l): Scales<'_>, c: &[[i32; CHUNK]; N], out: &mut [f32; CHUNK]) {
         if s > MIXED {
             for (m, o) in out.iter_mut().enumerate() {
-                *o = lane::<N>(|k| c[k][m], self.u) as f32 * s;
+                *o = lane::<N>(|k| c[k][m], &self.w) as f32 * s;
             }
         } else {
             for (m, o) in out.iter_mut().enumerate() {
-                *o = lane::<N>(|k| c[k][m], self.u) as f32 * l[m];
+                *o = lane::<N>(|k| c[k][m], &self.w) as f32 * l[m];
             }
         }
     }
@@ -869,27 +980,25 @@ impl<'a, const N: usize> super::pass::Kernel<i32, N, CHUNK> for AtU<'a> {
         let l = &l[from..from + n];
         for (m, o) in out.iter_mut().enumerate() {
             let s = if s > MIXED { s } else { l[m] };
-            *o = lane::<N>(|k| slices[k][m], self.u) as f32 * s;
+            *o = lane::<N>(|k| slices[k][m], &self.w) as f32 * s;
         }
     }
 }
 
-/// [`horner_i32`] of one lane's `N` orders (`c(k)`), unrolled for `N` (the branches are
-/// resolved at compile time).
+/// [`newton_i32`] of one lane's `N` orders (`c(k)`) with the basis `w`, unrolled for `N`:
+/// `(c_0 + c_1·w_1) + (c_2·w_2 + c_3·w_3) + …`, the products side by side (the same integer in
+/// any order).
 #[inline(always)]
-fn lane<const N: usize>(c: impl Fn(usize) -> i32, u: i32) -> i32 {
-    if N >= 3 {
-        let mut r = c(N - 1);
-        for k in (2..N - 1).rev() {
-            r = r.wrapping_mul(u).wrapping_add(c(k));
-        }
-        let p = c(1).wrapping_add(r.wrapping_mul(u) >> SHIFT);
-        p.wrapping_mul(u).wrapping_add(c(0))
-    } else if N == 2 {
-        c(1).wrapping_mul(u).wrapping_add(c(0))
-    } else {
-        c(0)
+fn lane<const N: usize>(c: impl Fn(usize) -> i32, w: &[i32; MAX_TERMS]) -> i32 {
+    let mut v = c(0);
+    if N >= 2 {
+        v = v.wrapping_add(c(1).wrapping_mul(w[1]));
     }
+    let mut high = 0i32;
+    for (k, &w) in w.iter().enumerate().take(N).skip(2) {
+        high = high.wrapping_add(c(k).wrapping_mul(w));
+    }
+    v.wrapping_add(high)
 }
 
 impl super::Bank<'_> {
@@ -1071,16 +1180,9 @@ mod tests {
     use crate::batch::horner::power_from_differences;
     use alloc::{format, vec, vec::Vec};
 
-    /// The bound of the module docs, in units of `2^-E`, for degree `n` (`|u| ≤ 8`): `c_0`'s
-    /// rounding, then `|u|` times `c_1`'s rounding, the floor of the shift and the finer
-    /// orders' rounding `½ · 2^-S · Σ_{k≥2} |u|^(k−1)`.
-    fn error_bound(n: usize) -> f64 {
-        let fine: f64 = (2..=n).map(|k| 8f64.powi(k as i32)).sum();
-        match n {
-            0 => 0.5,
-            1 => 0.5 + 8.0 * 0.5,
-            _ => 0.5 + 8.0 * 1.5 + 0.5 * fine / f64::from(1u32 << SHIFT),
-        }
+    /// `Σ_k |b_k| 8^k`: a bound of `|p(u)|` on the epoch (`|u| ≤ 8`), for an exponent.
+    fn reach(b: &[f64; MAX_TERMS], n: usize) -> f64 {
+        (0..=n).map(|k| b[k].abs() * 8f64.powi(k as i32)).sum()
     }
 
     /// A cubic's integer differences at frame 0 in units `2^-40` (`w`, the scale) and the power
@@ -1099,40 +1201,40 @@ mod tests {
     }
 
     #[test]
-    fn integer_horner_plays_the_fixed_piece_within_the_quantum() {
+    fn newton_lanes_play_the_fixed_piece_within_the_rounding_bound() {
         // p(t) = 3 − t/3 + t²/7 − t³/1000 from frame 5, stored at 2^-40.
         let (w, scale, a) = stored(|t| 3.0 - t / 3.0 + t * t / 7.0 - t * t * t / 1000.0);
-        let e = exponent_for(largest_coefficient(&a, 3, (5, 40), true)).unwrap();
-        // 2^30 units hold the largest coefficient (p near frame 45 is ~ 150).
-        assert!((21..=23).contains(&e), "{e}");
-        assert_eq!(error_bound(3), 48.5);
-        let units = Units { e, fine: true };
-        let bound = error_bound(3) * pow2(-e) + 1e-12;
+        let piece = FixedPiece {
+            w: &w,
+            scale,
+            a,
+            origin: 5,
+            run: 40,
+        };
+        let e = expected_exponent(&[piece], 3, 1.0).unwrap();
+        // The largest value played is p(39) ≈ 166.8 (frame 44): 2^31 units of 2^-23 hold 256.
+        assert_eq!(e, 23);
+        assert!((rounding_bound(3) - 20.0703125).abs() < 1e-12);
+        let units = Units { e };
+        let bound = rounding_bound(3) * pow2(-e) + 1e-12;
         assert!(verify_piece((&w, scale), &a, (5, 40), (3, units), bound));
         assert!(!verify_piece((&w, scale), &a, (5, 40), (3, units), 1e-9));
+        assert_eq!(choose_units(&[piece], 3, bound, None), Some(units));
+        // At a shared exponent no larger than its own, or not at all above it.
+        assert_eq!(
+            choose_units(&[piece], 3, 1e-4, Some(20)),
+            Some(Units { e: 20 })
+        );
+        assert_eq!(choose_units(&[piece], 3, 1e-4, Some(24)), None);
     }
 
     #[test]
-    fn fine_units_hold_a_budget_the_plain_form_misses() {
+    fn newton_lanes_hold_budgets_the_horner_forms_missed() {
         // p(t) = 400 − 20 t + 0.9 t² − 0.012 t³ over 48 frames from frame 3 (values 400 down to
-        // ~ 100 and back): E = 21, where rounding every order to 2^-E could cost 292.5 units
-        // (1.4e-4) and the shifted orders cost at most 48.5 (2.3e-5).
+        // ~ 100 and back): the Horner lanes played it at E = 21, every order rounded at 2^-21
+        // (off by up to 5.0e-5) or the orders ≥ 2 at 2^-24 and a shift (1.4e-5); the Newton
+        // lanes take E = 22 (values below 512) and a rounding of at most 20.07 units, 4.8e-6.
         let (w, scale, a) = stored(|t| 400.0 - 20.0 * t + 0.9 * t * t - 0.012 * t * t * t);
-        let e = exponent_for(largest_coefficient(&a, 3, (3, 48), true)).unwrap();
-        assert_eq!(e, 21);
-        let fine = Units { e, fine: true };
-        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), 1e-4));
-        let bound = error_bound(3) * pow2(-e);
-        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), bound));
-        // Here the plain form (every order rounded at 2^-21) is off by up to 5.0e-5 and the
-        // fine one by 1.4e-5: a budget of 3e-5 takes the fine form, 1e-4 the plain one.
-        let plain = Units { e, fine: false };
-        assert_eq!(
-            exponent_for(largest_coefficient(&a, 3, (3, 48), false)),
-            Some(e)
-        );
-        assert!(!verify_piece((&w, scale), &a, (3, 48), (3, plain), 3e-5));
-        assert!(verify_piece((&w, scale), &a, (3, 48), (3, fine), 3e-5));
         let piece = FixedPiece {
             w: &w,
             scale,
@@ -1140,22 +1242,99 @@ mod tests {
             origin: 3,
             run: 48,
         };
-        assert_eq!(choose_units(&[piece], 3, 3e-5, None), Some(fine));
-        assert_eq!(choose_units(&[piece], 3, 1e-4, None), Some(plain));
+        let e = expected_exponent(&[piece], 3, 1.0).unwrap();
+        assert_eq!(e, 22);
+        let units = Units { e };
+        assert!(verify_piece((&w, scale), &a, (3, 48), (3, units), 4.8e-6));
+        assert_eq!(choose_units(&[piece], 3, 1e-5, None), Some(units));
+        // Rounding each Newton coefficient on its own (no projection) misses that budget.
+        let naive = |b: &[f64; MAX_TERMS]| -> [i32; MAX_TERMS] {
+            let mut x = [0i32; MAX_TERMS];
+            for (k, x) in x.iter_mut().enumerate().take(4) {
+                let s: f64 = (k..4).map(|m| SURJECTIONS[m][k] as f64 * b[m]).sum();
+                *x = round_i64(s * pow2(e)) as i32;
+            }
+            x
+        };
+        let mut worst: f64 = 0.0;
+        let mut frame = 3i64;
+        while frame < 51 {
+            let c = centre(frame);
+            let d = naive(&shifted(&a, 3, (c - 3) as f64));
+            while frame < (c + EPOCH / 2).min(51) {
+                let u = (frame - c) as i32;
+                let played = f64::from(newton_i32(&d[..4], u)) * pow2(-e);
+                let t = (frame - 3) as f64;
+                let exact = 400.0 - 20.0 * t + 0.9 * t * t - 0.012 * t * t * t;
+                worst = worst.max((played - exact).abs());
+                frame += 1;
+            }
+        }
+        assert!(worst > 4.8e-6, "{worst:e}");
     }
 
     #[test]
-    fn the_shifted_horner_step_matches_hand_worked_values() {
-        // c_2 = 16 in units 2^-(E+3) is 2 units of 2^-E: 5 + 2·3 + 2·3² = 29.
-        assert_eq!(horner_i32(&[5, 2, 16], 3), 29);
-        // −1/8 unit · 1²: r·u = −1, floor(−1/8) = −1 (the floor of the arithmetic shift).
-        assert_eq!(horner_i32(&[0, 0, -1], 1), -1);
-        // Cubic: r = 8·(−2) + 24 = 8, r·u = −16, >> 3 = −2, p = 7 − 2 = 5, v = 1 + 5·(−2) = −9;
-        // exactly 1 + 7·(−2) + 3·4 + 1·(−8) = −9.
-        assert_eq!(horner_i32(&[1, 7, 24, 8], -2), -9);
-        assert_eq!(horner_i32(&[4, 9], -3), -23);
-        assert_eq!(horner_i32(&[4], 5), 4);
-        assert_eq!(horner_i32(&[], 5), 0);
+    fn the_newton_basis_and_lanes_match_hand_worked_values() {
+        assert_eq!(
+            newton_basis(-8),
+            [1, -8, 36, -120, 330, -792, 1716, -3432, 6435]
+        );
+        assert_eq!(newton_basis(7), [1, 7, 21, 35, 35, 21, 7, 1, 0]);
+        assert_eq!(newton_basis(0), [1, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(newton_basis(-1), [1, -1, 1, -1, 1, -1, 1, -1, 1]);
+        // B(3) = 1, 3, 3, 1: 5 + 2·3 + 16·3 = 59.
+        assert_eq!(newton_i32(&[5, 2, 16], 3), 59);
+        // B(−2) = 1, −2, 3, −4: 1 − 14 + 72 − 32 = 27.
+        assert_eq!(newton_i32(&[1, 7, 24, 8], -2), 27);
+        assert_eq!(newton_i32(&[4, 9], -3), -23);
+        assert_eq!(newton_i32(&[4], 5), 4);
+        assert_eq!(newton_i32(&[], 5), 0);
+    }
+
+    #[test]
+    fn powers_are_their_surjection_sums_of_the_newton_basis() {
+        // u^m = Σ_k k!·S(m, k)·B_k(u), exactly, at every u of the epoch and past it.
+        for (m, row) in SURJECTIONS.iter().enumerate() {
+            for u in -12i64..12 {
+                let w = newton_basis(u as i32);
+                let sum: i64 = row.iter().zip(w).map(|(&s, w)| s * i64::from(w)).sum();
+                assert_eq!(sum, u.pow(m as u32), "u {u} m {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn projection_rows_are_the_chebyshev_remainders() {
+        // B_k − Σ_j P[k][j]·B_j is R_k·T_k((u + ½)/7.5), R_k = 7.5^k/(k!·2^(k−1)), at every
+        // integer u of the epoch (both are polynomials of degree k), so no larger than R_k
+        // there; and R_k is what `REMAINDER` holds.
+        let chebyshev = |k: usize, t: f64| {
+            let (mut a, mut b) = (1.0, t);
+            if k == 0 {
+                return a;
+            }
+            for _ in 1..k {
+                (a, b) = (b, 2.0 * t * b - a);
+            }
+            b
+        };
+        let mut factorial = 1.0;
+        for k in 1..MAX_TERMS {
+            factorial *= k as f64;
+            let r = 7.5f64.powi(k as i32) / (factorial * 2f64.powi(k as i32 - 1));
+            assert!((REMAINDER[k] - r).abs() <= 1e-15 * r, "k {k}");
+            for u in -8..8 {
+                let w = newton_basis(u);
+                let got = f64::from(w[k])
+                    - (0..k)
+                        .map(|j| PROJECTION[k][j] * f64::from(w[j]))
+                        .sum::<f64>();
+                let want = r * chebyshev(k, (f64::from(u) + 0.5) / 7.5);
+                assert!((got - want).abs() < 1e-9, "k {k} u {u}: {got} {want}");
+                assert!(got.abs() <= r + 1e-9);
+            }
+            assert!(PROJECTION[k][k..].iter().all(|&x| x == 0.0));
+        }
     }
 
     /// Random-looking power coefficients of degree `n` (seed `seed`): order `k` about
@@ -1172,53 +1351,53 @@ mod tests {
     #[test]
     fn quantized_values_stay_within_the_rounding_bound() {
         // Random-looking coefficients, every u of the epoch, every degree, against the exact
-        // value of the f64 coefficients; `E` also bounds the values (Σ |b_k| 8^k ≤ 2^30 units:
-        // a value outside i32 wraps, which only the check catches).
+        // value of the f64 coefficients, with `E` from a bound of the values: within
+        // `rounding_bound` units (rounding the Newton coefficients one by one, without the
+        // projection, costs up to 82.5 units for a cubic).
+        let mut worst = [0.0f64; MAX_TERMS];
         for n in 0..MAX_TERMS {
-            for seed in 0..20u32 {
+            for seed in 0..200u32 {
                 let b = coefficients(n, seed, 1.0e8, 0.3);
-                let reach: f64 = (0..=n).map(|k| b[k].abs() * 8f64.powi(k as i32)).sum();
-                let e = exponent_for(bound(&b, n, true).max(reach)).unwrap();
-                let c = quantize(&b, Units { e, fine: true });
+                let e = exponent_for(reach(&b, n)).unwrap();
+                let c = quantize(&b, Units { e });
                 for u in -8..8 {
                     let exact: f64 = (0..=n).map(|k| b[k] * f64::from(u).powi(k as i32)).sum();
-                    let got = f64::from(horner_i32(&c[..=n], u)) * pow2(-e);
-                    let err = (got - exact).abs();
+                    let got = f64::from(newton_i32(&c[..=n], u)) * pow2(-e);
+                    let err = (got - exact).abs() * pow2(e);
+                    worst[n] = worst[n].max(err);
                     assert!(
-                        err <= error_bound(n) * pow2(-e),
-                        "n {n} seed {seed} u {u}: {err}"
+                        err <= rounding_bound(n) + 1e-6,
+                        "n {n} seed {seed} u {u}: {err} units"
                     );
                 }
             }
         }
+        // The bound is not loose: some case comes within half of it (cubic and up).
+        for (n, &worst) in worst.iter().enumerate().skip(3) {
+            assert!(worst > 0.4 * rounding_bound(n), "n {n}: {worst}");
+        }
     }
 
     #[test]
-    fn the_plain_form_gives_the_bits_of_horner_in_one_unit() {
-        // Classic Horner, every order rounded at 2^-E (what banks played before the finer
-        // units), against the lanes' step on the plain form, for every u and degree, where
-        // the plain bound sets E.
-        let classic = |c: &[i32], u: i32| {
-            c.iter()
-                .rev()
-                .fold(0i32, |v, &x| v.wrapping_mul(u).wrapping_add(x))
-        };
+    fn additions_of_the_lanes_differences_give_their_values() {
+        // The Newton lanes' values are an integer polynomial's: TrackPlayer's additions of
+        // its differences at the epoch's first frame (Δ^k v(−8) = Σ_j d_j·B_{j−k}(−8)) give
+        // `newton_i32` at every later u of the epoch, wrapping or not.
         for n in 0..MAX_TERMS {
             for seed in 0..20u32 {
-                let b = coefficients(n, seed, 125.0, 0.0);
-                let e = exponent_for(bound(&b, n, false) * 8f64.powi(n as i32)).unwrap();
-                let plain = quantize(&b, Units { e, fine: false });
-                let one_unit: Vec<i32> = b
-                    .iter()
-                    .take(n + 1)
-                    .map(|&x| round_to(x, pow2(e)))
-                    .collect();
+                let b = coefficients(n, seed, 1.0e9, 0.0);
+                let e = exponent_for(reach(&b, n)).unwrap() + (seed % 3) as i32;
+                let d = quantize(&b, Units { e });
+                let w = newton_basis(-8);
+                let mut state = [0i32; MAX_TERMS];
+                for (k, s) in state.iter_mut().enumerate().take(n + 1) {
+                    *s = (k..=n).fold(0i32, |v, j| v.wrapping_add(d[j].wrapping_mul(w[j - k])));
+                }
                 for u in -8..8 {
-                    assert_eq!(
-                        horner_i32(&plain[..=n], u),
-                        classic(&one_unit, u),
-                        "n {n} seed {seed} u {u}"
-                    );
+                    assert_eq!(state[0], newton_i32(&d[..=n], u), "n {n} seed {seed} u {u}");
+                    for k in 0..n {
+                        state[k] = state[k].wrapping_add(state[k + 1]);
+                    }
                 }
             }
         }
@@ -1226,11 +1405,11 @@ mod tests {
 
     #[test]
     fn wrapping_intermediates_still_give_the_value() {
-        // p·u = 3 · 2^30 wraps, but c_0 + p·u = −2^31 + 5 + 3 · 2^30 = 2^30 + 5 fits.
-        assert_eq!(horner_i32(&[i32::MIN + 5, 1 << 30], 3), (1 << 30) + 5);
-        // Cubic: c_3·u = 2^31 wraps to −2^31, but r = c_3·u + c_2 = 2^31 + (−2^31 + 3) = 3
-        // fits; r·u = 12, >> 3 = 1, p = 2 + 1 = 3, v = 5 + 3·4 = 17.
-        assert_eq!(horner_i32(&[5, 2, i32::MIN + 3, 1 << 29], 4), 17);
+        // d_1·u = 3 · 2^30 wraps, but d_0 + d_1·u = −2^31 + 5 + 3 · 2^30 = 2^30 + 5 fits.
+        assert_eq!(newton_i32(&[i32::MIN + 5, 1 << 30], 3), (1 << 30) + 5);
+        // Cubic at u = 4 (B = 1, 4, 6, 4): d_2·6 = 6 · 2^30 and d_3·4 = −6 · 2^30 both wrap,
+        // their sum is 0: v = 5 + 2·4 = 13.
+        assert_eq!(newton_i32(&[5, 2, 1 << 30, -3 << 29], 4), 13);
     }
 
     #[test]
@@ -1280,11 +1459,11 @@ mod tests {
     #[test]
     fn hand_written_loops_play_the_checked_integers_bit_for_bit() {
         // Lanes loaded with what the check plays (`quantize` of `shifted` power coefficients,
-        // fine and plain units, `E` from their bound, the smallest of a chunk shared by its
+        // Newton units, `E` from a bound of their values, the smallest of a chunk shared by its
         // lanes as `shared` gives it, or each lane's own in a mixed chunk) and with wrapping
         // extremes, degrees 1–3, every `u`: the
         // hand-written AVX2 and AVX-512 loops (called directly where the CPU has them, so a
-        // fallback cannot hide one) and `eval` must give `(horner_i32 as f32) · 2^-E`, the
+        // fallback cannot hide one) and `eval` must give `(newton_i32 as f32) · 2^-E`, the
         // value `verify_piece` checks rounded once to f32, to the bit.
         let len = 5 * CHUNK + 7;
         for degree in 1..=3 {
@@ -1298,20 +1477,19 @@ mod tests {
             let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))
                 .map(|k| {
                     let slots = k * CHUNK..((k + 1) * CHUNK).min(len);
-                    let e = slots.map(|s| exponent_for(bound(&power(s), degree, s % 2 == 0)));
+                    let e = slots.map(|s| exponent_for(reach(&power(s), degree)));
                     e.map(|e| e.unwrap_or(0)).min().unwrap_or(0)
                 })
                 .collect();
             for slot in 0..len {
-                let fine = slot % 2 == 0;
                 // Chunk 1's lanes at their own exponents (a mixed chunk: a scale a lane).
-                let own = exponent_for(bound(&power(slot), degree, fine)).unwrap_or(0);
+                let own = exponent_for(reach(&power(slot), degree)).unwrap_or(0);
                 let e = if slot / CHUNK == 1 {
                     own
                 } else {
                     chunk_e[slot / CHUNK]
                 };
-                let mut c = quantize(&power(slot), Units { e, fine });
+                let mut c = quantize(&power(slot), Units { e });
                 if slot % 13 == 0 {
                     // Products past i32 (wrapping), as the ring operations allow.
                     c[degree] = i32::MAX - slot as i32;
@@ -1325,7 +1503,7 @@ mod tests {
             for u in -8..8 {
                 let want: Vec<u32> = lanes
                     .iter()
-                    .map(|(c, s)| (horner_i32(&c[..=degree], u) as f32 * s).to_bits())
+                    .map(|(c, s)| (newton_i32(&c[..=degree], u) as f32 * s).to_bits())
                     .collect();
                 let mut out = vec![f32::NAN; len];
                 g.eval(&g.coef, u, 0, &mut out);
@@ -1387,14 +1565,14 @@ mod tests {
 
     #[test]
     fn the_sweep_plays_the_checked_integers_bit_for_bit() {
-        // Lanes as the check plays them (`quantize` of `shifted` power coefficients, plain and
-        // fine units at the exponent their chunk shares, one chunk mixed), wrapping extremes,
+        // Lanes as the check plays them (`quantize` of `shifted` power coefficients, Newton
+        // units at the exponent their chunk shares, one chunk mixed), wrapping extremes,
         // and lanes of tracks played exactly (no scale, coefficients 0); every degree (1–3 by
         // the hand-written loop, the others through `eval`), every `u`; lengths of whole
         // chunks, an odd chunk count and a partial last chunk, and a group past
         // `pass::PREFETCH_FROM` bytes (the loop with chunk scales and prefetch); rows the whole
         // group and shorter; the group's arrays and a block. Each register kind the CPU has
-        // must give `(horner_i32 as f32) · 2^-E` of the lane's own exponent, to the bit, and
+        // must give `(newton_i32 as f32) · 2^-E` of the lane's own exponent, to the bit, and
         // write nothing past the row.
         for degree in 0..=5usize {
             let lens: &[usize] = if (1..=3).contains(&degree) {
@@ -1414,7 +1592,7 @@ mod tests {
                 let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))
                     .map(|k| {
                         let slots = (k * CHUNK..((k + 1) * CHUNK).min(len)).filter(|&s| played(s));
-                        let e = slots.map(|s| exponent_for(bound(&power(s), degree, s % 3 == 0)));
+                        let e = slots.map(|s| exponent_for(reach(&power(s), degree)));
                         e.map(|e| e.unwrap_or(0)).min().unwrap_or(0)
                     })
                     .collect();
@@ -1424,14 +1602,13 @@ mod tests {
                         lanes.push(([0; MAX_TERMS], 0.0));
                         continue;
                     }
-                    let fine = slot % 3 == 0;
-                    let own = exponent_for(bound(&power(slot), degree, fine)).unwrap_or(0);
+                    let own = exponent_for(reach(&power(slot), degree)).unwrap_or(0);
                     let e = if slot / CHUNK == 2 {
                         own
                     } else {
                         chunk_e[slot / CHUNK]
                     };
-                    let mut c = quantize(&power(slot), Units { e, fine });
+                    let mut c = quantize(&power(slot), Units { e });
                     if slot % 17 == 0 {
                         c[degree] = i32::MAX - slot as i32;
                         c[0] = i32::MIN + 7;
@@ -1459,7 +1636,7 @@ mod tests {
                     for (b, lanes) in [(None, &lanes), (Some(block.as_slice()), &block_lanes)] {
                         let want: Vec<u32> = lanes
                             .iter()
-                            .map(|(c, s)| (horner_i32(&c[..=degree], u) as f32 * s).to_bits())
+                            .map(|(c, s)| (newton_i32(&c[..=degree], u) as f32 * s).to_bits())
                             .collect();
                         for (name, registers) in sweep_registers() {
                             g.registers = registers;
@@ -1505,13 +1682,13 @@ mod tests {
     }
 
     #[test]
-    fn random_lanes_play_horner_i32_bit_for_bit() {
+    fn random_lanes_play_newton_i32_bit_for_bit() {
         // Integers of every bit pattern (a xorshift's 32 bits: products and sums that wrap,
         // shifts of negative numbers) on lanes of degrees 1–3, scales `2^-E` for `E` over
         // 0–126 (a chunk's own, one chunk's lanes each their own: mixed), every `u` of the
         // epoch: the sweep (each register kind the CPU has, and the hand-written loop called
         // directly: the cubic's `c_3·u² + c_2·u`), `eval` (the chunk walk with `u` a
-        // constant) and `write_f64` against `horner_i32` lane by lane, to the bit; rows of a
+        // constant) and `write_f64` against `newton_i32` lane by lane, to the bit; rows of a
         // partial last chunk and a group past `pass::PREFETCH_FROM` bytes.
         let mut x = 0x2545_f491u32;
         let mut next = move || {
@@ -1546,7 +1723,7 @@ mod tests {
                 for u in -8..8 {
                     let exact: Vec<i32> = lanes
                         .iter()
-                        .map(|(c, _)| horner_i32(&c[..=degree], u))
+                        .map(|(c, _)| newton_i32(&c[..=degree], u))
                         .collect();
                     let want: Vec<u32> = exact
                         .iter()
@@ -1699,7 +1876,7 @@ mod tests {
     fn avx2_and_default_paths_agree() {
         // Every degree (1–3: the kernels compiled per u), every u, every slot, from a chunk
         // boundary (whole chunks and a partial one) and from inside a chunk: the vector passes
-        // against each other and against `horner_i32`, including wrapping products.
+        // against each other and against `newton_i32`, including wrapping products.
         let len = 3001;
         for degree in 0..=5 {
             let mut g = IntLanes::new(degree, len);
@@ -1735,7 +1912,7 @@ mod tests {
                     eval_any(&lanes, u, &mut y);
                     for (i, (a, b)) in x.iter().zip(&y).enumerate() {
                         let slot = start + i;
-                        let want = horner_i32(&coef[slot][..=degree], u) as f32 * scale(slot);
+                        let want = newton_i32(&coef[slot][..=degree], u) as f32 * scale(slot);
                         let at = format!("degree {degree} slot {slot} u {u} from {start}");
                         assert_eq!(a.to_bits(), want.to_bits(), "{at}");
                         assert_eq!(b.to_bits(), want.to_bits(), "{at}");

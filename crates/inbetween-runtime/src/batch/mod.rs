@@ -24,10 +24,9 @@
 //!   normalized in a second pass over the row (`normalize`; on f32 lanes by a list of their
 //!   channels, block by block while the row is in L1 when one group writes it: `interleaved`).
 //!   Fixed tracks (`clamp` wrap) play the same way on i32 lanes (`fixed32`): integer
-//!   coefficients in units of `2^-E` per chunk of 32 lanes (`2^-(E+3)` for the orders ≥ 2;
-//!   `fixed32::shared`), wrapping i32
-//!   Horner steps with one arithmetic shift, one exact conversion to the output — integer
-//!   arithmetic only, checked the same way. They are chunked like the f32 lanes, in chunks of
+//!   forward differences at the epoch's centre in units of `2^-E` per chunk of 32 lanes
+//!   (`fixed32::shared`), played as `Σ_k d_k · C(u, k)` by wrapping i32 products and sums, one
+//!   exact conversion to the output — integer arithmetic only, checked the same way. They are chunked like the f32 lanes, in chunks of
 //!   their own width (`horner::INT_CHUNK`, 32 lanes: at 8 the compiler leaves their kernel
 //!   scalar), and read in place from the same epoch blocks, patched by their own records
 //!   (`live`); one chunk walk (`pass`, generic over the width) serves both kinds of lanes.
@@ -1496,7 +1495,7 @@ fn forward_chains(
             // chunks share an exponent (`fixed32::shared`).
             (true, true, false) => {
                 with_fixed_chain(info, chain, fixed32::expected_exponent).map(|e| {
-                    info.exponent = fixed32::Units { e, fine: false };
+                    info.exponent = fixed32::Units { e };
                     true
                 })
             }

@@ -10,16 +10,16 @@
 //! # The rule
 //!
 //! Each fixed track that may have i32 lanes has an expected exponent `E_t`, found without a
-//! check (`expected_exponent`): the largest at which its coefficients fit `2^30` units in the
-//! plain form where that form's rounding bound holds its budget, else the fine form's. The
+//! check (`expected_exponent`): the largest at which every value it plays fits i32 (less 2^7
+//! units). The
 //! lanes of a degree's i32 group are assigned in track order (as `assign_slots` does: a
 //! track's components on consecutive lanes), so a track whose lanes cross a chunk boundary
 //! joins the chunks on either side; every *run* of chunks so joined shares `E = min E_t` over
 //! the tracks with lanes in it (a track that may not have i32 lanes joins nothing: its lanes
 //! are 0 and play 0 at any scale). A smaller exponent is a coarser unit but never a larger
-//! integer, so each form that fits at `E_t` fits at `E`. Each track is checked at `E` in
-//! exactly the arithmetic that plays it (`choose_units(.., Some(E))`: the plain form, then the
-//! fine one where it fits), and [`checked_units`] settles the rest: a track that fails alone
+//! integer, so the values that fit at `E_t` fit at `E`. Each track is checked at `E` in
+//! exactly the arithmetic that plays it (`choose_units(.., Some(E))`), and [`checked_units`]
+//! settles the rest: a track that fails alone
 //! too leaves its run (so that it does not coarsen the others' unit), one that holds only at a
 //! smaller exponent than expected brings that one, and the runs so changed are checked again.
 //! A track that fails in its run's unit but holds its budget alone plays in its own units: its
@@ -146,7 +146,8 @@ pub(crate) fn share_units(tracks: &mut [TrackInfo<'_>], pending: &mut [Pending],
 /// checked at the exponent its run shares ([`shared_exponents`]); one that fails there is
 /// checked alone too: if it fails alone it leaves its run (it never plays on i32 lanes, so it
 /// must not coarsen the others' unit), and if it holds its budget alone only at an exponent
-/// below its expected one (the plain form failed, the fine one passed) that is its exponent
+/// below its expected one (a `check` may find one: `choose_units` today gives the expected one
+/// or none) that is its exponent
 /// now; either way its run's exponent changes and the run's members are checked again at the
 /// new one, until nothing changes (each member's exponent only falls or goes, so this ends).
 /// A member that fails in its run's unit but holds alone plays in its own units (its chunk
@@ -175,7 +176,7 @@ fn checked_units(
             };
             let own = *own.get_or_insert_with(|| check(k, None));
             // Failing alone it leaves its run; holding its budget alone only at an exponent
-            // below its expected one (the fine form's), it brings that one to its run.
+            // below its expected one, it brings that one to its run.
             let lower = own.map(|u| u.e).filter(|&o| m.e.is_some_and(|x| o < x));
             if own.is_none() || lower.is_some() {
                 m.e = lower;
@@ -251,7 +252,7 @@ mod tests {
     fn a_track_failing_in_its_own_unit_leaves_its_run_and_the_others_are_checked_again() {
         // One chunk: track 0 (expected E 10) holds its budget nowhere, track 1 (expected 20)
         // only at E ≥ 15, track 2 (expected 18) anywhere, track 3 (expected 25) only at its
-        // own E 17 (its plain form at 25 fails, its fine one at 17 holds) and at E ≤ 17,
+        // own E 17 (a check that holds only below the expected 25) and at E ≤ 17,
         // track 4 (expected 28) only at E ≥ 25; track 5 (expected 30) is alone in the next
         // chunk.
         let mut members: Vec<Member> = [10, 20, 18, 25, 28].map(|e| member(3, 1, Some(e))).to_vec();
@@ -269,10 +270,10 @@ mod tests {
                 4 => e >= 25,
                 _ => true,
             };
-            holds.then_some(Units { e, fine: true })
+            holds.then_some(Units { e })
         };
         let units = checked_units(members, check);
-        let fine = |e| Some(Units { e, fine: true });
+        let fine = |e| Some(Units { e });
         // Track 4 holds only alone: its own units (a mixed chunk).
         assert_eq!(units[..5], [None, fine(17), fine(17), fine(17), fine(28)]);
         assert!(units[5..32].iter().all(Option::is_none));

@@ -1,20 +1,20 @@
 //! The i32 lanes' whole chunks by hand on x86-64: the arithmetic of `fixed32::lane` on AVX2 (8 lanes a register) or AVX-512 (16) registers, `u` a compile-time constant, the chunks walked by one index.
 //!
-//! Per register of lanes: `r = c_D; r = r·u + c_k (k = D−1 … 2)`, `p = c_1 + ((r·u) >> S)`,
-//! `v = c_0 + p·u` (a cubic's `r·u` as `c_3·u² + c_2·u`, the same integer mod 2^32) with
-//! `vpmulld` (the low 32 bits of the product: `wrapping_mul`; a product by
-//! a constant the compiler may turn into shifts and adds, the same integers), `vpaddd`
-//! (`wrapping_add`) and `vpsrad` (`>>`, arithmetic), then `vcvtdq2ps` (round to nearest even,
-//! as `v as f32`) and `vmulps` by the chunk's `2^-E` (one broadcast a chunk): the bits of `horner_i32(c, u) as f32 ·
-//! 2^-E`, the value `Bank::new`'s check verifies, rounded once
-//! (`hand_written_loops_play_the_checked_integers_bit_for_bit`). The generic chunk walk
-//! (`pass::walk`) kept ~16 instructions of bookkeeping a chunk in the 16 copies of the pass
-//! (one per `u`); this loop keeps 3. The AVX-512 registers exist only when the compiler has
-//! their intrinsics (Rust 1.89; the crate's MSRV is 1.81, whose builds play AVX2).
+//! Per register of lanes: `v = (d_3·B_3 + d_2·B_2) + (d_1·B_1 + d_0)` (the orders a group has),
+//! `B_k = B_k(u)` the Newton basis broadcast to every lane ([`Weights`]), with `vpmulld` (the
+//! low 32 bits of the product: `wrapping_mul`; a product by a constant the compiler may turn
+//! into shifts and adds, the same integers) and `vpaddd` (`wrapping_add`), then `vcvtdq2ps`
+//! (round to nearest even, as `v as f32`) and `vmulps` by the chunk's `2^-E` (one broadcast a
+//! chunk): the bits of `newton_i32(d, u) as f32 · 2^-E`, the value `Bank::new`'s check
+//! verifies, rounded once (`hand_written_loops_play_the_checked_integers_bit_for_bit`). The
+//! generic chunk walk (`pass::walk`) kept ~16 instructions of bookkeeping a chunk in the 16
+//! copies of the pass (one per `u`); this loop keeps 3. The AVX-512 registers exist only when
+//! the compiler has their intrinsics (Rust 1.89; the crate's MSRV is 1.81, whose builds play
+//! AVX2).
 
 use core::arch::x86_64::*;
 
-use super::{Lanes, CHUNK, SHIFT};
+use super::{newton_basis, Lanes, CHUNK};
 
 /// A register of i32 lanes and what the pass does with it.
 pub(super) trait Wide: Copy {
@@ -40,11 +40,6 @@ pub(super) trait Wide: Copy {
     /// # Safety
     /// As [`Wide::splat`].
     unsafe fn mul(self, b: Self) -> Self;
-    /// Lane by lane `>> S` (arithmetic).
-    ///
-    /// # Safety
-    /// As [`Wide::splat`].
-    unsafe fn shift(self) -> Self;
     /// The f32 register of the same width.
     type Scale: Copy;
     /// Every lane `s` (a chunk's scale).
@@ -82,9 +77,6 @@ pub(super) trait Wide: Copy {
     unsafe fn rescale(o: *mut f32, s: *const f32);
 }
 
-/// `S` ([`SHIFT`]) as the AVX2 shift's immediate.
-const SHIFT_I: i32 = SHIFT as i32;
-
 // SAFETY (every method): AVX2 is the caller's guarantee; the pointers' ranges are theirs.
 impl Wide for __m256i {
     const LANES: usize = 8;
@@ -103,10 +95,6 @@ impl Wide for __m256i {
     #[inline(always)]
     unsafe fn mul(self, b: Self) -> Self {
         unsafe { _mm256_mullo_epi32(self, b) }
-    }
-    #[inline(always)]
-    unsafe fn shift(self) -> Self {
-        unsafe { _mm256_srai_epi32::<SHIFT_I>(self) }
     }
     type Scale = __m256;
     #[inline(always)]
@@ -143,7 +131,7 @@ impl Wide for __m256i {
 mod avx512 {
     use core::arch::x86_64::*;
 
-    use super::{Wide, SHIFT};
+    use super::Wide;
 
     // SAFETY (every method): AVX-512F is the caller's guarantee; the pointers' ranges are
     // theirs.
@@ -164,10 +152,6 @@ mod avx512 {
         #[inline(always)]
         unsafe fn mul(self, b: Self) -> Self {
             unsafe { _mm512_mullo_epi32(self, b) }
-        }
-        #[inline(always)]
-        unsafe fn shift(self) -> Self {
-            unsafe { _mm512_srai_epi32::<SHIFT>(self) }
         }
         type Scale = __m512;
         #[inline(always)]
@@ -249,7 +233,7 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
     // load and store stays inside the borrowed slices (unaligned: no alignment is needed).
     // `V`'s instructions are the caller's guarantee.
     unsafe {
-        let uv = (V::splat(U), V::splat(U.wrapping_mul(U)));
+        let w = weights::<V>(U);
         for i in 0..whole {
             let (c, o) = (c.add(i * N), o.add(i * CHUNK));
             if ahead {
@@ -257,12 +241,12 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
             }
             let sc = *s.add(i);
             if sc > super::MIXED {
-                chunk_scaled::<V, N>(c, uv, sc, o);
+                chunk_scaled::<V, N>(c, w, sc, o);
             } else {
                 let l = l.add(i).cast::<f32>();
                 for j in (0..CHUNK).step_by(V::LANES) {
                     let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-                    value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+                    value::<V, N>(load, w).store_lanes(l.add(j), o.add(j));
                 }
             }
         }
@@ -278,11 +262,13 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 /// `out` past the group's chunks.
 ///
 /// The operations of [`run`] lane for lane, so the same integers and bits, with less around
-/// them (docs/benchmarks-history.md, *Fixed-point sweep at 1 000 channels (session 11)*): `u` is a
-/// compile-time constant only for 0 and 1 (products that are no instruction); for the other
-/// values one `vpmulld` by a register of `u` folds the load of an order, where a constant's
-/// shifts and adds took two or three instructions (a shift by 2 or 4 too: it cannot fold the
-/// load, 12 instructions a register against the product's 10; session 12). A group of fewer
+/// them (docs/benchmarks-history.md, *Fixed-point sweep at 1 000 channels (session 11)*): below
+/// `pass::PREFETCH_FROM` bytes `u` is a compile-time constant for each of the epoch's 16
+/// values, so the basis is: a product by 0 or 1 is no instruction, by −1 or 2 a subtraction
+/// or an addition, equal weights share a product (`u = 3`: `(d_1 + d_2)·3`), and the rest keep
+/// `vpmulld` with a register operand (the 1 000-channel fixed bank ~7 % faster than with `u`
+/// in a register for every value, on this machine's Intel cores, where `vpmulld` takes port 0
+/// twice; docs/benchmarks-history.md, *Fixed bank: Newton lanes (session 18)*). A group of fewer
 /// than `pass::PREFETCH_FROM` bytes (its frame stays in the core's caches) multiplies each
 /// whole chunk by the scale broadcast to it (`IntLanes::broadcast`: one `vbroadcastss` a chunk,
 /// no test), 1 in a [`super::MIXED`] chunk, whose lanes are then multiplied by their own
@@ -308,7 +294,7 @@ pub(super) unsafe fn sweep<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> b
     }
 }
 
-/// [`sweep`] for `N` orders: `u` a constant where that saves instructions, the loop for the
+/// [`sweep`] for `N` orders: `u` a constant for a small group (`each_u`), the loop for the
 /// group's size.
 ///
 /// # Safety
@@ -319,9 +305,9 @@ unsafe fn sweep_u<V: Wide, const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32
     // SAFETY (each call): `V`'s instructions are this function's precondition.
     unsafe {
         match (large, u) {
-            (false, 0) => sweep_n::<V, N, false>(g, 0, out),
-            (false, 1) => sweep_n::<V, N, false>(g, 1, out),
-            (false, _) => sweep_n::<V, N, false>(g, u, out),
+            (false, _) => {
+                super::each_u!(u, U => sweep_n::<V, N, false>(g, U, out), sweep_n::<V, N, false>(g, u, out))
+            }
             (true, 0) => sweep_n::<V, N, true>(g, 0, out),
             (true, 1) => sweep_n::<V, N, true>(g, 1, out),
             (true, _) => sweep_n::<V, N, true>(g, u, out),
@@ -366,29 +352,29 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
     // `CHUNK`) of one such chunk, so every load and store stays inside the borrowed slices
     // (unaligned: no alignment is needed). `V`'s instructions are the caller's guarantee.
     unsafe {
-        let uv = (V::splat(u), V::splat(u.wrapping_mul(u)));
+        let w = weights::<V>(u);
         if LARGE {
             for i in 0..whole {
                 let (c, o) = (c.add(i * N), o.add(i * CHUNK));
                 prefetch::<N>(c.cast());
                 let sc = *s.add(i);
                 if sc > super::MIXED {
-                    chunk_scaled::<V, N>(c, uv, sc, o);
+                    chunk_scaled::<V, N>(c, w, sc, o);
                 } else {
-                    chunk_lanes::<V, N>(c, uv, l.add(i), o, CHUNK);
+                    chunk_lanes::<V, N>(c, w, l.add(i), o, CHUNK);
                 }
             }
         } else {
             // Two chunks a step (the loop's own instructions once per 64 lanes), each times
             // the scale broadcast to it (1 in a mixed chunk, whose lanes are scaled below).
             for i in (0..whole / 2).map(|p| 2 * p) {
-                chunk_scaled::<V, N>(c.add(i * N), uv, *b.add(i), o.add(i * CHUNK));
+                chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
                 let i = i + 1;
-                chunk_scaled::<V, N>(c.add(i * N), uv, *b.add(i), o.add(i * CHUNK));
+                chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
             }
             if whole % 2 == 1 {
                 let i = whole - 1;
-                chunk_scaled::<V, N>(c.add(i * N), uv, *b.add(i), o.add(i * CHUNK));
+                chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
             }
         }
         if whole < chunks {
@@ -402,11 +388,11 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
             let full = rest - rest % V::LANES;
             for j in (0..full).step_by(V::LANES) {
                 let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-                value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+                value::<V, N>(load, w).store_lanes(l.add(j), o.add(j));
             }
             if full < rest {
                 let load = |k: usize| V::load(c.add(k).cast::<i32>().add(full));
-                value::<V, N>(load, uv).store_lanes_part(l.add(full), o.add(full), rest - full);
+                value::<V, N>(load, w).store_lanes_part(l.add(full), o.add(full), rest - full);
             }
         }
     }
@@ -437,7 +423,7 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
     true
 }
 
-/// The registers of a chunk of `N` orders at `c` (every lane `uv`: `u`, `u²`), each lane times
+/// The registers of a chunk of `N` orders at `c` (the basis `w` at `u`), each lane times
 /// `scale` (one broadcast), into `o .. o + CHUNK`.
 ///
 /// # Safety
@@ -446,7 +432,7 @@ unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
 #[inline(always)]
 unsafe fn chunk_scaled<V: Wide, const N: usize>(
     c: *const [i32; CHUNK],
-    uv: (V, V),
+    w: Weights<V>,
     scale: f32,
     o: *mut f32,
 ) {
@@ -456,12 +442,12 @@ unsafe fn chunk_scaled<V: Wide, const N: usize>(
         let sv = V::splat_scale(scale);
         for j in (0..CHUNK).step_by(V::LANES) {
             let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-            value::<V, N>(load, uv).store_scaled(sv, o.add(j));
+            value::<V, N>(load, w).store_scaled(sv, o.add(j));
         }
     }
 }
 
-/// The registers of a chunk of `N` orders at `c` (every lane `uv`: `u`, `u²`) from lane 0 up
+/// The registers of a chunk of `N` orders at `c` (the basis `w` at `u`) from lane 0 up
 /// to lane `lanes` (`CHUNK`: all), each lane times its own scale (the chunk of scales at `l`),
 /// into `o ..`.
 ///
@@ -471,7 +457,7 @@ unsafe fn chunk_scaled<V: Wide, const N: usize>(
 #[inline(always)]
 unsafe fn chunk_lanes<V: Wide, const N: usize>(
     c: *const [i32; CHUNK],
-    uv: (V, V),
+    w: Weights<V>,
     l: *const [f32; CHUNK],
     o: *mut f32,
     lanes: usize,
@@ -482,7 +468,7 @@ unsafe fn chunk_lanes<V: Wide, const N: usize>(
     unsafe {
         for j in (0..CHUNK).step_by(V::LANES).take_while(|&j| j < lanes) {
             let load = |k: usize| V::load(c.add(k).cast::<i32>().add(j));
-            value::<V, N>(load, uv).store_lanes(l.add(j), o.add(j));
+            value::<V, N>(load, w).store_lanes(l.add(j), o.add(j));
         }
     }
 }
@@ -581,37 +567,44 @@ fn prefetch<const N: usize>(c: *const i8) {
     }
 }
 
-/// `fixed32::lane` on a register of lanes: the orders `c(k)` (`N` of them) at `u` (every
-/// lane of `uv.0`; `uv.1` every lane `u·u`, wrapping).
+/// The Newton basis `B_1(u)`, `B_2(u)`, `B_3(u)` ([`newton_basis`]), each in every lane of a
+/// register (`B_0 = 1` needs none).
+pub(super) type Weights<V> = (V, V, V);
+
+/// [`Weights`] at `u`.
 ///
-/// A cubic's `r·u = (c_3·u + c_2)·u` is taken as `c_3·u² + c_2·u`: the same integer mod 2^32
-/// (wrapping products and sums are the ring's operations, which distribute and associate),
-/// so the same bits, with the two products side by side rather than one after the other (a
-/// dependency chain shorter by a `vpmulld` and a `vpaddd`, the same instructions): the
-/// 1 000-channel fixed bank 2–4 % faster on the benchmark machine's Zen 3 cores, whose loop
-/// is otherwise bound by its loads and vector operations, not by `vpmulld`
-/// (docs/benchmarks-history.md, *Fixed bank at 1 000 channels: what bounds the i32 sweep on Zen 3 (session 16)*).
+/// # Safety
+/// The CPU must support `V`'s instructions.
+#[inline(always)]
+unsafe fn weights<V: Wide>(u: i32) -> Weights<V> {
+    let w = newton_basis(u);
+    // SAFETY: `V`'s instructions are the caller's guarantee.
+    unsafe { (V::splat(w[1]), V::splat(w[2]), V::splat(w[3])) }
+}
+
+/// `fixed32::lane` on a register of lanes: the orders `c(k)` (`N ≤ 4` of them) at the basis
+/// `w`, `(c_3·B_3 + c_2·B_2) + (c_1·B_1 + c_0)` by `vpmulld` and `vpaddd` (wrapping products
+/// and sums, the ring's operations: the integer of `newton_i32` in any order). Three products
+/// side by side and three sums for a cubic, no shift: the Horner form with finer orders this
+/// replaced took the same products one after another and an arithmetic shift, 9 vector
+/// operations a register against 8 (the shift and `vpmulld` share port 0 on Intel cores with
+/// 512-bit registers, which bound the loop: docs/benchmarks-history.md, *Fixed bank: Newton
+/// lanes (session 18)*).
 ///
 /// # Safety
 /// The CPU must support `V`'s instructions; `c` must be sound to call for every `k < N`.
 #[inline(always)]
-unsafe fn value<V: Wide, const N: usize>(c: impl Fn(usize) -> V, uv: (V, V)) -> V {
-    let (uv, uu) = uv;
+unsafe fn value<V: Wide, const N: usize>(c: impl Fn(usize) -> V, w: Weights<V>) -> V {
+    let (w1, w2, w3) = w;
     // SAFETY: `V`'s instructions are the caller's guarantee.
     unsafe {
-        if N == 4 {
-            let x = c(3).mul(uu).add(c(2).mul(uv));
-            let p = c(1).add(x.shift());
-            p.mul(uv).add(c(0))
-        } else if N >= 3 {
-            let mut r = c(N - 1);
-            for k in (2..N - 1).rev() {
-                r = r.mul(uv).add(c(k));
-            }
-            let p = c(1).add(r.mul(uv).shift());
-            p.mul(uv).add(c(0))
+        if N >= 4 {
+            let high = c(3).mul(w3).add(c(2).mul(w2));
+            c(1).mul(w1).add(c(0)).add(high)
+        } else if N == 3 {
+            c(2).mul(w2).add(c(1).mul(w1).add(c(0)))
         } else if N == 2 {
-            c(1).mul(uv).add(c(0))
+            c(1).mul(w1).add(c(0))
         } else {
             c(0)
         }
