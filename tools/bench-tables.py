@@ -28,7 +28,7 @@ import sys
 WHAT = {
     "inbetween-batch-f32": "`Bank` over an f32 stream: f32 Horner lanes about 16-frame epochs (checked in `Bank::new`), SoA, reload script",
     "inbetween-batch-f64": "`Bank` over an f64 stream (Horner lanes, f32 or f64 as the check allows)",
-    "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i32 Horner lanes (integer coefficients in units 2^-E about 16-frame epochs, checked in `Bank::new`), SoA, reload script",
+    "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i32 Newton lanes (integer forward differences in units 2^-E about 16-frame epochs, `Σ d_k·C(u,k)`, checked in `Bank::new`; AVX-512 where the CPU has it), SoA, reload script",
     "inbetween-batch-f32-degree4": "`Bank`, f32 stream compiled with `max_degree: 4`",
     "inbetween-batch-f32-raw": "`Bank`, f32 stream compiled with `normalize: false` (quaternion components fitted raw, not normalized on output)",
     "inbetween-batch-f32-parallel": "`Bank::advance_parallel` (feature rayon)",

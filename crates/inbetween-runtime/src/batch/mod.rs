@@ -1,4 +1,4 @@
-//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 (float tracks) and i32 (fixed tracks) Horner lanes for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
+//! Batch playback: a bank of many compiled tracks played together in structure-of-arrays lanes — f32 Horner lanes (float tracks) and i32 Newton lanes (fixed tracks, `fixed32`) for forward play, the exact forward-difference lanes of `TrackPlayer` for everything else — with piece changes taken off the common path by a time-ordered reload schedule.
 //!
 //! # Two ways of playing
 //!
@@ -766,7 +766,7 @@ impl<'s> Bank<'s> {
         fast.map(|i| usize::from(i.components)).sum()
     }
 
-    /// The fixed channels among [`Bank::horner_channels`]: played on i32 Horner lanes in forward
+    /// The fixed channels among [`Bank::horner_channels`]: played on i32 Newton lanes in forward
     /// play (integer arithmetic; see the module docs).
     #[must_use]
     pub fn int32_channels(&self) -> usize {
