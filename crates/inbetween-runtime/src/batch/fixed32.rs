@@ -52,16 +52,16 @@
 //! The straight frame plays a group whose lanes are one run of channels from slot 0 by
 //! [`IntLanes::sweep`] (`x86::sweep`): one counted loop over every chunk straight into the
 //! caller's row, two chunks a step, each chunk times a scale broadcast to it below
-//! `pass::PREFETCH_FROM` bytes (no test of the chunk's scale: 1 in a mixed chunk, whose lanes
+//! `pass::PREFETCH_UNTIL` bytes (no test of the chunk's scale: 1 in a mixed chunk, whose lanes
 //! are multiplied by their own scales after the loop), and only the registers of a partial
 //! last chunk that hold lanes of the row, the last one by a masked store
 //! (`docs/benchmarks-history.md`, *Fixed-point sweep at 1 000 channels (session 11)*). The
 //! straight frame's records are a [`LeanRecords`] list built once in `Bank::new`: without
 //! those an epoch's block already holds at its first frame, a cubic record stored by one
 //! 128-bit load and four 32-bit stores (*Fixed-point bank at 1 000 channels, second pass
-//! (session 12)*); from `records::PREFETCH_FROM` bytes of block (10^6 channels) each record's
-//! lines prefetched 16 records ahead, as the f32 records (*Fixed bank at 10^6 channels:
-//! prefetch (session 17)*).
+//! (session 12)*); from [`RECORDS_PREFETCH_FROM`] bytes of block (32 768 cubic lanes) each
+//! record's lines prefetched 16 records ahead (*Fixed bank at 10^6 channels: prefetch
+//! (session 17)*, *Fixed bank: Newton lanes (session 18)*).
 //!
 //! # Output
 //!
@@ -1078,11 +1078,11 @@ impl LeanRecords {
     /// The records of script frame `i` (`terms` orders each) into the live block's part of
     /// the group, `values` (as `Records::store_chunked`; a position past `values` is skipped).
     ///
-    /// A cubic part of at least `records::PREFETCH_FROM` bytes (10^6 lanes: 16 MB) is stored
+    /// A cubic part of at least [`RECORDS_PREFETCH_FROM`] bytes (from 32 768 lanes) is stored
     /// by [`x86::store_records4`] asking for each record's lines 16 records before its stores,
-    /// as `Records::store_chunked` does for such f32 parts: the frame's pass has just walked
-    /// the whole part, so each record's lines are far past the core's L2, and without the hint
-    /// each record's stores wait for them. With it the fixed bank at 10^6 channels took 0.93
+    /// as `Records::store_chunked` does for f32 parts of `records::PREFETCH_FROM` bytes: the
+    /// frame's pass has just walked the whole part, so each record's lines are past the core's
+    /// L1 or L2, and without the hint each record's stores wait for them. With it the fixed bank at 10^6 channels took 0.93
     /// (wall) and 0.87 (CPU) of the time without it (medians of 20 paired rounds in one
     /// process; prefetching through `store_chunked`'s scalar loop gained 2–7 % wall in four
     /// processes; docs/benchmarks-history.md, *Fixed bank at 10^6 channels: prefetch (session 17)*).
@@ -1090,7 +1090,7 @@ impl LeanRecords {
     pub(crate) fn store(&self, i: usize, terms: usize, values: &mut [i32]) {
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if terms == 4 && self.registers != Registers::Any {
-            let far = core::mem::size_of_val(values) >= super::records::PREFETCH_FROM;
+            let far = core::mem::size_of_val(values) >= RECORDS_PREFETCH_FROM;
             let (from, to) = self.records.range(i);
             let (Some(slots), Some(coef)) = (
                 self.records.slots().get(from..to),
@@ -1119,6 +1119,16 @@ impl LeanRecords {
         self.records.store_chunked(i, terms, values);
     }
 }
+
+/// Bytes of a cubic group's part of a block from which [`LeanRecords::store`] prefetches each
+/// record's lines (`pass::PREFETCH_FROM`, 512 KiB: 32 768 cubic lanes), where the f32 records
+/// start at `records::PREFETCH_FROM` (4 MiB). An i32 record's four numbers lie `CHUNK · 4 =
+/// 128` bytes apart, four cache lines, against two for an f32 record (8 lanes a chunk), and a
+/// group of 100 000 cubic lanes (1.6 MB, with the 0.4 MB row about this machine's 2 MB L2)
+/// no longer holds all of them in L2 by the time the records come: there the fixed bank took
+/// 0.92–0.95 of the time without the hint (paired rounds in one process, a scratch switch;
+/// docs/benchmarks-history.md, *Fixed bank: Newton lanes (session 18)*).
+const RECORDS_PREFETCH_FROM: usize = super::pass::PREFETCH_FROM;
 
 /// [`LeanRecords`] of every i32 group of `script` (by degree, as `Script::hot32`), from its
 /// records and epoch blocks as `Bank::new` built them.
@@ -1563,19 +1573,26 @@ mod tests {
         }
     }
 
+    /// Cubic lanes whose coefficients pass `pass::PREFETCH_UNTIL` bytes: the sweep's loop with
+    /// chunk scales and prefetch.
+    const LARGE_CUBIC: usize = crate::batch::pass::PREFETCH_UNTIL / 16 + 9;
+
     #[test]
     fn the_sweep_plays_the_checked_integers_bit_for_bit() {
         // Lanes as the check plays them (`quantize` of `shifted` power coefficients, Newton
         // units at the exponent their chunk shares, one chunk mixed), wrapping extremes,
         // and lanes of tracks played exactly (no scale, coefficients 0); every degree (1–3 by
         // the hand-written loop, the others through `eval`), every `u`; lengths of whole
-        // chunks, an odd chunk count and a partial last chunk, and a group past
-        // `pass::PREFETCH_FROM` bytes (the loop with chunk scales and prefetch); rows the whole
+        // chunks, an odd chunk count and a partial last chunk, a group past
+        // `pass::PREFETCH_FROM` bytes and a cubic one past `pass::PREFETCH_UNTIL` (the loop
+        // with chunk scales and prefetch); rows the whole
         // group and shorter; the group's arrays and a block. Each register kind the CPU has
         // must give `(newton_i32 as f32) · 2^-E` of the lane's own exponent, to the bit, and
         // write nothing past the row.
         for degree in 0..=5usize {
-            let lens: &[usize] = if (1..=3).contains(&degree) {
+            let lens: &[usize] = if degree == 3 {
+                &[1, 8, 31, 32, 96, 5 * CHUNK + 9, 33_000, LARGE_CUBIC]
+            } else if (1..=2).contains(&degree) {
                 &[1, 8, 31, 32, 96, 5 * CHUNK + 9, 33_000]
             } else {
                 &[5 * CHUNK + 9]
@@ -1689,7 +1706,8 @@ mod tests {
         // epoch: the sweep (each register kind the CPU has, and the hand-written loop called
         // directly: the cubic's `c_3·u² + c_2·u`), `eval` (the chunk walk with `u` a
         // constant) and `write_f64` against `newton_i32` lane by lane, to the bit; rows of a
-        // partial last chunk and a group past `pass::PREFETCH_FROM` bytes.
+        // partial last chunk, a group past `pass::PREFETCH_FROM` bytes and a cubic one past
+        // `pass::PREFETCH_UNTIL`.
         let mut x = 0x2545_f491u32;
         let mut next = move || {
             x ^= x << 13;
@@ -1698,7 +1716,8 @@ mod tests {
             x
         };
         for degree in 1..=3usize {
-            for len in [8, 3 * CHUNK + 13, 33_000] {
+            let large = if degree == 3 { LARGE_CUBIC } else { 33_000 };
+            for len in [8, 3 * CHUNK + 13, 33_000, large] {
                 let mut g = IntLanes::new(degree, len);
                 let mut lanes: Vec<([i32; MAX_TERMS], f32)> = Vec::new();
                 let chunk_e: Vec<i32> = (0..len.div_ceil(CHUNK))

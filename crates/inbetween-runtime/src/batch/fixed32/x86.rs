@@ -263,13 +263,15 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 ///
 /// The operations of [`run`] lane for lane, so the same integers and bits, with less around
 /// them (docs/benchmarks-history.md, *Fixed-point sweep at 1 000 channels (session 11)*): below
-/// `pass::PREFETCH_FROM` bytes `u` is a compile-time constant for each of the epoch's 16
+/// `pass::PREFETCH_UNTIL` bytes `u` is a compile-time constant for each of the epoch's 16
 /// values, so the basis is: a product by 0 or 1 is no instruction, by −1 or 2 a subtraction
 /// or an addition, equal weights share a product (`u = 3`: `(d_1 + d_2)·3`), and the rest keep
 /// `vpmulld` with a register operand (the 1 000-channel fixed bank ~7 % faster than with `u`
 /// in a register for every value, on this machine's Intel cores, where `vpmulld` takes port 0
 /// twice; docs/benchmarks-history.md, *Fixed bank: Newton lanes (session 18)*). A group of fewer
-/// than `pass::PREFETCH_FROM` bytes (its frame stays in the core's caches) multiplies each
+/// than `pass::PREFETCH_UNTIL` bytes (4 MiB: 262 144 cubic lanes; at 100 000 this loop, no
+/// prefetch and the constant `u`, took 0.96–0.98 of the prefetching loop's time in paired
+/// rounds in one process, session 18) multiplies each
 /// whole chunk by the scale broadcast to it (`IntLanes::broadcast`: one `vbroadcastss` a chunk,
 /// no test), 1 in a [`super::MIXED`] chunk, whose lanes are then multiplied by their own
 /// scales in place (`mixed`, a list made once in `Bank::new`; `((v as f32) · 1) · s` is
@@ -301,7 +303,7 @@ pub(super) unsafe fn sweep<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> b
 /// The CPU must support `V`'s instructions.
 #[inline(always)]
 unsafe fn sweep_u<V: Wide, const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
-    let large = core::mem::size_of_val(g.coef) >= super::super::pass::PREFETCH_FROM;
+    let large = core::mem::size_of_val(g.coef) >= super::super::pass::PREFETCH_UNTIL;
     // SAFETY (each call): `V`'s instructions are this function's precondition.
     unsafe {
         match (large, u) {
