@@ -40,8 +40,9 @@
 //! µops), the shift and the conversion all take port 0, which bounds the loop. The straight
 //! frame's sweep is compiled once per `u` of the epoch (`B_k(u)` constants: a product by 0 or 1
 //! is no instruction, by −1 or 2 an addition; `u ∈ {−1, 0, 1, 2}` cost no `vpmulld` at all,
-//! `u = 3` one): the 1 000-channel fixed bank 0.93 of the Horner lanes' time, 0.87 with the
-//! constants (docs/benchmarks-history.md, *Fixed bank: Newton lanes (session 18)*). The
+//! `u = 3` one): the 1 000-channel fixed bank 0.96 of the Horner lanes' time with `u` in a
+//! register, 0.93 with the constants (docs/benchmarks-history.md, *Fixed bank: Newton lanes
+//! (session 18)*). The
 //! generic walk is compiled once per `u` for degrees 1 to 3 too ([`eval_u`]). On x86-64 the
 //! whole chunks of those degrees go through one hand-written loop (`x86`: 3 instructions of
 //! bookkeeping a chunk against the generic walk's ~16) on AVX-512 registers (16 lanes) where
