@@ -265,7 +265,8 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 /// them (docs/benchmarks-history.md, *Fixed-point sweep at 1 000 channels (session 11)*): below
 /// `pass::PREFETCH_UNTIL` bytes `u` is a compile-time constant for each of the epoch's 16
 /// values, so the basis is: a product by 0 or 1 is no instruction, by −1 or 2 a subtraction
-/// or an addition, equal weights share a product (`u = 3`: `(d_1 + d_2)·3`), and the rest keep
+/// or an addition, equal weights may share a product (the compiler's choice: `u = 3` has
+/// `B_1 = B_2 = 3`), and the rest keep
 /// `vpmulld` with a register operand (the 1 000-channel fixed bank ~7 % faster than with `u`
 /// in a register for every value, on this machine's Intel cores, where `vpmulld` takes port 0
 /// twice; docs/benchmarks-history.md, *Fixed bank: Newton lanes (session 18)*). A group of fewer
