@@ -282,11 +282,11 @@ impl Method for BatchMethod<'_> {
             #[cfg(feature = "rayon")]
             if self.parallel {
                 self.bank.advance_parallel();
-            } else {
-                self.bank.advance();
+                let _ = self.bank.write_f32(out);
+                return;
             }
-            #[cfg(not(feature = "rayon"))]
-            self.bank.advance();
+            let _ = self.bank.advance_write_f32(out);
+            return;
         }
         self.started = true;
         let _ = self.bank.write_f32(out);

@@ -912,3 +912,55 @@ fn a_bank_of_one_group_plays_the_bits_of_the_general_straight_path() {
         assert_seeks_play(&one, &played, &lanes);
     }
 }
+
+/// `advance_write_f32` is `advance` then `write_f32`: the same bits at every frame of forward
+/// play (epoch switches, piece changes) and after seeks back, forward and to an epoch's first
+/// frame, for a fixed bank of 3 200 cubic channels (large enough that its records are stored
+/// in the write's pass, `fixed32::FUSE_FROM`) and an f32 bank (advance then write); a buffer
+/// too short is refused after the bank has advanced, as `write_f32` refuses it.
+#[test]
+fn advance_write_f32_plays_what_advance_then_write_f32_play() {
+    let doc = clamped_scalars(3200, 100.0, 23);
+    for precision in [Precision::Fixed, Precision::F32] {
+        let (_, bytes) = compile(&doc, precision, 3).unwrap_or_else(|| panic!("refused"));
+        let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+        let mut apart = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+        let mut fused = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+        if precision == Precision::Fixed {
+            assert_eq!(fused.int32_channels(), fused.channels());
+        }
+        let n = fused.channels();
+        let (mut x, mut y) = (vec![0.0f32; n], vec![0.0f32; n]);
+        let bits = |v: &[f32]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+        let mut compared = 0;
+        for (seek, frames) in [(0.0, 420), (37.0, 90), (512.0, 60), (96.0, 200)] {
+            apart.seek(seek).unwrap_or_else(|e| panic!("{e}"));
+            fused.seek(seek).unwrap_or_else(|e| panic!("{e}"));
+            apart.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
+            fused.write_f32(&mut y).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(bits(&x), bits(&y), "{precision:?} at {seek}");
+            for f in 1..frames {
+                apart.advance();
+                apart.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
+                fused
+                    .advance_write_f32(&mut y)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(
+                    bits(&x),
+                    bits(&y),
+                    "{precision:?} frame {}",
+                    seek + f as f64
+                );
+                compared += n;
+            }
+        }
+        assert!(compared >= 760 * n, "compared {compared}");
+        let mut short = vec![0.0f32; n - 1];
+        let refused = fused.advance_write_f32(&mut short);
+        assert!(matches!(refused, Err(BatchError::BufferTooSmall { .. })));
+        apart.advance();
+        apart.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
+        fused.write_f32(&mut y).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(bits(&x), bits(&y), "{precision:?} after a refused buffer");
+    }
+}

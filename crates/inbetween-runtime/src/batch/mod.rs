@@ -632,6 +632,9 @@ pub struct Bank<'s> {
     used: UsedGroups,
     /// What the straight frames of forward play do (`straight`).
     straight: straight::Straight,
+    /// The i32 records the frame being advanced leaves to the write's pass
+    /// ([`Bank::advance_write_f32`]).
+    fused_records: straight::FusedRecords,
 }
 
 /// A bit per group index, set for the groups with lanes (`used_groups`).
@@ -732,6 +735,7 @@ impl<'s> Bank<'s> {
             all_on_script: false,
             used,
             straight: straight::Straight::default(),
+            fused_records: straight::FusedRecords::default(),
         };
         bank.reload_all();
         Ok(bank)
@@ -962,6 +966,27 @@ impl<'s> Bank<'s> {
         self.write_with(out, |x| x, |i, s| i as f64 * s)?;
         self.normalize_f64(out);
         Ok(())
+    }
+
+    /// [`Bank::advance`] then [`Bank::write_f32`] into `out`, the same state and values; where
+    /// the bank is one cubic i32 group in forward play, the new frame's piece-change records
+    /// are stored by the write's pass over the lanes, part by part (see `straight`).
+    ///
+    /// # Errors
+    /// As `write_f32` (the bank has advanced).
+    pub fn advance_write_f32(&mut self, out: &mut [f32]) -> Result<(), BatchError> {
+        if self.straight.on && self.fits(out.len()).is_ok() {
+            self.fused_records.asked = true;
+            self.advance_straight();
+            self.fused_records.asked = false;
+            if let Some(i) = self.fused_records.due.take() {
+                self.write_fused(i, out);
+                return Ok(());
+            }
+            return self.write_f32(out);
+        }
+        self.advance();
+        self.write_f32(out)
     }
 
     /// Like `write_f64`, rounding each value to f32.

@@ -75,6 +75,42 @@ impl<T: super::horner::LaneWord> Records<T> {
         out
     }
 
+    /// Each script frame's records ordered by position (`slot`), records of one position
+    /// keeping their order (a stable sort): what a frame stores is unchanged (records at
+    /// different positions commute; at one position the later still stores last), and a pass
+    /// over the lanes in order can store each record as it reaches it. For lists without undo
+    /// numbers (`filtered`'s).
+    pub(crate) fn sort_frames(&mut self, terms: usize) {
+        let mut order: Vec<usize> = Vec::new();
+        let (mut slot, mut track, mut coef) = (
+            Vec::with_capacity(self.slot.len()),
+            Vec::with_capacity(self.track.len()),
+            Vec::with_capacity(self.coef.len()),
+        );
+        for i in 0..self.start.len().saturating_sub(1) {
+            let (from, to) = self.range(i);
+            order.clear();
+            order.extend(from..to);
+            order.sort_by_key(|&r| self.slot.get(r).copied().unwrap_or(u32::MAX));
+            for &r in &order {
+                if let (Some(&p), Some(&t), Some(c)) = (
+                    self.slot.get(r),
+                    self.track.get(r),
+                    self.coef.get(r * terms..(r + 1) * terms),
+                ) {
+                    slot.push(p);
+                    track.push(t);
+                    coef.extend_from_slice(c);
+                }
+            }
+        }
+        if slot.len() == self.slot.len() && coef.len() == self.coef.len() {
+            self.slot = slot;
+            self.track = track;
+            self.coef = coef;
+        }
+    }
+
     /// Appends one record per component of a track's script entry: component `c` loads lane
     /// `first_lane + c` with `coef[c · terms .. (c + 1) · terms]` (missing numbers 0).
     pub(crate) fn push_components(

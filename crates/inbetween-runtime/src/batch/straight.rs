@@ -28,6 +28,9 @@
 //!   record in `Bank::new`).
 //!   A frame before `due_other` (no epoch start, no heap reload) whose script frame is
 //!   plain is decided by one test: its lean records and loads, then the next `due`.
+//!   Advanced by `Bank::advance_write_f32` in a bank that is one cubic i32 group large enough
+//!   (`IntLanes::fuses`), the i32 records are not stored here: the frame's script index waits
+//!   in [`FusedRecords`] and [`Bank::write_fused`] stores them in its pass over the lanes.
 //! - A straight `write_f32` of a bank that is one Horner group and nothing else (no exact
 //!   group plays, empty side list, nothing to normalize: [`Only`], found by the plan) is
 //!   that group's sweep alone (~30 instructions a frame less at 1 000 channels, session 15).
@@ -73,6 +76,15 @@ pub(super) struct Straight {
     swept: bool,
     /// The bank's whole straight `write_f32` is one group's sweep (see [`Only`]).
     only: Only,
+}
+
+/// The i32 records a straight frame leaves to its write (`Bank::advance_write_f32`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct FusedRecords {
+    /// The frame being advanced is written next by `advance_write_f32`.
+    pub(super) asked: bool,
+    /// The script frame whose i32 records are not stored yet.
+    pub(super) due: Option<usize>,
 }
 
 /// A straight frame that writes one Horner group's run and nothing else (no exact group plays,
@@ -190,6 +202,8 @@ impl Bank<'_> {
                 },
             straight,
             live,
+            fused_records,
+            fixed32,
             ..
         } = self;
         let used = hot_used.get(i).copied().unwrap_or(0) & mask;
@@ -221,6 +235,13 @@ impl Bank<'_> {
         // ones, whose copy at every plan costs more in an f32 bank than this in a fixed one);
         // their lean lists leave out the records an epoch's block already holds.
         for d in bits(used >> MAX_TERMS) {
+            if fused_records.asked
+                && straight.only == Only::I32(d)
+                && fixed32.get(d).is_some_and(|g| g.fuses())
+            {
+                fused_records.due = Some(i);
+                continue;
+            }
             let chunks = live.and_then(|e| blocks.ints.group_mut(e, d));
             if let (Some(lean), Some(chunks)) = (lean32.get(d), chunks) {
                 lean.store(i, d + 1, chunks.as_flattened_mut());
@@ -378,6 +399,30 @@ impl Bank<'_> {
 }
 
 impl Bank<'_> {
+    /// The straight write of a bank that is one i32 group (`Only::I32`) whose records of
+    /// script frame `i` were left to it: stored part by part in its pass
+    /// (`IntLanes::sweep_records`), the values of `lean_records` then `write_straight`.
+    pub(super) fn write_fused(&mut self, i: usize, out: &mut [f32]) {
+        let frame = self.straight.origin + self.steps as i64;
+        let u = (frame - self.centre) as i32;
+        if let Only::I32(d) = self.straight.only {
+            let (g, lean) = (self.fixed32.get(d), self.script.lean32.get(d));
+            if let (Some(g), Some(lean)) = (g, lean) {
+                if let [(0, first, n)] = *g.runs.as_slice() {
+                    let block = self
+                        .live
+                        .and_then(|e| self.script.blocks.ints.group_mut(e, d));
+                    if let (Some(block), Some(dst)) = (block, out.get_mut(first..first + n)) {
+                        let _ = g.sweep_records(block, lean, i, u, dst);
+                        return;
+                    }
+                }
+            }
+        }
+        self.lean_records(i, u32::MAX << MAX_TERMS);
+        self.write_straight(out);
+    }
+
     /// A straight frame's exact float groups (`Straight::floats`) into `out`, rounded to f32:
     /// what `write_with` writes when no fixed group plays and the side list is empty, without
     /// its walk over the fixed groups and the side list.

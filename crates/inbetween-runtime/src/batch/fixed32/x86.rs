@@ -286,13 +286,139 @@ unsafe fn run<V: Wide, const N: usize, const U: i32>(g: &Lanes<'_>, out: &mut [f
 /// The CPU must support `V`'s instructions.
 #[inline(always)]
 pub(super) unsafe fn sweep<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
-    // SAFETY (each call): `V`'s instructions are this function's precondition.
+    let Some(coef) = g.coef.get(..out.len().div_ceil(CHUNK) * (g.degree + 1)) else {
+        return false;
+    };
+    // SAFETY (each call): `V`'s instructions are this function's precondition; `coef` is
+    // the chunks `sweep_n` reads, borrowed for the call.
     unsafe {
+        let c = coef.as_ptr();
         match g.degree {
-            1 => sweep_u::<V, 2>(g, u, out),
-            2 => sweep_u::<V, 3>(g, u, out),
-            3 => sweep_u::<V, 4>(g, u, out),
+            1 => sweep_u::<V, 2, _>(g, c, u, out, NoRecords),
+            2 => sweep_u::<V, 3, _>(g, c, u, out, NoRecords),
+            3 => sweep_u::<V, 4, _>(g, c, u, out, NoRecords),
             _ => false,
+        }
+    }
+}
+
+/// [`sweep`] of a cubic group with the frame's records stored in its pass: before each part of
+/// [`PART`] chunks is played, the records at positions below its end (`records`, ordered by
+/// position), so each record's lines are fetched just before the part's loads want them
+/// (docs/benchmarks-history.md, *Fixed bank at 100 000 channels: records stored in the pass
+/// (session 19)*). The same stores and values as [`store_records4`] of every record, then
+/// [`sweep`]. `coef` is the group's part of the live block (`g.coef` is not read); `false`
+/// (nothing stored nor written) as for `sweep`, or for another degree.
+///
+/// # Safety
+/// The CPU must support `V`'s instructions and AVX2; `records.0` must be ordered by position,
+/// `records.1` hold `4 · records.0.len()` numbers and every `records.0[r] + 3 · CHUNK` be
+/// below `coef.len() · CHUNK` (as [`store_records4`]).
+#[inline(always)]
+pub(super) unsafe fn sweep_records<V: Wide>(
+    g: &Lanes<'_>,
+    coef: &mut [[i32; CHUNK]],
+    records: (&[u32], &[i32]),
+    u: i32,
+    out: &mut [f32],
+) -> bool {
+    let chunks = out.len().div_ceil(CHUNK);
+    if g.degree != 3 || chunks * 4 > coef.len() {
+        return false;
+    }
+    let c = coef.as_mut_ptr();
+    let pending = Cubic {
+        slots: records.0,
+        coef: records.1,
+        next: 0,
+        ahead: 0,
+        values: c.cast::<i32>(),
+    };
+    // SAFETY: `V`'s instructions and AVX2 are this function's precondition; `c` is the
+    // `coef.len() ≥ 4 · chunks` chunks `sweep_n` reads, from a mutable borrow held for the
+    // call, through which `pending` writes (positions bounded by the caller).
+    unsafe { sweep_u::<V, 4, _>(g, c, u, out, pending) }
+}
+
+/// Chunks a part of [`sweep_records`]: 16, 8 KiB of cubic coefficients, the next part's
+/// records' lines asked for before this part's are stored. At 100 000 channels parts of 8 or
+/// 16 chunks with that prefetch took 0.82–0.85 of the time of storing every record first,
+/// without it 0.90–0.94 and parts of 32 chunks without it 1.02–1.06 (the stores of a part's
+/// records waiting on their lines; paired rounds in one process, session 19).
+const PART: usize = 16;
+
+/// What a sweep stores before each part of its lanes: a frame's records or nothing.
+pub(super) trait Pending {
+    /// Whether there is anything to store (a sweep in parts; else in one).
+    const PARTS: bool;
+    /// Stores every record not stored yet whose position is below `limit`.
+    ///
+    /// # Safety
+    /// As the sweep's (the implementor's own conditions).
+    unsafe fn until(&mut self, limit: usize);
+}
+
+/// A sweep without records.
+pub(super) struct NoRecords;
+
+impl Pending for NoRecords {
+    const PARTS: bool = false;
+    #[inline(always)]
+    unsafe fn until(&mut self, _: usize) {}
+}
+
+/// A cubic frame's records, ordered by position, stored into `values` (see
+/// [`sweep_records`]'s safety conditions).
+struct Cubic<'a> {
+    slots: &'a [u32],
+    coef: &'a [i32],
+    next: usize,
+    ahead: usize,
+    values: *mut i32,
+}
+
+impl Pending for Cubic<'_> {
+    const PARTS: bool = true;
+    #[inline(always)]
+    unsafe fn until(&mut self, limit: usize) {
+        // The next part's records' lines asked for now, so they arrive while this part plays.
+        let next = limit.saturating_add(PART * 4 * CHUNK);
+        while let Some(&at) = self.slots.get(self.ahead) {
+            if at as usize >= next {
+                break;
+            }
+            for k in 0..4 {
+                // SAFETY: a prefetch is a hint that never faults and whose line the program
+                // never observes, so any address is sound; `wrapping_add` forms it without
+                // claiming it is in `values`. SSE is in every x86-64 CPU.
+                unsafe {
+                    _mm_prefetch::<_MM_HINT_T0>(
+                        self.values
+                            .cast::<i8>()
+                            .wrapping_add((at as usize + k * CHUNK) * core::mem::size_of::<i32>()),
+                    );
+                }
+            }
+            self.ahead += 1;
+        }
+        while let Some(&at) = self.slots.get(self.next) {
+            if at as usize >= limit {
+                break;
+            }
+            let Some(c) = self.coef.get(4 * self.next..4 * self.next + 4) else {
+                break;
+            };
+            // SAFETY: `at + 3 · CHUNK` is inside `values` (`sweep_records`' caller), `c` four
+            // numbers; AVX2 (SSE4.1's `pextrd`) is the caller's guarantee.
+            unsafe {
+                let x = _mm_loadu_si128(c.as_ptr().cast());
+                let p = self.values.add(at as usize);
+                *p = _mm_cvtsi128_si32(x);
+                *p.add(CHUNK) = _mm_extract_epi32::<1>(x);
+                *p.add(2 * CHUNK) = _mm_extract_epi32::<2>(x);
+                *p.add(3 * CHUNK) = _mm_extract_epi32::<3>(x);
+            }
+            self.next += 1;
         }
     }
 }
@@ -301,85 +427,107 @@ pub(super) unsafe fn sweep<V: Wide>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> b
 /// group's size.
 ///
 /// # Safety
-/// The CPU must support `V`'s instructions.
+/// The CPU must support `V`'s instructions; `c` must point to `out.len().div_ceil(CHUNK) · N`
+/// readable chunks; `pending`'s conditions.
 #[inline(always)]
-unsafe fn sweep_u<V: Wide, const N: usize>(g: &Lanes<'_>, u: i32, out: &mut [f32]) -> bool {
-    let large = core::mem::size_of_val(g.coef) >= super::super::pass::PREFETCH_UNTIL;
-    // SAFETY (each call): `V`'s instructions are this function's precondition.
+unsafe fn sweep_u<V: Wide, const N: usize, P: Pending>(
+    g: &Lanes<'_>,
+    c: *const [i32; CHUNK],
+    u: i32,
+    out: &mut [f32],
+    pending: P,
+) -> bool {
+    let large = g.chunks * N * CHUNK * 4 >= super::super::pass::PREFETCH_UNTIL;
+    // SAFETY (each call): this function's preconditions.
     unsafe {
         match (large, u) {
-            (false, _) => {
-                super::each_u!(u, U => sweep_n::<V, N, false>(g, U, out), sweep_n::<V, N, false>(g, u, out))
-            }
-            (true, 0) => sweep_n::<V, N, true>(g, 0, out),
-            (true, 1) => sweep_n::<V, N, true>(g, 1, out),
-            (true, _) => sweep_n::<V, N, true>(g, u, out),
+            (false, _) => super::each_u!(
+                u,
+                U => sweep_n::<V, N, false, P>(g, c, U, out, pending),
+                sweep_n::<V, N, false, P>(g, c, u, out, pending)
+            ),
+            (true, 0) => sweep_n::<V, N, true, P>(g, c, 0, out, pending),
+            (true, 1) => sweep_n::<V, N, true, P>(g, c, 1, out, pending),
+            (true, _) => sweep_n::<V, N, true, P>(g, c, u, out, pending),
         }
     }
 }
 
 /// [`sweep`]'s loop for `N` orders at `u`: with `LARGE`, each chunk's scale (its lanes' where
-/// it is [`super::MIXED`]) and the prefetch of [`run`]; without, every lane's own scale.
+/// it is [`super::MIXED`]) and the prefetch of [`run`]; without, every lane's own scale. With
+/// records (`P::PARTS`), in parts of [`PART`] chunks, each part's records stored first.
 ///
 /// # Safety
-/// The CPU must support `V`'s instructions.
+/// The CPU must support `V`'s instructions; `c` must point to `out.len().div_ceil(CHUNK) · N`
+/// readable chunks (the ones `g.coef` would give, which is not read); `pending`'s conditions.
 #[inline(always)]
-unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool>(
+unsafe fn sweep_n<V: Wide, const N: usize, const LARGE: bool, P: Pending>(
     g: &Lanes<'_>,
+    c: *const [i32; CHUNK],
     u: i32,
     out: &mut [f32],
+    mut pending: P,
 ) -> bool {
     let whole = out.len() / CHUNK;
     let chunks = out.len().div_ceil(CHUNK);
-    let (true, Some(coef), Some(scale), Some(lanes), Some(broadcast)) = (
+    let (true, Some(scale), Some(lanes), Some(broadcast)) = (
         g.start == 0,
-        g.coef.get(..chunks * N),
         g.scale.get(..chunks),
         g.lane_scale.get(..chunks),
         g.broadcast.get(..chunks),
     ) else {
         return false;
     };
-    let (c, s, l) = (coef.as_ptr(), scale.as_ptr(), lanes.as_ptr());
+    let (s, l) = (scale.as_ptr(), lanes.as_ptr());
     let b = broadcast.as_ptr();
     let o = out.as_mut_ptr();
-    // SAFETY: `coef` is exactly `chunks · N` chunks (`[i32; CHUNK]`, contiguous), `scale` and
-    // `broadcast` `chunks` f32 each and `lanes` `chunks` chunks of f32, all checked just above,
-    // and `out` holds `whole · CHUNK` f32 (`whole ≤ chunks`). Chunk `i < whole` reads orders
-    // `k < N` at `c + i·N + k`, its scale at `s + i` or `b + i`, its lanes' at `l + i`, and
-    // writes `o + i·CHUNK ..+ CHUNK`; the partial chunk `whole < chunks` reads the same of chunk `whole` and writes
-    // `o + whole·CHUNK ..+ rest` (`rest = out.len() − whole·CHUNK`, the end of `out`): whole
-    // registers below `full ≤ rest`, then lanes `0 .. rest − full` of the register at `full`
-    // by `store_lanes_part`, which accesses no lane past them. Each register access covers
-    // `V::LANES` numbers at `j` (a multiple of `V::LANES`, a divisor of `CHUNK`, below
-    // `CHUNK`) of one such chunk, so every load and store stays inside the borrowed slices
-    // (unaligned: no alignment is needed). `V`'s instructions are the caller's guarantee.
+    // SAFETY: `c` is `chunks · N` chunks (`[i32; CHUNK]`, contiguous, the caller's
+    // guarantee), `scale` and `broadcast` `chunks` f32 each and `lanes` `chunks` chunks of
+    // f32, all checked just above, and `out` holds `whole · CHUNK` f32 (`whole ≤ chunks`).
+    // Chunk `i < whole` reads orders `k < N` at `c + i·N + k`, its scale at `s + i` or
+    // `b + i`, its lanes' at `l + i`, and writes `o + i·CHUNK ..+ CHUNK`; the partial chunk
+    // `whole < chunks` reads the same of chunk `whole` and writes `o + whole·CHUNK ..+ rest`
+    // (`rest = out.len() − whole·CHUNK`, the end of `out`): whole registers below `full ≤
+    // rest`, then lanes `0 .. rest − full` of the register at `full` by `store_lanes_part`,
+    // which accesses no lane past them. Each register access covers `V::LANES` numbers at `j`
+    // (a multiple of `V::LANES`, a divisor of `CHUNK`, below `CHUNK`) of one such chunk, so
+    // every load and store stays inside the borrowed slices (unaligned: no alignment is
+    // needed). `V`'s instructions and `pending`'s conditions are the caller's guarantee.
     unsafe {
         let w = weights::<V>(u);
-        if LARGE {
-            for i in 0..whole {
-                let (c, o) = (c.add(i * N), o.add(i * CHUNK));
-                prefetch::<N>(c.cast());
-                let sc = *s.add(i);
-                if sc > super::MIXED {
-                    chunk_scaled::<V, N>(c, w, sc, o);
-                } else {
-                    chunk_lanes::<V, N>(c, w, l.add(i), o, CHUNK);
+        let part = if P::PARTS { PART } else { whole.max(1) };
+        let mut from = 0;
+        while from < whole {
+            let to = (from + part).min(whole);
+            pending.until(to * N * CHUNK);
+            if LARGE {
+                for i in from..to {
+                    let (c, o) = (c.add(i * N), o.add(i * CHUNK));
+                    prefetch::<N>(c.cast());
+                    let sc = *s.add(i);
+                    if sc > super::MIXED {
+                        chunk_scaled::<V, N>(c, w, sc, o);
+                    } else {
+                        chunk_lanes::<V, N>(c, w, l.add(i), o, CHUNK);
+                    }
+                }
+            } else {
+                // Two chunks a step (the loop's own instructions once per 64 lanes), each
+                // times the scale broadcast to it (1 in a mixed chunk, whose lanes are scaled
+                // below).
+                for i in (from..to - (to - from) % 2).step_by(2) {
+                    chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
+                    let i = i + 1;
+                    chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
+                }
+                if (to - from) % 2 == 1 {
+                    let i = to - 1;
+                    chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
                 }
             }
-        } else {
-            // Two chunks a step (the loop's own instructions once per 64 lanes), each times
-            // the scale broadcast to it (1 in a mixed chunk, whose lanes are scaled below).
-            for i in (0..whole / 2).map(|p| 2 * p) {
-                chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
-                let i = i + 1;
-                chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
-            }
-            if whole % 2 == 1 {
-                let i = whole - 1;
-                chunk_scaled::<V, N>(c.add(i * N), w, *b.add(i), o.add(i * CHUNK));
-            }
+            from = to;
         }
+        pending.until(usize::MAX);
         if whole < chunks {
             // Only the registers that hold lanes of `out`, the last one masked.
             let rest = out.len() - whole * CHUNK;
