@@ -67,6 +67,47 @@ impl<const N: usize> SoaScript<N> {
         self.frame = START_FRAME as f32 - 1.0;
     }
 
+    /// Moves to the next frame and returns it with the reloads due there (indices into the
+    /// list, ordered by lane), without applying them: [`SoaScript::apply`] does, as a pass
+    /// reaches their lanes.
+    pub(crate) fn step_deferred(&mut self) -> (f32, usize, usize) {
+        self.frame += 1.0;
+        let from = self.next;
+        let due = self.reloads[from..].partition_point(|(f, _, _)| *f <= self.frame);
+        self.next = from + due;
+        (self.frame, from, self.next)
+    }
+
+    /// Applies the reloads `*next .. to` (one frame's, from [`SoaScript::step_deferred`])
+    /// whose lane is below `below`, advancing `*next`; first asks for the lines of those from
+    /// `*ahead` whose lane is below `below + PART_LANES` (the next part's).
+    pub(crate) fn apply(
+        &mut self,
+        (next, ahead): (&mut usize, &mut usize),
+        to: usize,
+        below: usize,
+    ) {
+        let far = below + PART_LANES;
+        while let Some((_, lane, _)) = self.reloads[..to].get(*ahead) {
+            if *lane as usize >= far {
+                break;
+            }
+            for array in &self.lanes {
+                prefetch(array.as_ptr().wrapping_add(*lane as usize));
+            }
+            *ahead += 1;
+        }
+        while let Some((_, lane, data)) = self.reloads[..to].get(*next) {
+            if *lane as usize >= below {
+                break;
+            }
+            for (array, x) in self.lanes.iter_mut().zip(data) {
+                array[*lane as usize] = *x;
+            }
+            *next += 1;
+        }
+    }
+
     /// Moves to the next frame and applies the reloads due there; returns the frame.
     pub(crate) fn step(&mut self) -> f32 {
         self.frame += 1.0;
@@ -162,6 +203,18 @@ impl Method for HermiteSoaScript {
         self.script.reset();
     }
     fn frame(&mut self, out: &mut [f32]) {
+        let n = out.len().min(self.script.lanes[4].len());
+        if n >= FUSE_LANES {
+            self.frame_in_parts(&mut out[..n]);
+        } else {
+            self.frame_at_once(out);
+        }
+    }
+}
+
+impl HermiteSoaScript {
+    /// A frame: the reloads due, then one loop over the row.
+    fn frame_at_once(&mut self, out: &mut [f32]) {
         let f = self.script.step();
         let [c0, c1, c2, c3, s] = &self.script.lanes;
         let n = out.len().min(s.len());
@@ -179,7 +232,39 @@ impl Method for HermiteSoaScript {
             hermite_run(f, out, [c0, c1, c2, c3, s]);
         }
     }
+
+    /// A frame of at least [`FUSE_LANES`] lanes as the bank plays its records from that size
+    /// (`Bank::advance_write_f32`): in parts of [`PART_LANES`], each part's reloads applied
+    /// (after asking for the next part's reloads' lines) just before the part's loop.
+    fn frame_in_parts(&mut self, out: &mut [f32]) {
+        let (f, from, to) = self.script.step_deferred();
+        let (mut next, mut ahead) = (from, from);
+        let n = out.len();
+        for (part, o) in out.chunks_mut(PART_LANES).enumerate() {
+            let start = part * PART_LANES;
+            let end = start + o.len();
+            self.script.apply((&mut next, &mut ahead), to, end);
+            let [c0, c1, c2, c3, s] = &self.script.lanes;
+            let lanes = [c0, c1, c2, c3, s].map(|l| &l[start..end]);
+            if self.prefetch {
+                hermite_prefetch_run(f, o, lanes);
+            } else {
+                hermite_run(f, o, lanes);
+            }
+        }
+        self.script
+            .apply((&mut next, &mut ahead), to, usize::MAX - PART_LANES);
+        debug_assert!(next == to && n <= self.script.lanes[4].len());
+    }
 }
+
+/// Lanes from which `hermite-soa-script` applies a frame's reloads part by part: 2 560, the
+/// lanes of the 40 KiB of cubic coefficients from which the bank stores its records in its
+/// pass (`batch::horner::FUSE_FROM`), so the baseline has that schedule wherever the bank does.
+const FUSE_LANES: usize = 2560;
+
+/// Lanes a part (the bank's parts: 512 lanes, 8 KiB of its coefficients).
+const PART_LANES: usize = 512;
 
 /// `hermite-soa-script`'s frame loop (the equal-length slices of `HermiteSoaScript::frame`).
 #[inline(always)]
@@ -537,5 +622,33 @@ mod tests {
         let doc = bench::quat_workload_document(50, 9).unwrap();
         let rotation = bench::max_error(&mut super::SlerpSoaScript::new(&doc), &doc, 300);
         assert!(rotation < 2e-6, "{rotation:e}");
+    }
+
+    /// From `FUSE_LANES` lanes the reloads applied part by part give the bits of applying
+    /// them first, at every frame (3 000 lanes, parts of 512 and a partial one), and the
+    /// curves within f32 rounding of exact evaluation.
+    #[test]
+    fn hermite_reloads_in_parts_play_the_bits_of_reloads_first() {
+        use super::super as bench;
+        let doc = bench::workload_document(&bench::workload_keys(3000, 5), None).unwrap();
+        let (mut parts, mut first) = (
+            super::HermiteSoaScript::new(&doc),
+            super::HermiteSoaScript::new(&doc),
+        );
+        let (mut a, mut b) = (vec![0.0f32; 3000], vec![0.0f32; 3000]);
+        for frame in 0..400 {
+            parts.frame_in_parts(&mut a);
+            first.frame_at_once(&mut b);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&a), bits(&b), "frame {frame}");
+        }
+        assert!(
+            first.script.next > 3000,
+            "reloads played: {}",
+            first.script.next
+        );
+        assert_eq!(parts.script.next, first.script.next);
+        let error = bench::max_error(&mut super::HermiteSoaScript::new(&doc), &doc, 300);
+        assert!(error < 1e-4, "{error:e}");
     }
 }

@@ -915,9 +915,9 @@ fn a_bank_of_one_group_plays_the_bits_of_the_general_straight_path() {
 
 /// `advance_write_f32` is `advance` then `write_f32`: the same bits at every frame of forward
 /// play (epoch switches, piece changes) and after seeks back, forward and to an epoch's first
-/// frame, for a fixed bank of 3 200 cubic channels (large enough that its records are stored
-/// in the write's pass, `fixed32::FUSE_FROM`) and an f32 bank (advance then write); a buffer
-/// too short is refused after the bank has advanced, as `write_f32` refuses it.
+/// frame, for a fixed bank and an f32 bank of 3 200 cubic channels (large enough that their
+/// records are stored in the write's pass, `FUSE_FROM`); a buffer too short is refused after
+/// the bank has advanced, as `write_f32` refuses it.
 #[test]
 fn advance_write_f32_plays_what_advance_then_write_f32_play() {
     let doc = clamped_scalars(3200, 100.0, 23);

@@ -323,6 +323,15 @@ pub(crate) fn verify_components<const C: usize>(
 /// have their own width, [`INT_CHUNK`].
 pub(crate) const CHUNK: usize = 8;
 
+/// Bytes of a cubic group's coefficients from which the f32 lanes store a frame's records in
+/// the pass ([`HornerGroup::sweep_records`]): 40 KiB, as the i32 lanes (`fixed32`'s
+/// `FUSE_FROM`), about this machine's 48 KiB L1 data cache.
+pub(crate) const FUSE_FROM: usize = 40 << 10;
+
+/// Chunks a part of [`HornerGroup::sweep_records`]: 64 (512 lanes, 8 KiB of cubic
+/// coefficients, as the i32 lanes' parts).
+const PART: usize = 64;
+
 /// Lanes per chunk of the i32 lanes (`fixed32`): four AVX2 vectors (eight SSE2 ones), the
 /// layout of [`CHUNK`] otherwise. At 8 lanes a chunk the compiler leaves the i32 kernel (the
 /// chunk loop of `pass::walk`'s `SPLIT` form) scalar: 9.7 instructions a fixed channel-frame
@@ -653,6 +662,97 @@ impl HornerGroup {
         self.eval(block, t, chunk * CHUNK, out);
     }
 
+    /// Whether [`Self::sweep_records`] stores a frame's records in its pass: a cubic group of
+    /// at least [`FUSE_FROM`] bytes on AVX2 whose records (`sorted`: each frame's ordered by
+    /// position, `Records::frames_sorted`) allow it.
+    pub(crate) fn fuses(&self, sorted: bool) -> bool {
+        cfg!(all(feature = "std", target_arch = "x86_64"))
+            && sorted
+            && self.degree == 3
+            && self.pass != Pass::Any
+            && self.hot_bytes() >= FUSE_FROM
+    }
+
+    /// The records of script frame `i` (`records`, each frame's ordered by position) stored
+    /// into `block` and the lanes' values at `t` into `out` from slot 0: where the group fuses
+    /// ([`Self::fuses`]), in one pass of parts of [`PART`] chunks, each part's records stored
+    /// (after asking for the next part's records' lines) just before the part is played by
+    /// `sweep`'s loop; else `records.store_cubic` then [`Self::sweep`]. The same stores and
+    /// values either way (`f32_records_stored_in_the_pass_equal_records_stored_first`);
+    /// `true` where the pass stored them.
+    pub(crate) fn sweep_records(
+        &self,
+        block: &mut [[f32; CHUNK]],
+        records: &HotScript,
+        i: usize,
+        t: f32,
+        out: &mut [f32],
+    ) -> bool {
+        let n = out.len().min(self.len);
+        #[cfg(all(feature = "std", target_arch = "x86_64"))]
+        if self.fuses(true) && n.div_ceil(CHUNK) * 4 <= block.len() {
+            let (from, to) = records.range(i);
+            let slots = records.slots();
+            let chunks = n.div_ceil(CHUNK);
+            let (mut next, mut ahead, mut part) = (from, from, 0);
+            let mut stored = true;
+            while part < chunks && stored {
+                let end = (part + PART).min(chunks);
+                let lines = block.as_ptr().cast::<f32>();
+                let far = (end + PART) * 4 * CHUNK;
+                while let Some(&at) = slots.get(ahead).filter(|_| ahead < to) {
+                    if at as usize >= far {
+                        break;
+                    }
+                    // A record's numbers lie within the 128 B of its chunk: two lines.
+                    for k in [0, 2 * CHUNK] {
+                        // SAFETY: a prefetch is a hint that never faults and whose line the
+                        // program never observes, so any address is sound; `wrapping_add`
+                        // forms it without claiming it is in `block`. SSE is in every x86-64
+                        // CPU.
+                        #[allow(unsafe_code)]
+                        unsafe {
+                            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                            _mm_prefetch::<_MM_HINT_T0>(
+                                lines.wrapping_add(at as usize + k).cast::<i8>(),
+                            );
+                        }
+                    }
+                    ahead += 1;
+                }
+                let limit = end * 4 * CHUNK;
+                let mut reached = next;
+                while slots
+                    .get(reached)
+                    .is_some_and(|&p| reached < to && (p as usize) < limit)
+                {
+                    reached += 1;
+                }
+                stored = records.store_cubic_span(next, reached, block.as_flattened_mut());
+                next = reached;
+                if let (Some(c), Some(o)) = (
+                    block.get(part * 4..end * 4),
+                    out.get_mut(part * CHUNK..(end * CHUNK).min(n)),
+                ) {
+                    // SAFETY: `fuses` holds only where `pass` is not `Any`, which
+                    // `Pass::new` gives only where it detected AVX2; `sweep_avx2` does the
+                    // same IEEE f32 operations as `eval`.
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        super::sweep::sweep_avx2(3, c, t, o);
+                    }
+                }
+                part = end;
+            }
+            if stored && records.store_cubic_span(next, to, block.as_flattened_mut()) {
+                return true;
+            }
+        }
+        records.store_cubic(i, block.as_flattened_mut());
+        self.sweep(Some(block), t, out);
+        false
+    }
+
     /// What [`Self::eval`] reads from slot `start` on: of `block`, or with `None` of the
     /// group's own arrays (for `normalize::eval_quats`, which evaluates the same lanes).
     pub(crate) fn lanes<'a>(
@@ -834,6 +934,71 @@ mod tests {
                         g.value(slot, t as f32).to_bits(),
                         "slot {slot} t {t} split {split:?}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn f32_records_stored_in_the_pass_equal_records_stored_first() {
+        // Cubic groups below `FUSE_FROM` bytes (records stored first), past it (parts of 64
+        // chunks and a partial last chunk) and past `pass::PREFETCH_FROM` (whose own sweep is
+        // the prefetching walk); two frames of records at lanes all over the group, ordered by
+        // position, two of one lane in a frame (the later wins); rows the whole group and
+        // shorter (records past the row stored too). The block and the row must be those of
+        // `store_cubic` then `sweep`, bit for bit, nothing written past the row, and the pass
+        // itself must have stored them wherever the group fuses (AVX2).
+        for len in [1000usize, 3001, 40_003] {
+            let g = HornerGroup::new(3, len);
+            let block: alloc::vec::Vec<[f32; CHUNK]> = (0..g.coef.len())
+                .map(|c| core::array::from_fn(|j| ((c * CHUNK + j) % 977) as f32 * 0.125 - 60.0))
+                .collect();
+            let mut records = HotScript::default();
+            let mut x = 0x2545_f491u32;
+            for _ in 0..2 {
+                records.start.push(records.slots().len() as u32);
+                let mut lanes: alloc::vec::Vec<usize> = (0..len / 30 + 3)
+                    .map(|_| {
+                        x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                        (x >> 5) as usize % len
+                    })
+                    .collect();
+                lanes.sort_unstable();
+                lanes.insert(1, lanes[0]);
+                for (r, &lane) in lanes.iter().enumerate() {
+                    let coef: alloc::vec::Vec<f32> = (0..4)
+                        .map(|k| (r * 4 + k) as f32 * 0.01 - (lane % 13) as f32)
+                        .collect();
+                    records.push_components((lane as u32, 0, 1), &coef, 4);
+                }
+            }
+            records.start.push(records.slots().len() as u32);
+            assert!(records.index_chunks(4) && records.frames_sorted());
+            let fuses = g.fuses(true);
+            #[cfg(all(feature = "std", target_arch = "x86_64"))]
+            assert_eq!(
+                fuses,
+                len * 16 >= FUSE_FROM && std::is_x86_feature_detected!("avx2")
+            );
+            for t in [-8.0f32, -1.0, 0.0, 3.0, 7.0] {
+                for n in [len, len - len / 3] {
+                    let (mut first, mut fused) = (block.clone(), block.clone());
+                    for i in 0..2 {
+                        let at = alloc::format!("len {len} n {n} t {t} frame {i}");
+                        let mut want = alloc::vec![f32::NAN; n + 3];
+                        records.store_cubic(i, first.as_flattened_mut());
+                        g.sweep(Some(&first), t, &mut want[..n]);
+                        let mut got = alloc::vec![f32::NAN; n + 3];
+                        let in_pass = g.sweep_records(&mut fused, &records, i, t, &mut got[..n]);
+                        assert_eq!(in_pass, fuses, "{at}: stored in the pass");
+                        assert!(fused == first, "{at}: block");
+                        let bits = |v: &[f32]| {
+                            v.iter()
+                                .map(|a| a.to_bits())
+                                .collect::<alloc::vec::Vec<_>>()
+                        };
+                        assert_eq!(bits(&got), bits(&want), "{at}: row");
+                    }
                 }
             }
         }

@@ -378,6 +378,9 @@ struct Script {
     hot32: Vec<IntScript>,
     /// `hot32` as the straight frame stores it when lean (`fixed32::lean_records`).
     lean32: Vec<fixed32::LeanRecords>,
+    /// Per Horner group, whether each frame's records in `hot` are ordered by position
+    /// (`Records::frames_sorted`: the pass may store them, `HornerGroup::sweep_records`).
+    hot_sorted: Vec<bool>,
     /// Per script frame, which record lists have records there: bit `d` the Horner group of
     /// degree `d`, bit `MAX_TERMS + d` the i32 group of degree `d` (so a frame visits only
     /// those).
@@ -632,7 +635,7 @@ pub struct Bank<'s> {
     used: UsedGroups,
     /// What the straight frames of forward play do (`straight`).
     straight: straight::Straight,
-    /// The i32 records the frame being advanced leaves to the write's pass
+    /// The records the frame being advanced leaves to the write's pass
     /// ([`Bank::advance_write_f32`]).
     fused_records: straight::FusedRecords,
 }
@@ -690,6 +693,7 @@ impl<'s> Bank<'s> {
         script.record_undo();
         script.infos = straight::frame_infos(&script);
         script.lean32 = fixed32::lean_records(&script);
+        script.hot_sorted = script.hot.iter().map(|h| h.frames_sorted()).collect();
         if script.blocks.count == 0 && tracks.iter().any(|i| i.fast) {
             // Fast lanes play on script only where epoch blocks exist (see `EpochBlocks`); a
             // bank whose tracks are too far apart in time for them plays exactly.
@@ -969,8 +973,9 @@ impl<'s> Bank<'s> {
     }
 
     /// [`Bank::advance`] then [`Bank::write_f32`] into `out`, the same state and values; where
-    /// the bank is one cubic i32 group in forward play, the new frame's piece-change records
-    /// are stored by the write's pass over the lanes, part by part (see `straight`).
+    /// the bank is one cubic f32 or i32 group in forward play (of at least 40 KiB), the new
+    /// frame's piece-change records are stored by the write's pass over the lanes, part by
+    /// part (see `straight`).
     ///
     /// # Errors
     /// As `write_f32` (the bank has advanced).

@@ -111,6 +111,17 @@ impl<T: super::horner::LaneWord> Records<T> {
         }
     }
 
+    /// Whether every script frame's records are ordered by position (`slot`): a pass over
+    /// the lanes in order can then store each record as it reaches it.
+    pub(crate) fn frames_sorted(&self) -> bool {
+        (0..self.start.len().saturating_sub(1)).all(|i| {
+            let (from, to) = self.range(i);
+            self.slot
+                .get(from..to)
+                .is_some_and(|s| s.windows(2).all(|w| w[0] <= w[1]))
+        })
+    }
+
     /// Appends one record per component of a track's script entry: component `c` loads lane
     /// `first_lane + c` with `coef[c · terms .. (c + 1) · terms]` (missing numbers 0).
     pub(crate) fn push_components(
@@ -524,6 +535,32 @@ impl Records<f32> {
             }
         }
         self.store_chunked(i, 4, values);
+    }
+}
+
+impl Records<f32> {
+    /// Records `from .. to` of a cubic group (the part of a frame's records a pass has
+    /// reached, `horner::HornerGroup::sweep_records`) by [`store_cubic_avx2`]; `false`
+    /// (nothing stored) without AVX2 or where a position could pass `values`.
+    #[cfg(all(feature = "std", target_arch = "x86_64"))]
+    #[inline(always)]
+    pub(crate) fn store_cubic_span(&self, from: usize, to: usize, values: &mut [f32]) -> bool {
+        let (Some(slots), Some(coef)) = (self.slot.get(from..to), self.coef.get(from * 4..to * 4))
+        else {
+            return false;
+        };
+        let fits = (self.max_slot as usize).saturating_add(3 * super::horner::CHUNK) < values.len();
+        if !(fits && std::is_x86_feature_detected!("avx2")) {
+            return false;
+        }
+        // SAFETY: AVX2 was detected just above; `coef` holds `4 · slots.len()` numbers
+        // (sliced so), and every position is at most `max_slot`, so `at + 3 · CHUNK <
+        // values.len()`, as tested.
+        #[allow(unsafe_code)]
+        unsafe {
+            store_cubic_avx2(slots, coef, values);
+        }
+        true
     }
 }
 

@@ -28,9 +28,10 @@
 //!   record in `Bank::new`).
 //!   A frame before `due_other` (no epoch start, no heap reload) whose script frame is
 //!   plain is decided by one test: its lean records and loads, then the next `due`.
-//!   Advanced by `Bank::advance_write_f32` in a bank that is one cubic i32 group large enough
-//!   (`IntLanes::fuses`), the i32 records are not stored here: the frame's script index waits
-//!   in [`FusedRecords`] and [`Bank::write_fused`] stores them in its pass over the lanes.
+//!   Advanced by `Bank::advance_write_f32` in a bank that is one cubic f32 or i32 group large
+//!   enough (`HornerGroup::fuses`, `IntLanes::fuses`), the records are not stored here: the
+//!   frame's script index waits in [`FusedRecords`] and [`Bank::write_fused`] stores them in
+//!   its pass over the lanes.
 //! - A straight `write_f32` of a bank that is one Horner group and nothing else (no exact
 //!   group plays, empty side list, nothing to normalize: [`Only`], found by the plan) is
 //!   that group's sweep alone (~30 instructions a frame less at 1 000 channels, session 15).
@@ -78,12 +79,12 @@ pub(super) struct Straight {
     only: Only,
 }
 
-/// The i32 records a straight frame leaves to its write (`Bank::advance_write_f32`).
+/// The records a straight frame leaves to its write (`Bank::advance_write_f32`).
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct FusedRecords {
     /// The frame being advanced is written next by `advance_write_f32`.
     pub(super) asked: bool,
-    /// The script frame whose i32 records are not stored yet.
+    /// The script frame whose records are not stored yet.
     pub(super) due: Option<usize>,
 }
 
@@ -197,6 +198,7 @@ impl Bank<'_> {
                     hot,
                     lean32,
                     hot_used,
+                    hot_sorted,
                     blocks,
                     ..
                 },
@@ -204,13 +206,20 @@ impl Bank<'_> {
             live,
             fused_records,
             fixed32,
+            horner,
+            listed,
             ..
         } = self;
         let used = hot_used.get(i).copied().unwrap_or(0) & mask;
         if let Only::F32(3) = straight.only {
             // One cubic group (the common bank): its records, if the frame has any, without
-            // the walk over the lists.
+            // the walk over the lists; or left to the write's pass.
             if used == 1 << 3 {
+                let sorted = hot_sorted.get(3).copied().unwrap_or(false);
+                if fused_records.asked && horner.get(3).is_some_and(|g| g.fuses(sorted)) {
+                    fused_records.due = Some(i);
+                    return;
+                }
                 if let (Some(hot), Some(&(at, n))) = (hot.get(3), straight.block.get(3)) {
                     if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
                         hot.store_cubic(i, chunks.as_flattened_mut());
@@ -220,6 +229,17 @@ impl Bank<'_> {
             }
         }
         for d in bits(used & ((1 << MAX_TERMS) - 1)) {
+            let sorted = hot_sorted.get(d).copied().unwrap_or(false);
+            if fused_records.asked
+                && d == 3
+                && (straight.only == Only::F32(3) || (straight.swept && listed.0.is_empty()))
+                && horner
+                    .get(3)
+                    .is_some_and(|g| g.fuses(sorted) && matches!(g.runs.as_slice(), [(0, _, _)]))
+            {
+                fused_records.due = Some(i);
+                continue;
+            }
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
             };
@@ -346,6 +366,12 @@ impl Bank<'_> {
     /// A straight `write_f32` into `out` (at least `channels()` long): the Horner lanes group by
     /// group, the i32 lanes, then the exact groups and the normalize runs when there are any.
     pub(super) fn write_straight(&self, out: &mut [f32]) {
+        self.write_straight_but(out, None);
+    }
+
+    /// [`Self::write_straight`] without the f32 group `done` (its run already written,
+    /// `write_fused`) in the general case.
+    fn write_straight_but(&self, out: &mut [f32], done: Option<usize>) {
         let frame = self.straight.origin + self.steps as i64;
         match self.straight.only {
             Only::F32(d) => {
@@ -377,7 +403,7 @@ impl Bank<'_> {
         }
         let t = (frame - self.centre) as f32;
         let listed = if self.straight.swept {
-            self.sweep_groups(t, out)
+            self.sweep_groups(t, out, done)
         } else {
             self.write_horner_f32(t, out, true);
             false
@@ -399,12 +425,37 @@ impl Bank<'_> {
 }
 
 impl Bank<'_> {
-    /// The straight write of a bank that is one i32 group (`Only::I32`) whose records of
+    /// The straight write of a bank that is one f32 or i32 group (`Only`) whose records of
     /// script frame `i` were left to it: stored part by part in its pass
-    /// (`IntLanes::sweep_records`), the values of `lean_records` then `write_straight`.
+    /// (`HornerGroup::sweep_records`, `IntLanes::sweep_records`), the values of
+    /// `lean_records` then `write_straight`.
     pub(super) fn write_fused(&mut self, i: usize, out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let u = (frame - self.centre) as i32;
+        let only = self.straight.only;
+        let f32_group = match only {
+            Only::F32(d) => Some(d),
+            Only::No => Some(3),
+            Only::I32(_) => None,
+        };
+        if let Some(d) = f32_group {
+            let (g, hot) = (self.horner.get(d), self.script.hot.get(d));
+            let &(at, count) = self.straight.block.get(d).unwrap_or(&(0, 0));
+            if let (Some(g), Some(hot)) = (g, hot) {
+                if let [(0, first, n)] = *g.runs.as_slice() {
+                    let block = self.script.blocks.floats.values.get_mut(at..at + count);
+                    let block = block.filter(|_| count > 0);
+                    if let (Some(block), Some(dst)) = (block, out.get_mut(first..first + n)) {
+                        let _ = g.sweep_records(block, hot, i, u as f32, dst);
+                        if only == Only::No {
+                            // The rest of the straight write, this group's run written.
+                            self.write_straight_but(out, Some(d));
+                        }
+                        return;
+                    }
+                }
+            }
+        }
         if let Only::I32(d) = self.straight.only {
             let (g, lean) = (self.fixed32.get(d), self.script.lean32.get(d));
             if let (Some(g), Some(lean)) = (g, lean) {
@@ -419,7 +470,7 @@ impl Bank<'_> {
                 }
             }
         }
-        self.lean_records(i, u32::MAX << MAX_TERMS);
+        self.lean_records(i, u32::MAX);
         self.write_straight(out);
     }
 
@@ -456,11 +507,11 @@ impl Bank<'_> {
     /// block's quaternions normalized while it is in L1 (`interleaved::sweep_normalized`):
     /// then returns `true` (the list is done).
     #[inline]
-    fn sweep_groups(&self, t: f32, out: &mut [f32]) -> bool {
+    fn sweep_groups(&self, t: f32, out: &mut [f32], done: Option<usize>) -> bool {
         let list = self.listed.0.as_slice();
         let blocked =
             !list.is_empty() && self.side.is_empty() && self.used.horner.count_ones() == 1;
-        for d in bits(self.used.horner) {
+        for d in bits(self.used.horner).filter(|&d| Some(d) != done) {
             let Some(g) = self.horner.get(d) else {
                 continue;
             };
