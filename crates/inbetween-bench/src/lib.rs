@@ -1713,8 +1713,38 @@ mod tests {
         );
     }
 
+    /// Held by the tests that read the process's resident size and by the ones that allocate
+    /// and free tens of MB meanwhile (the test harness runs tests on parallel threads).
+    static MEMORY_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// From `FUSE_LANES` lanes the reloads applied part by part give the bits of applying
+    /// them first, at every frame (3 000 lanes, parts of 512 and a partial one), and the
+    /// curves within f32 rounding of exact evaluation.
+    #[test]
+    fn hermite_reloads_in_parts_play_the_bits_of_reloads_first() {
+        let _alone = MEMORY_TESTS.lock();
+        let doc = workload_document(&workload_keys(3000, 5), None).unwrap();
+        let (mut parts, mut first) = (HermiteSoaScript::new(&doc), HermiteSoaScript::new(&doc));
+        let (mut a, mut b) = (vec![0.0f32; 3000], vec![0.0f32; 3000]);
+        for frame in 0..400 {
+            parts.frame_in_parts(&mut a);
+            first.frame_at_once(&mut b);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&a), bits(&b), "frame {frame}");
+        }
+        assert!(
+            first.script_next() > 3000,
+            "reloads played: {}",
+            first.script_next()
+        );
+        assert_eq!(parts.script_next(), first.script_next());
+        let error = max_error(&mut HermiteSoaScript::new(&doc), &doc, 300);
+        assert!(error < 1e-4, "{error:e}");
+    }
+
     #[test]
     fn released_memory_leaves_the_resident_size() {
+        let _alone = MEMORY_TESTS.lock();
         // 128 MiB in 1 KiB allocations (glibc's heap, not mmap), freed below a live one.
         let small: Vec<Box<[u8; 1024]>> = (0..131_072).map(|_| Box::new([7u8; 1024])).collect();
         let pin = Box::new([1u8; 1024]);
@@ -1739,6 +1769,7 @@ mod tests {
 
     #[test]
     fn a_build_reports_its_time_and_the_memory_it_kept_and_needed() {
+        let _alone = MEMORY_TESTS.lock();
         // Keeps 64 MiB (touched) after needing 96 MiB at once.
         let (kept, seconds, resident) = measure_build(
             || {
