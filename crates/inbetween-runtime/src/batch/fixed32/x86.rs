@@ -409,15 +409,8 @@ impl Pending for Cubic<'_> {
                 break;
             };
             // SAFETY: `at + 3 · CHUNK` is inside `values` (`sweep_records`' caller), `c` four
-            // numbers; AVX2 (SSE4.1's `pextrd`) is the caller's guarantee.
-            unsafe {
-                let x = _mm_loadu_si128(c.as_ptr().cast());
-                let p = self.values.add(at as usize);
-                *p = _mm_cvtsi128_si32(x);
-                *p.add(CHUNK) = _mm_extract_epi32::<1>(x);
-                *p.add(2 * CHUNK) = _mm_extract_epi32::<2>(x);
-                *p.add(3 * CHUNK) = _mm_extract_epi32::<3>(x);
-            }
+            // numbers; AVX2 is the caller's guarantee.
+            unsafe { store_record(self.values.add(at as usize), c.as_ptr()) }
             self.next += 1;
         }
     }
@@ -668,14 +661,7 @@ pub(super) unsafe fn store_records4<const P: bool>(
         // the caller's length, 4 numbers) and `at = slots[r]`: the writes `values[at + k ·
         // CHUNK]`, `k ≤ 3`, are below `values.len()` by the caller's bound on `at`; unaligned
         // accesses need no alignment. AVX2 (so SSE4.1's `pextrd`) is the caller's guarantee.
-        unsafe {
-            let x = _mm_loadu_si128(c.cast());
-            let p = v.add(at as usize);
-            *p = _mm_cvtsi128_si32(x);
-            *p.add(CHUNK) = _mm_extract_epi32::<1>(x);
-            *p.add(2 * CHUNK) = _mm_extract_epi32::<2>(x);
-            *p.add(3 * CHUNK) = _mm_extract_epi32::<3>(x);
-        }
+        unsafe { store_record(v.add(at as usize), c) }
     };
     // Four records a step: the loop's own instructions once per four (session 15).
     let steps = slots.chunks_exact(4);
@@ -691,6 +677,24 @@ pub(super) unsafe fn store_records4<const P: bool>(
     }
     for (&at, c) in rest.iter().zip(coef_rest.chunks_exact(4)) {
         store(at, c.as_ptr());
+    }
+}
+
+/// One cubic record: the four numbers at `c` stored at `p`, `p + CHUNK`, `p + 2·CHUNK` and
+/// `p + 3·CHUNK` by one 128-bit load and four 32-bit stores (`vmovd`, `vpextrd`).
+///
+/// # Safety
+/// The CPU must support AVX2 (SSE4.1's `pextrd`); `c .. c + 4` readable, the four positions
+/// writable (unaligned accesses need no alignment).
+#[inline(always)]
+unsafe fn store_record(p: *mut i32, c: *const i32) {
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        let x = _mm_loadu_si128(c.cast());
+        *p = _mm_cvtsi128_si32(x);
+        *p.add(CHUNK) = _mm_extract_epi32::<1>(x);
+        *p.add(2 * CHUNK) = _mm_extract_epi32::<2>(x);
+        *p.add(3 * CHUNK) = _mm_extract_epi32::<3>(x);
     }
 }
 
