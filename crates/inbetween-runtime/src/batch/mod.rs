@@ -984,8 +984,8 @@ impl<'s> Bank<'s> {
             self.fused_records.asked = true;
             self.advance_straight();
             self.fused_records.asked = false;
-            if let Some(i) = self.fused_records.due.take() {
-                self.write_fused(i, out);
+            if let Some(due) = self.fused_records.due.take() {
+                self.write_fused(due, out);
                 return Ok(());
             }
             return self.write_f32(out);

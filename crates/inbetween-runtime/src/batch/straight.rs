@@ -84,8 +84,9 @@ pub(super) struct Straight {
 pub(super) struct FusedRecords {
     /// The frame being advanced is written next by `advance_write_f32`.
     pub(super) asked: bool,
-    /// The script frame whose records are not stored yet.
-    pub(super) due: Option<usize>,
+    /// The script frame whose records are not stored yet, and the degree of the group whose
+    /// records they are (the f32 group, or the i32 group of `Only::I32`).
+    pub(super) due: Option<(usize, usize)>,
 }
 
 /// A straight frame that writes one Horner group's run and nothing else (no exact group plays,
@@ -217,7 +218,7 @@ impl Bank<'_> {
             if used == 1 << 3 {
                 let sorted = hot_sorted.get(3).copied().unwrap_or(false);
                 if fused_records.asked && horner.get(3).is_some_and(|g| g.fuses(sorted)) {
-                    fused_records.due = Some(i);
+                    fused_records.due = Some((i, 3));
                     return;
                 }
                 if let (Some(hot), Some(&(at, n))) = (hot.get(3), straight.block.get(3)) {
@@ -237,7 +238,7 @@ impl Bank<'_> {
                     .get(3)
                     .is_some_and(|g| g.fuses(sorted) && matches!(g.runs.as_slice(), [(0, _, _)]))
             {
-                fused_records.due = Some(i);
+                fused_records.due = Some((i, 3));
                 continue;
             }
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
@@ -259,7 +260,7 @@ impl Bank<'_> {
                 && straight.only == Only::I32(d)
                 && fixed32.get(d).is_some_and(|g| g.fuses())
             {
-                fused_records.due = Some(i);
+                fused_records.due = Some((i, d));
                 continue;
             }
             let chunks = live.and_then(|e| blocks.ints.group_mut(e, d));
@@ -425,20 +426,15 @@ impl Bank<'_> {
 }
 
 impl Bank<'_> {
-    /// The straight write of a bank that is one f32 or i32 group (`Only`) whose records of
-    /// script frame `i` were left to it: stored part by part in its pass
+    /// The straight write of a bank whose group of degree `d` (the bank's one group, `Only`, or
+    /// its swept cubic f32 group) had its records of script frame `i` left to it: stored part by part in its pass
     /// (`HornerGroup::sweep_records`, `IntLanes::sweep_records`), the values of
     /// `lean_records` then `write_straight`.
-    pub(super) fn write_fused(&mut self, i: usize, out: &mut [f32]) {
+    pub(super) fn write_fused(&mut self, (i, d): (usize, usize), out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let u = (frame - self.centre) as i32;
         let only = self.straight.only;
-        let f32_group = match only {
-            Only::F32(d) => Some(d),
-            Only::No => Some(3),
-            Only::I32(_) => None,
-        };
-        if let Some(d) = f32_group {
+        if only == Only::F32(d) || only == Only::No {
             let (g, hot) = (self.horner.get(d), self.script.hot.get(d));
             let &(at, count) = self.straight.block.get(d).unwrap_or(&(0, 0));
             if let (Some(g), Some(hot)) = (g, hot) {
@@ -456,7 +452,7 @@ impl Bank<'_> {
                 }
             }
         }
-        if let Only::I32(d) = self.straight.only {
+        if only == Only::I32(d) {
             let (g, lean) = (self.fixed32.get(d), self.script.lean32.get(d));
             if let (Some(g), Some(lean)) = (g, lean) {
                 if let [(0, first, n)] = *g.runs.as_slice() {
