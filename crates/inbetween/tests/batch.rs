@@ -733,6 +733,13 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let lanes = horner_lanes(&bank);
     let played = play_bits(&mut bank, 0, 420);
+    // Forward play entered its epochs by re-centring the working block (the switch the seeks
+    // below check), not by copying the built blocks.
+    let (recentred, copied) = bank.epoch_switches();
+    assert!(
+        recentred >= 15 && copied <= 2,
+        "{recentred} re-centred, {copied} copied"
+    );
     assert_seeks_play(&streams, &played, &lanes);
 }
 
@@ -962,5 +969,23 @@ fn advance_write_f32_plays_what_advance_then_write_f32_play() {
         apart.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
         fused.write_f32(&mut y).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(bits(&x), bits(&y), "{precision:?} after a refused buffer");
+        if precision == Precision::F32 {
+            // The pass re-centred the group at the epoch switches (`write_fused`), and what it
+            // played there is what a seek plays (a copy of the built block).
+            let (recentred, _) = fused.epoch_switches();
+            assert!(recentred >= 40, "{recentred} re-centred");
+            let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+            fused.seek(0.0).unwrap_or_else(|e| panic!("{e}"));
+            for f in 1..420 {
+                fused
+                    .advance_write_f32(&mut y)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                if matches!(f % 16, 0 | 1 | 15) {
+                    seeked.seek(f as f64).unwrap_or_else(|e| panic!("{e}"));
+                    seeked.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
+                    assert_eq!(bits(&x), bits(&y), "forward play against a seek at {f}");
+                }
+            }
+        }
     }
 }

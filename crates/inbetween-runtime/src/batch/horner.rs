@@ -12,10 +12,15 @@
 //! piece plays only a few frames of, the lower-degree polynomial through its values there when
 //! that has smaller terms ([`epoch_coefficients`], which chooses). The played value is
 //! [`horner`]: `v = c_D; v = v · t + c_k` for k = D−1 … 0, in f32 without fused multiply-add
-//! (Rust never contracts), `t = n − C ∈ [−8, 8)` exact in f32. Everything here depends only on
-//! (piece, integer frame), so one pass over every integer frame of every piece in `Bank::new`
-//! ([`verify_piece`]) checks every value forward play can ever produce, whatever seek it started
-//! from: the same functions compute the coefficients for play and for the check, bit for bit.
+//! (Rust never contracts), `t = n − C ∈ [−8, 8)` exact in f32. In the epochs after a piece's
+//! first, a one-component track may instead keep the previous epoch's f32 coefficients
+//! re-centred by [`shift_epoch`] (the Taylor shift by `EPOCH` in f32), which forward play
+//! computes in place rather than reading the next epoch's block (`live`); the check decides
+//! epoch by epoch ([`verify_components_chained`]) and `Bank::new` builds the blocks from its
+//! decisions. Everything here depends only on (piece, integer frame), so one pass over every
+//! integer frame of every piece in `Bank::new` ([`verify_components_chained`]) checks every
+//! value forward play can ever produce, whatever seek it started from: the same functions
+//! compute the coefficients for play and for the check, bit for bit.
 
 use alloc::vec::Vec;
 
@@ -89,6 +94,46 @@ pub(crate) fn centred(a: &[f64; MAX_TERMS], n: usize, d: f64) -> [f32; MAX_TERMS
     }
     b.map(round)
 }
+
+/// Coefficients about the next epoch's centre from `c` (degree `n`) about this one's, in f32:
+/// the Taylor shift by `EPOCH` (`c_j += 16 · c_{j+1}` for `j = n − 1 … k`, passes `k = 0 … n − 1`;
+/// the products by 16 are exact, each sum rounds once, no fused multiply-add). Forward play
+/// re-centres a lane this way at an epoch switch instead of reading the next block, where the
+/// check accepted it ([`verify_components_chained`]); [`shift_lanes`] is the same on a chunk's
+/// lanes, bit for bit.
+#[inline]
+#[must_use]
+pub(crate) fn shift_epoch(mut c: [f32; MAX_TERMS], n: usize) -> [f32; MAX_TERMS] {
+    let n = n.min(MAX_TERMS - 1);
+    const D: f32 = EPOCH as f32;
+    for k in 0..n {
+        for j in (k..n).rev() {
+            c[j] += D * c[j + 1];
+        }
+    }
+    c
+}
+
+/// [`shift_epoch`] on every lane of one lane-chunk of `N` orders (degree `N − 1`, lowest
+/// order first), in place: the same operations in the same order, so the same bits.
+#[inline(always)]
+pub(crate) fn shift_lanes<const N: usize>(orders: &mut [[f32; CHUNK]; N]) {
+    const D: f32 = EPOCH as f32;
+    for k in 0..N.saturating_sub(1) {
+        for j in (k..N - 1).rev() {
+            let (low, high) = orders.split_at_mut(j + 1);
+            if let (Some(x), Some(y)) = (low.last_mut(), high.first()) {
+                for (x, y) in x.iter_mut().zip(y) {
+                    *x += D * *y;
+                }
+            }
+        }
+    }
+}
+
+/// Epochs after a piece's first for which [`verify_components_chained`] may accept the
+/// re-centred coefficients (a bit each in a `u64`, bit 0 the first epoch, never set).
+pub(crate) const CHAINED_EPOCHS: i64 = 64;
 
 /// The f32 coefficients about the epoch centre `centre` that a piece plays in that epoch: the
 /// piece has power coefficients `a` about its origin `origin` (padded to the group degree `n`)
@@ -221,6 +266,7 @@ pub(crate) struct Verdict {
 /// is `TrackPlayer`'s own arithmetic (f64 additions of the differences); the played values are
 /// [`horner`] of [`epoch_coefficients`] padded to `group_degree` (f32) and [`horner_f64`] of
 /// the power coefficients (f64). [`verify_components`] with one component, nothing applied.
+#[cfg(test)]
 #[must_use]
 pub(crate) fn verify_piece(
     differences: &[f64],
@@ -229,13 +275,28 @@ pub(crate) fn verify_piece(
     group_degree: usize,
     budget: f64,
 ) -> Verdict {
+    verify_piece_chained(differences, origin, run, group_degree, budget, false).0
+}
+
+/// [`verify_piece`], and with `chain` the epochs it may re-centre by [`shift_epoch`]
+/// ([`verify_components_chained`]'s mask).
+#[must_use]
+pub(crate) fn verify_piece_chained(
+    differences: &[f64],
+    origin: i64,
+    run: i64,
+    group_degree: usize,
+    budget: f64,
+    chain: bool,
+) -> (Verdict, u64) {
     let played = |c: [&[f32]; 1], t| [horner(c[0], t)];
-    verify_components(
+    verify_components_chained(
         [differences],
         (origin, run),
         group_degree,
         budget,
         (played, |v| v),
+        chain,
     )
 }
 
@@ -252,6 +313,27 @@ pub(crate) fn verify_piece(
 #[must_use]
 pub(crate) fn verify_components<const C: usize>(
     differences: [&[f64]; C],
+    at: (i64, i64),
+    group_degree: usize,
+    budget: f64,
+    arithmetic: (
+        impl Fn([&[f32]; C], f32) -> [f32; C],
+        impl Fn([f64; C]) -> [f64; C],
+    ),
+) -> Verdict {
+    verify_components_chained(differences, at, group_degree, budget, arithmetic, false).0
+}
+
+/// [`verify_components`], and with `chain` the epochs whose coefficients forward play may
+/// re-centre from the previous epoch's by [`shift_epoch`] instead of taking
+/// [`epoch_coefficients`]: bit `k` of the mask is set when, in the piece's `k`-th epoch after
+/// its first (`1 ≤ k <` [`CHAINED_EPOCHS`]), the shifted coefficients of what it played in the
+/// epoch before hold the budget at every frame it plays there, for the f32 output and widened
+/// (`f32_output` and `strict`); those then play there (and are what the next epoch shifts),
+/// else the epoch's own. The verdict judges whichever play, so a set bit never weakens it.
+#[must_use]
+pub(crate) fn verify_components_chained<const C: usize>(
+    differences: [&[f64]; C],
     (origin, run): (i64, i64),
     group_degree: usize,
     budget: f64,
@@ -259,7 +341,8 @@ pub(crate) fn verify_components<const C: usize>(
         impl Fn([&[f32]; C], f32) -> [f32; C],
         impl Fn([f64; C]) -> [f64; C],
     ),
-) -> Verdict {
+    chain: bool,
+) -> (Verdict, u64) {
     let n = differences
         .first()
         .map_or(0, |d| d.len().saturating_sub(1))
@@ -278,39 +361,80 @@ pub(crate) fn verify_components<const C: usize>(
         f32_output: true,
         f64_output: true,
     };
+    let mut mask = 0u64;
+    let mut previous: Option<[[f32; MAX_TERMS]; C]> = None;
+    let first_epoch = origin.div_euclid(EPOCH);
     let mut frame = origin;
     let end = origin.saturating_add(run);
     while frame < end && (verdict.f32_output || verdict.f64_output) {
         let c = centre(frame);
         let epoch_end = (c + EPOCH / 2).min(end);
-        let coef = a
-            .each_ref()
-            .map(|a| epoch_coefficients(a, group_degree, origin, (frame, epoch_end), c));
-        while frame < epoch_end {
-            let reference = wide(state.map(|s| s[0]));
-            let t = (frame - c) as f32;
-            let orders = coef.each_ref().map(|c| c.get(..terms).unwrap_or(&[]));
-            let raw = orders.map(|c| horner(c, t));
-            let played = played(orders, t);
-            let widened = wide(raw.map(f64::from));
-            let far = wide(core::array::from_fn(|k| {
-                horner_f64(a[k].get(..terms).unwrap_or(&[]), (frame - origin) as f64)
+        let k = frame.div_euclid(EPOCH) - first_epoch;
+        // The reference and the f64 output's values at the epoch's frames.
+        let count = (epoch_end - frame) as usize;
+        let mut reference = [[0.0f64; C]; EPOCH as usize];
+        let mut far = [[0.0f64; C]; EPOCH as usize];
+        let frames = count.min(EPOCH as usize);
+        for (j, (r, f)) in reference.iter_mut().zip(&mut far).enumerate().take(frames) {
+            *r = wide(state.map(|s| s[0]));
+            let at = (frame + j as i64 - origin) as f64;
+            *f = wide(core::array::from_fn(|m| {
+                horner_f64(a[m].get(..terms).unwrap_or(&[]), at)
             }));
-            for k in 0..C {
-                let error = (f64::from(played[k]) - reference[k]).abs();
-                verdict.f32_output &= error <= budget + half_ulp(played[k]);
-                verdict.strict &= (widened[k] - reference[k]).abs() <= budget;
-                verdict.f64_output &= (far[k] - reference[k]).abs() <= budget;
-            }
             for s in &mut state {
                 for i in 0..n {
                     s[i] += s[i + 1];
                 }
             }
-            frame += 1;
         }
+        // Whether coefficients hold the budget at the epoch's frames: (f32 output, widened).
+        let holds = |coef: &[[f32; MAX_TERMS]; C]| {
+            let (mut output, mut strict) = (true, true);
+            for (j, r) in reference.iter().enumerate().take(frames) {
+                let t = (frame + j as i64 - c) as f32;
+                let orders = coef.each_ref().map(|c| c.get(..terms).unwrap_or(&[]));
+                let played = played(orders, t);
+                let widened = wide(orders.map(|c| f64::from(horner(c, t))));
+                for m in 0..C {
+                    output &= (f64::from(played[m]) - r[m]).abs() <= budget + half_ulp(played[m]);
+                    strict &= (widened[m] - r[m]).abs() <= budget;
+                }
+            }
+            (output, strict)
+        };
+        let fresh = a
+            .each_ref()
+            .map(|a| epoch_coefficients(a, group_degree, origin, (frame, epoch_end), c));
+        // The shifted coefficients play where they hold whatever the epoch's own hold.
+        let shifted = previous
+            .filter(|_| chain && (1..CHAINED_EPOCHS).contains(&k))
+            .map(|p| p.map(|c| shift_epoch(c, group_degree)))
+            .filter(|s| {
+                let (output, strict) = holds(s);
+                let (fresh_output, fresh_strict) = holds(&fresh);
+                output >= fresh_output && strict >= fresh_strict && (output || strict)
+            });
+        if shifted.is_some() {
+            mask |= 1 << k;
+        }
+        let coef = shifted.unwrap_or(fresh);
+        for (j, (r, f)) in reference.iter().zip(&far).enumerate().take(frames) {
+            let t = (frame + j as i64 - c) as f32;
+            let orders = coef.each_ref().map(|c| c.get(..terms).unwrap_or(&[]));
+            let raw = orders.map(|c| horner(c, t));
+            let played = played(orders, t);
+            let widened = wide(raw.map(f64::from));
+            for m in 0..C {
+                let error = (f64::from(played[m]) - r[m]).abs();
+                verdict.f32_output &= error <= budget + half_ulp(played[m]);
+                verdict.strict &= (widened[m] - r[m]).abs() <= budget;
+                verdict.f64_output &= (f[m] - r[m]).abs() <= budget;
+            }
+        }
+        previous = Some(coef);
+        frame = epoch_end;
     }
-    verdict
+    (verdict, mask)
 }
 
 /// Lanes per chunk of the f32 lanes' coefficient arrays: one AVX2 vector (two SSE2 ones). A
@@ -673,25 +797,33 @@ impl HornerGroup {
             && self.hot_bytes() >= FUSE_FROM
     }
 
-    /// The records of script frame `i` (`records`, each frame's ordered by position) stored
-    /// into `block` and the lanes' values at `t` into `out` from slot 0: where the group fuses
-    /// ([`Self::fuses`]), in one pass of parts of [`PART`] chunks, each part's records stored
-    /// (after asking for the next part's records' lines) just before the part is played by
-    /// `sweep`'s loop; else `records.store_cubic` then [`Self::sweep`]. The same stores and
-    /// values either way (`f32_records_stored_in_the_pass_equal_records_stored_first`);
-    /// `true` where the pass stored them.
+    /// The records of script frame `i` (`records`, each frame's ordered by position; `None`:
+    /// none) stored into `block` and the lanes' values at `t` into `out` from slot 0: where the
+    /// group fuses ([`Self::fuses`]), in one pass of parts of [`PART`] chunks, each part's
+    /// records stored (after asking for the next part's records' lines) just before the part
+    /// is played by `sweep`'s loop; else `records.store_cubic` then [`Self::sweep`]. With
+    /// `switch` (an epoch's first frame: the block's fix-ups, `live::Fixups::of`) each part is
+    /// first re-centred and fixed up (`live::shift_span`), before its records; else all of the
+    /// block first. The same stores and values either way
+    /// (`f32_records_stored_in_the_pass_equal_records_stored_first`,
+    /// `epoch_switch_in_the_pass_equals_the_switch_first`); `true` where the pass stored them.
     pub(crate) fn sweep_records(
         &self,
         block: &mut [[f32; CHUNK]],
         records: &HotScript,
-        i: usize,
+        i: Option<usize>,
         t: f32,
         out: &mut [f32],
+        switch: Option<(&[u32], &[f32])>,
     ) -> bool {
         let n = out.len().min(self.len);
+        let lane_chunks = block.len() / 4;
+        // Lane-chunks re-centred so far, and the next fix-up.
+        #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(unused_mut))]
+        let (mut shifted, mut fix) = (0, 0);
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if self.fuses(true) && n.div_ceil(CHUNK) * 4 <= block.len() {
-            let (from, to) = records.range(i);
+            let (from, to) = i.map_or((0, 0), |i| records.range(i));
             let slots = records.slots();
             let chunks = n.div_ceil(CHUNK);
             let (mut next, mut ahead, mut part) = (from, from, 0);
@@ -720,6 +852,15 @@ impl HornerGroup {
                     }
                     ahead += 1;
                 }
+                if let Some(fixups) = switch {
+                    // SAFETY: as `sweep_avx2` below (`fuses` implies AVX2); the same IEEE f32
+                    // operations as `live::shift_span` without it.
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        super::sweep::shift_span_avx2(block, (part, end), fixups, &mut fix);
+                    }
+                    shifted = end;
+                }
                 let limit = end * 4 * CHUNK;
                 let mut reached = next;
                 while slots
@@ -744,11 +885,21 @@ impl HornerGroup {
                 }
                 part = end;
             }
+            if let Some(fixups) = switch {
+                // Lanes past `out` (none when `out` covers the group).
+                super::live::shift_span::<4>(block, (shifted, lane_chunks), fixups, &mut fix);
+                shifted = lane_chunks;
+            }
             if stored && records.store_cubic_span(next, to, block.as_flattened_mut()) {
                 return true;
             }
         }
-        records.store_cubic(i, block.as_flattened_mut());
+        if let Some(fixups) = switch {
+            super::live::shift_span::<4>(block, (shifted, lane_chunks), fixups, &mut fix);
+        }
+        if let Some(i) = i {
+            records.store_cubic(i, block.as_flattened_mut());
+        }
         self.sweep(Some(block), t, out);
         false
     }
@@ -897,6 +1048,96 @@ mod tests {
     }
 
     #[test]
+    fn the_epoch_shift_is_the_taylor_shift_by_an_epoch() {
+        // Small integer coefficients: every product and sum is exact in f32, so the shift is
+        // p(t + 16)'s coefficients exactly (binomial expansion, worked in i64 here).
+        let c = [3.0f32, -2.0, 5.0, 1.0, -1.0, 0.0, 0.0, 0.0, 0.0];
+        let shifted = shift_epoch(c, 4);
+        for (j, got) in shifted.iter().enumerate().take(5) {
+            let mut want = 0i64;
+            for (k, &ck) in c.iter().enumerate().take(5).skip(j) {
+                let binomial = (0..j).fold(1i64, |b, i| b * (k - i) as i64 / (i + 1) as i64);
+                want += ck as i64 * binomial * 16i64.pow((k - j) as u32);
+            }
+            assert_eq!(f64::from(*got), want as f64, "order {j}");
+        }
+        // Any coefficients: the chunk form gives each lane the bits of the lane form.
+        let lane =
+            |m: usize, k: usize| ((m * 7 + k * 13) as f32).sin() * 10f32.powi(k as i32 % 3 - 1);
+        let mut chunk: [[f32; CHUNK]; 6] =
+            core::array::from_fn(|k| core::array::from_fn(|m| lane(m, k)));
+        shift_lanes(&mut chunk);
+        for m in 0..CHUNK {
+            let mut one = [0.0f32; MAX_TERMS];
+            for (k, x) in one.iter_mut().enumerate().take(6) {
+                *x = lane(m, k);
+            }
+            let want = shift_epoch(one, 5);
+            for (k, (order, w)) in chunk.iter().zip(want).enumerate() {
+                assert_eq!(order[m].to_bits(), w.to_bits(), "lane {m} order {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn chained_epochs_are_checked_as_they_play() {
+        // A cubic piece 200 frames long from frame 5 (differences of 0.3 + 0.01 t + 0.02 t² −
+        // 1e-4 t³ about its origin): with a loose budget every later epoch may shift; with a
+        // budget below what the shifted coefficients reach, the epochs whose shift misses it
+        // are left out, and every epoch the mask lets shift holds the budget when played as
+        // forward play plays it (checked here against the piece's exact values).
+        let a = [0.3f64, 0.01, 0.02, -1e-4];
+        let value = |t: f64| a[0] + t * (a[1] + t * (a[2] + t * a[3]));
+        let d = [
+            value(0.0),
+            value(1.0) - value(0.0),
+            value(2.0) - 2.0 * value(1.0) + value(0.0),
+            value(3.0) - 3.0 * value(2.0) + 3.0 * value(1.0) - value(0.0),
+        ];
+        let (origin, run) = (5i64, 200i64);
+        let epochs = (origin + run - 1).div_euclid(EPOCH) - origin.div_euclid(EPOCH);
+        let (loose, mask) = verify_piece_chained(&d, origin, run, 3, 1e-2, true);
+        assert!(loose.f32_output && loose.strict);
+        assert_eq!(mask, ((1u64 << (epochs + 1)) - 1) & !1, "{mask:b}");
+        let (_, none) = verify_piece_chained(&d, origin, run, 3, 1e-2, false);
+        assert_eq!(none, 0);
+        // Played as forward play plays it: the first epoch's own coefficients, then shifted
+        // where the mask says, else the epoch's own.
+        let worst = |mask: u64| {
+            let mut worst = 0.0f64;
+            let mut c = [0.0f32; MAX_TERMS];
+            let mut padded = [0.0; MAX_TERMS];
+            padded[..4].copy_from_slice(&a);
+            for n in origin..origin + run {
+                let (centre_n, k) = (centre(n), n.div_euclid(EPOCH) - origin.div_euclid(EPOCH));
+                if n == origin || n.rem_euclid(EPOCH) == 0 {
+                    let frames = (n, (centre_n + EPOCH / 2).min(origin + run));
+                    c = if mask >> k & 1 == 1 {
+                        shift_epoch(c, 3)
+                    } else {
+                        epoch_coefficients(&padded, 3, origin, frames, centre_n)
+                    };
+                }
+                let played = f64::from(horner(&c[..4], (n - centre_n) as f32));
+                worst = worst.max((played - value((n - origin) as f64)).abs());
+            }
+            worst
+        };
+        let reached = worst(mask);
+        assert!(reached < 1e-2, "{reached}");
+        let fresh = worst(0);
+        // The shifts' rounding accumulates (7.8e-5 against 6.7e-6 here): a budget between the
+        // two leaves out the epochs whose shift misses it, and what plays holds it.
+        assert!(reached > 2.0 * fresh, "{fresh} {reached}");
+        let budget = (reached + fresh) / 2.0;
+        let (tight, tight_mask) = verify_piece_chained(&d, origin, run, 3, budget, true);
+        assert!(tight.f32_output, "{fresh} {reached}");
+        assert!(tight_mask != mask && tight_mask != 0, "{tight_mask:b}");
+        let played = worst(tight_mask);
+        assert!(played <= budget, "{played} > {budget}");
+    }
+
+    #[test]
     fn centres_are_mid_epoch_for_negative_frames_too() {
         assert_eq!(EPOCH, 16);
         assert_eq!(centre(0), 8);
@@ -989,7 +1230,8 @@ mod tests {
                         records.store_cubic(i, first.as_flattened_mut());
                         g.sweep(Some(&first), t, &mut want[..n]);
                         let mut got = alloc::vec![f32::NAN; n + 3];
-                        let in_pass = g.sweep_records(&mut fused, &records, i, t, &mut got[..n]);
+                        let in_pass =
+                            g.sweep_records(&mut fused, &records, Some(i), t, &mut got[..n], None);
                         assert_eq!(in_pass, fuses, "{at}: stored in the pass");
                         assert!(fused == first, "{at}: block");
                         let bits = |v: &[f32]| {

@@ -367,6 +367,9 @@ struct Script {
     others: Vec<u32>,
     /// Every entry (seeks find a track's entry here, through `by_track`).
     entries: Vec<Entry>,
+    /// Per entry, the epochs after its first that it plays re-centred from the epoch before
+    /// (`Pending::chained`): read by `EpochBlocks::build`, then dropped.
+    chained: Vec<u64>,
     /// Numbers, entry after entry, each component-major (`components × (degree + 1)`), in
     /// `floats` for float tracks and `ints` for fixed tracks.
     floats: Vec<f64>,
@@ -411,6 +414,14 @@ struct EpochBlocks {
     floats: live::Floats,
     /// Per block, every i32 group's coefficient chunks, group after group.
     ints: live::Ints,
+    /// Per block, the f32 lanes forward play sets after re-centring the working block on
+    /// entering it (`live::EpochBlocks::switch_work`).
+    fixups: live::Fixups,
+    /// The block whose epoch the working block holds the play of (`None`: none yet).
+    work_holds: Option<usize>,
+    /// Epoch switches so far that re-centred the working block in place, and those that
+    /// copied a block into it (seeks included): [`Bank::epoch_switches`].
+    switched: (u64, u64),
 }
 
 impl EpochBlocks {
@@ -434,17 +445,23 @@ impl EpochBlocks {
         let mut blocks = Self {
             first,
             count,
-            floats: live::Chunks::new(floats, count),
-            ints: live::Chunks::new(ints, count),
+            floats: live::Chunks::new(floats, count, 1),
+            ints: live::Chunks::new(ints, count, 0),
+            fixups: live::Fixups::default(),
+            work_holds: None,
+            switched: (0, 0),
         };
         for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
             let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
             let to = script.track_start.get(t + 1).copied().unwrap_or(0) as usize;
             let chain = script.by_track.get(from..to).unwrap_or(&[]);
-            let entries = chain.iter().filter_map(|&e| script.entries.get(e as usize));
-            for (entry, next) in entries.clone().zip(entries.skip(1)) {
+            let entries = chain.iter().filter_map(|&e| {
+                let chained = script.chained.get(e as usize).copied().unwrap_or(0);
+                Some((script.entries.get(e as usize)?, chained))
+            });
+            for ((entry, chained), (next, _)) in entries.clone().zip(entries.skip(1)) {
                 if entry.kind != SLOW {
-                    blocks.fill(script, info, (entry, next.frame));
+                    blocks.fill(script, info, (entry, next.frame), chained);
                 }
             }
         }
@@ -455,12 +472,30 @@ impl EpochBlocks {
     /// next entry's): each component's coefficients about each epoch's centre, in lane
     /// `info.lane + c` of its group (chunked, `horner::chunked_index`; i32 groups for fixed
     /// tracks, f32 ones otherwise).
-    fn fill(&mut self, script: &Script, info: &TrackInfo<'_>, (entry, end): (&Entry, f64)) {
+    /// An f32 lane's coefficients in the epochs of `chained` (`Pending::chained`) are the
+    /// epoch before's re-centred (`horner::shift_epoch`), as the check walked them.
+    fn fill(
+        &mut self,
+        script: &Script,
+        info: &TrackInfo<'_>,
+        (entry, end): (&Entry, f64),
+        chained: u64,
+    ) {
         let degree = usize::from(info.degree).min(MAX_DEGREE);
         let (p, end) = (entry.frame as i64, end as i64);
-        let mut epoch = p.div_euclid(horner::EPOCH) + 1;
+        let first_epoch = p.div_euclid(horner::EPOCH);
+        let mut epoch = first_epoch + 1;
         if p.rem_euclid(horner::EPOCH) == 0 {
             epoch -= 1;
+        }
+        // What the lane played in the epoch before (one component when `chained` is not 0):
+        // the piece's first epoch when its record plays it (`Script::hot`).
+        let mut previous = [0.0f32; MAX_TERMS];
+        if chained != 0 && epoch > first_epoch {
+            let a = Self::power_at(script, entry, 0, degree);
+            let centre = horner::centre(p);
+            let frames = (p, end.min(centre + horner::EPOCH / 2));
+            previous = horner::epoch_coefficients(&a, degree, p, frames, centre);
         }
         while epoch * horner::EPOCH < end {
             let i = (epoch - self.first) as usize;
@@ -472,26 +507,38 @@ impl EpochBlocks {
                 end.min((epoch + 1) * horner::EPOCH),
             );
             for c in 0..usize::from(info.components) {
-                let o = entry.offset as usize + c * (degree + 1);
-                let mut a = [0.0; MAX_TERMS];
-                for (x, y) in a
-                    .iter_mut()
-                    .zip(script.floats.get(o..o + degree + 1).unwrap_or(&[]))
-                {
-                    *x = *y;
-                }
+                let a = Self::power_at(script, entry, c, degree);
                 let lane = info.lane as usize + c;
                 if info.fixed {
                     let hot = fixed32::quantize(&fixed32::shifted(&a, degree, d), info.exponent);
                     let group = self.ints.group_mut(i, degree);
                     store_lane(group, (lane, degree), &hot);
                 } else {
-                    let hot = horner::epoch_coefficients(&a, degree, p, frames, centre);
+                    let k = epoch - first_epoch;
+                    let hot = if k < 64 && chained >> k & 1 == 1 {
+                        horner::shift_epoch(previous, degree)
+                    } else {
+                        horner::epoch_coefficients(&a, degree, p, frames, centre)
+                    };
+                    previous = hot;
                     store_lane(self.floats.group_mut(i, degree), (lane, degree), &hot);
                 }
             }
             epoch += 1;
         }
+    }
+
+    /// Component `c`'s power coefficients of Horner entry `entry` (group degree `degree`), padded.
+    fn power_at(script: &Script, entry: &Entry, c: usize, degree: usize) -> [f64; MAX_TERMS] {
+        let o = entry.offset as usize + c * (degree + 1);
+        let mut a = [0.0; MAX_TERMS];
+        for (x, y) in a
+            .iter_mut()
+            .zip(script.floats.get(o..o + degree + 1).unwrap_or(&[]))
+        {
+            *x = *y;
+        }
+        a
     }
 
     /// The first epoch and the number of blocks: from the first fast entry to the last frame
@@ -585,6 +632,10 @@ struct Pending {
     hot: Vec<f32>,
     /// i32-lane entries: integer coefficients about the centre of `frame` (`Script::hot32`).
     hot_int: Vec<i32>,
+    /// Horner entries of one-component float tracks: the epochs after the entry's first whose
+    /// coefficients are its previous epoch's re-centred (`horner::verify_components_chained`'s
+    /// mask; `Script::chained`).
+    chained: u64,
 }
 
 /// Many tracks played together. See the module docs.
@@ -690,7 +741,9 @@ impl<'s> Bank<'s> {
         }
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
+        script.chained = Vec::new();
         script.record_undo();
+        script.note_switches();
         script.infos = straight::frame_infos(&script);
         script.lean32 = fixed32::lean_records(&script);
         script.hot_sorted = script.hot.iter().map(|h| h.frames_sorted()).collect();
@@ -765,6 +818,16 @@ impl<'s> Bank<'s> {
         floats + fixed + horner
     }
 
+    /// How the f32 lanes entered their epochs so far: `(re-centred, copied)`, the epoch
+    /// switches of forward play that re-centred the working block in place (reading no block)
+    /// and the block copies (a seek into forward play, or forward play entering an epoch
+    /// after one without a block). A diagnostic of the module docs' epoch switch; each counts
+    /// once per epoch whatever the lanes.
+    #[must_use]
+    pub fn epoch_switches(&self) -> (u64, u64) {
+        self.script.blocks.switched
+    }
+
     /// Channels played on Horner lanes in forward play — f32 lanes for float tracks, i32 lanes
     /// for fixed ones (the rest are played exactly, as `TrackPlayer` plays them; see the module
     /// docs).
@@ -821,6 +884,7 @@ impl<'s> Bank<'s> {
             + s.others.len() * 4
             + s.blocks.floats.values.len() * horner::CHUNK * 4
             + s.blocks.ints.values.len() * horner::INT_CHUNK * 4
+            + s.blocks.fixups.bytes()
             + s.ints.len() * 8
             + s.track_start.len() * 4
             + s.has_track.len()
@@ -910,6 +974,21 @@ impl<'s> Bank<'s> {
         if frame.rem_euclid(horner::EPOCH) == 0 {
             self.centre = horner::centre(frame);
             self.live = self.script.blocks.index(frame);
+            if let Some(i) = self.live {
+                // The write's pass re-centres the one cubic group part by part
+                // (`write_fused`) when `advance_write_f32` asked.
+                let defer = self.fused_records.asked
+                    && self.straight.only == straight::Only::F32(3)
+                    && self.script.blocks.switches(i)
+                    && self.horner.get(3).is_some_and(|g| {
+                        g.fuses(self.script.hot_sorted.get(3).copied().unwrap_or(false))
+                    });
+                if defer {
+                    self.fused_records.switch = Some(i);
+                } else {
+                    self.script.blocks.switch_work(i);
+                }
+            }
         }
     }
 
@@ -984,8 +1063,10 @@ impl<'s> Bank<'s> {
             self.fused_records.asked = true;
             self.advance_straight();
             self.fused_records.asked = false;
-            if let Some(due) = self.fused_records.due.take() {
-                self.write_fused(due, out);
+            let due = self.fused_records.due.take();
+            let switch = self.fused_records.switch.take();
+            if due.is_some() || switch.is_some() {
+                self.write_fused(due, switch, out);
                 return Ok(());
             }
             return self.write_f32(out);
@@ -1030,7 +1111,8 @@ impl<'s> Bank<'s> {
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
             for (d, g) in self.horner.iter().enumerate().filter(|(_, g)| g.len > 0) {
-                let block = self.live.and_then(|i| self.script.blocks.group(i, d));
+                let work = self.live.map(|_| self.script.blocks.work());
+                let block = work.and_then(|i| self.script.blocks.group(i, d));
                 scatter(g, block, t, out, convert);
             }
         }
@@ -1140,7 +1222,11 @@ impl<'s> Bank<'s> {
     /// A seek to integer frame `frame` in forward play: the lanes play the block of its
     /// epoch in place, patched by the records of the epoch's frames up to `frame` (see `live`).
     fn enter_blocks(&mut self, frame: i64) {
+        self.fused_records.switch = None;
         self.live = self.script.blocks.index(frame);
+        if let Some(i) = self.live {
+            self.script.blocks.enter_work(i);
+        }
         let epoch_start = (frame.div_euclid(horner::EPOCH) * horner::EPOCH) as f64;
         let from = self.script.frames.partition_point(|&f| f < epoch_start);
         for i in from..self.cursor {
@@ -1282,6 +1368,9 @@ impl<'s> Bank<'s> {
     /// leaves it), of the record lists whose bit is in `mask` (see `Script::hot_used`).
     #[inline]
     fn play_hot(&mut self, i: usize, mask: u32) {
+        if let Some(e) = self.fused_records.switch.take() {
+            self.script.blocks.switch_work(e);
+        }
         let Self {
             horner,
             fixed32,
@@ -1304,7 +1393,8 @@ impl<'s> Bank<'s> {
         let used = hot_used.get(i).copied().unwrap_or(0) & mask;
         for bit in bits(used) {
             if bit < MAX_TERMS {
-                let block = live.and_then(|e| blocks.group_mut(e, bit));
+                let work = blocks.work();
+                let block = live.and_then(|_| blocks.group_mut(work, bit));
                 if let (Some(g), Some(hot), Some(block)) = (horner.get(bit), hot.get(bit), block) {
                     let lanes = (block.as_flattened_mut(), g.channel.as_slice(), g.len);
                     let lanes = ((lanes.0, lanes.1, lanes.2, bit + 1), true);
@@ -1516,14 +1606,17 @@ fn forward_chains(
         let from = pending.len();
         starts.push(from);
         has_track.push(track_chain(info, t as u32, &mut pending));
-        let chain = pending.get(from..).unwrap_or(&[]);
         let verdict = match (lanes, info.fixed, info.track.normalizes()) {
             // Flagged fixed tracks play on the exact lanes (`normalize`).
             (false, _, _) | (true, true, true) => None,
-            (true, false, _) => verify_chain(info, chain, fused.fma_for(info)),
+            (true, false, _) => {
+                let chain = pending.get_mut(from..).unwrap_or(&mut []);
+                verify_chain(info, chain, fused.fma_for(info))
+            }
             // Provisional: the exponent it is expected to play at; the check comes once its
             // chunks share an exponent (`fixed32::shared`).
             (true, true, false) => {
+                let chain = pending.get(from..).unwrap_or(&[]);
                 with_fixed_chain(info, chain, fixed32::expected_exponent).map(|e| {
                     info.exponent = fixed32::Units { e };
                     true
@@ -1745,7 +1838,7 @@ fn checked_pieces(chain: &[Pending]) -> Option<Vec<ChainPiece<'_>>> {
 /// values themselves; otherwise `horner_f64`). The budget is `tolerance − max_error`: the
 /// compiler measured `max_error` for `TrackPlayer`'s values against exact evaluation, so a value
 /// within the budget of `TrackPlayer`'s is within the tolerance of the exact one.
-fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bool> {
+fn verify_chain(info: &TrackInfo<'_>, chain: &mut [Pending], fma: bool) -> Option<bool> {
     let budget = info.track.tolerance() - info.track.max_error();
     if budget.is_nan() || budget <= 0.0 || chain.is_empty() {
         return None;
@@ -1753,6 +1846,7 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
     let group_degree = usize::from(info.degree).min(MAX_DEGREE);
     let components = usize::from(info.components);
     let mut strict = true;
+    let mut masks = Vec::new();
     for ChainPiece {
         entry,
         origin,
@@ -1771,13 +1865,27 @@ fn verify_chain(info: &TrackInfo<'_>, chain: &[Pending], fma: bool) -> Option<bo
             strict &= v.strict;
             continue;
         }
+        // One component: the epochs forward play re-centres in place (`EpochBlocks::build`).
+        let chained = components == 1;
         for c in 0..components {
             let d = entry.floats.get(c * terms..(c + 1) * terms).unwrap_or(&[]);
-            let v = horner::verify_piece(d, origin, run, group_degree, budget);
+            let (v, mask) =
+                horner::verify_piece_chained(d, origin, run, group_degree, budget, chained);
             if !(v.f32_output && (v.strict || v.f64_output)) {
                 return None;
             }
             strict &= v.strict;
+            if chained {
+                masks.push((origin, mask));
+            }
+        }
+    }
+    // `checked_pieces` lists the chain's non-`SLOW` entries in order, each at its own frame.
+    let mut masks = masks.into_iter().peekable();
+    for entry in chain.iter_mut().filter(|e| e.kind != SLOW) {
+        if let Some(&(_, mask)) = masks.peek().filter(|(o, _)| *o == entry.frame as i64) {
+            entry.chained = mask;
+            masks.next();
         }
     }
     Some(strict)
@@ -1909,6 +2017,7 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
             ints: Vec::new(),
             hot: Vec::new(),
             hot_int: Vec::new(),
+            chained: 0,
         };
         if p >= last {
             out.push(slow);
@@ -1924,6 +2033,7 @@ fn track_chain(info: &TrackInfo<'_>, t: u32, out: &mut Vec<Pending>) -> bool {
             ints: Vec::new(),
             hot: Vec::new(),
             hot_int: Vec::new(),
+            chained: 0,
         };
         let mut ok = true;
         for c in 0..usize::from(info.components) {
@@ -2014,6 +2124,7 @@ impl Script {
     /// plays; its numbers go to `ints` / `floats` either way (seeks read them).
     fn push_entry(&mut self, info: &TrackInfo<'_>, entry: &Pending) {
         let e = self.entries.len() as u32;
+        self.chained.push(entry.chained);
         self.entries.push(Entry {
             frame: entry.frame,
             scale: entry.scale,

@@ -52,7 +52,8 @@ impl Bank<'_> {
                 // A straight frame: the plan located each group's part of the live block.
                 self.located_block(d)
             } else {
-                self.live.and_then(|i| self.script.blocks.group(i, d))
+                let work = self.live.map(|_| self.script.blocks.work());
+                work.and_then(|i| self.script.blocks.group(i, d))
             };
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());
             if self.fused.groups & (1 << d) != 0 {
