@@ -733,12 +733,11 @@ fn straight_forward_play_equals_a_seek_at_every_frame() {
     let mut bank = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
     let lanes = horner_lanes(&bank);
     let played = play_bits(&mut bank, 0, 420);
-    // Forward play entered its epochs by re-centring the working block (the switch the seeks
-    // below check), not by copying the built blocks.
-    let (recentred, copied) = bank.epoch_switches();
+    // A small bank plays its blocks in place (`epoch_switches_re_centre_a_large_bank...`).
+    let (recentred, read) = bank.epoch_switches();
     assert!(
-        recentred >= 15 && copied <= 2,
-        "{recentred} re-centred, {copied} copied"
+        recentred == 0 && read >= 15,
+        "{recentred} re-centred, {read} read"
     );
     assert_seeks_play(&streams, &played, &lanes);
 }
@@ -969,23 +968,51 @@ fn advance_write_f32_plays_what_advance_then_write_f32_play() {
         apart.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
         fused.write_f32(&mut y).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(bits(&x), bits(&y), "{precision:?} after a refused buffer");
-        if precision == Precision::F32 {
-            // The pass re-centred the group at the epoch switches (`write_fused`), and what it
-            // played there is what a seek plays (a copy of the built block).
-            let (recentred, _) = fused.epoch_switches();
-            assert!(recentred >= 40, "{recentred} re-centred");
-            let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
-            fused.seek(0.0).unwrap_or_else(|e| panic!("{e}"));
-            for f in 1..420 {
-                fused
-                    .advance_write_f32(&mut y)
-                    .unwrap_or_else(|e| panic!("{e}"));
-                if matches!(f % 16, 0 | 1 | 15) {
-                    seeked.seek(f as f64).unwrap_or_else(|e| panic!("{e}"));
-                    seeked.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
-                    assert_eq!(bits(&x), bits(&y), "forward play against a seek at {f}");
-                }
+    }
+}
+
+/// A bank whose f32 blocks pass `RECENTRE_FROM` (20 000 cubic channels: 320 KB a block) enters
+/// its epochs by re-centring its working block in place (`Bank::epoch_switches`), through the
+/// write's pass (`advance_write_f32`) and through `advance` alike, and plays there the bits of
+/// a seek (which copies the built block): at each epoch's first frame, the frame after it and
+/// the one before, over 420 frames, and after seeks into an epoch and back.
+#[test]
+fn epoch_switches_re_centre_a_large_bank_to_the_bits_of_a_seek() {
+    let doc = clamped_scalars(20_000, 100.0, 29);
+    let (_, bytes) = compile(&doc, Precision::F32, 3).unwrap_or_else(|| panic!("refused"));
+    let streams = [Stream::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"))];
+    let mut fused = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    let mut apart = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    let mut seeked = Bank::new(&streams).unwrap_or_else(|e| panic!("{e}"));
+    let n = fused.channels();
+    let (mut x, mut y, mut z) = (vec![0.0f32; n], vec![0.0f32; n], vec![0.0f32; n]);
+    let bits = |v: &[f32]| v.iter().map(|a| a.to_bits()).collect::<Vec<_>>();
+    let mut compared = 0;
+    for (start, frames) in [(0.0, 420), (37.0, 60), (5.0, 40)] {
+        fused.seek(start).unwrap_or_else(|e| panic!("{e}"));
+        apart.seek(start).unwrap_or_else(|e| panic!("{e}"));
+        for f in 1..frames {
+            let frame = start as i64 + f;
+            fused
+                .advance_write_f32(&mut y)
+                .unwrap_or_else(|e| panic!("{e}"));
+            apart.advance();
+            apart.write_f32(&mut z).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(bits(&y), bits(&z), "the pass against advance at {frame}");
+            if matches!(frame % 16, 0 | 1 | 15) {
+                seeked.seek(frame as f64).unwrap_or_else(|e| panic!("{e}"));
+                seeked.write_f32(&mut x).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(bits(&x), bits(&y), "forward play against a seek at {frame}");
+                compared += 1;
             }
         }
+    }
+    assert!(compared >= 80, "{compared}");
+    for bank in [&fused, &apart] {
+        let (recentred, read) = bank.epoch_switches();
+        assert!(
+            recentred >= 25 && read <= 4,
+            "{recentred} re-centred, {read} read"
+        );
     }
 }

@@ -797,33 +797,25 @@ impl HornerGroup {
             && self.hot_bytes() >= FUSE_FROM
     }
 
-    /// The records of script frame `i` (`records`, each frame's ordered by position; `None`:
-    /// none) stored into `block` and the lanes' values at `t` into `out` from slot 0: where the
-    /// group fuses ([`Self::fuses`]), in one pass of parts of [`PART`] chunks, each part's
-    /// records stored (after asking for the next part's records' lines) just before the part
-    /// is played by `sweep`'s loop; else `records.store_cubic` then [`Self::sweep`]. With
-    /// `switch` (an epoch's first frame: the block's fix-ups, `live::Fixups::of`) each part is
-    /// first re-centred and fixed up (`live::shift_span`), before its records; else all of the
-    /// block first. The same stores and values either way
-    /// (`f32_records_stored_in_the_pass_equal_records_stored_first`,
-    /// `epoch_switch_in_the_pass_equals_the_switch_first`); `true` where the pass stored them.
+    /// The records of script frame `i` (`records`, each frame's ordered by position) stored
+    /// into `block` and the lanes' values at `t` into `out` from slot 0: where the group fuses
+    /// ([`Self::fuses`]), in one pass of parts of [`PART`] chunks, each part's records stored
+    /// (after asking for the next part's records' lines) just before the part is played by
+    /// `sweep`'s loop; else `records.store_cubic` then [`Self::sweep`]. The same stores and
+    /// values either way (`f32_records_stored_in_the_pass_equal_records_stored_first`);
+    /// `true` where the pass stored them.
     pub(crate) fn sweep_records(
         &self,
         block: &mut [[f32; CHUNK]],
         records: &HotScript,
-        i: Option<usize>,
+        i: usize,
         t: f32,
         out: &mut [f32],
-        switch: Option<(&[u32], &[f32])>,
     ) -> bool {
         let n = out.len().min(self.len);
-        let lane_chunks = block.len() / 4;
-        // Lane-chunks re-centred so far, and the next fix-up.
-        #[cfg_attr(not(all(feature = "std", target_arch = "x86_64")), allow(unused_mut))]
-        let (mut shifted, mut fix) = (0, 0);
         #[cfg(all(feature = "std", target_arch = "x86_64"))]
         if self.fuses(true) && n.div_ceil(CHUNK) * 4 <= block.len() {
-            let (from, to) = i.map_or((0, 0), |i| records.range(i));
+            let (from, to) = records.range(i);
             let slots = records.slots();
             let chunks = n.div_ceil(CHUNK);
             let (mut next, mut ahead, mut part) = (from, from, 0);
@@ -852,15 +844,6 @@ impl HornerGroup {
                     }
                     ahead += 1;
                 }
-                if let Some(fixups) = switch {
-                    // SAFETY: as `sweep_avx2` below (`fuses` implies AVX2); the same IEEE f32
-                    // operations as `live::shift_span` without it.
-                    #[allow(unsafe_code)]
-                    unsafe {
-                        super::sweep::shift_span_avx2(block, (part, end), fixups, &mut fix);
-                    }
-                    shifted = end;
-                }
                 let limit = end * 4 * CHUNK;
                 let mut reached = next;
                 while slots
@@ -885,21 +868,11 @@ impl HornerGroup {
                 }
                 part = end;
             }
-            if let Some(fixups) = switch {
-                // Lanes past `out` (none when `out` covers the group).
-                super::live::shift_span::<4>(block, (shifted, lane_chunks), fixups, &mut fix);
-                shifted = lane_chunks;
-            }
             if stored && records.store_cubic_span(next, to, block.as_flattened_mut()) {
                 return true;
             }
         }
-        if let Some(fixups) = switch {
-            super::live::shift_span::<4>(block, (shifted, lane_chunks), fixups, &mut fix);
-        }
-        if let Some(i) = i {
-            records.store_cubic(i, block.as_flattened_mut());
-        }
+        records.store_cubic(i, block.as_flattened_mut());
         self.sweep(Some(block), t, out);
         false
     }
@@ -1230,8 +1203,7 @@ mod tests {
                         records.store_cubic(i, first.as_flattened_mut());
                         g.sweep(Some(&first), t, &mut want[..n]);
                         let mut got = alloc::vec![f32::NAN; n + 3];
-                        let in_pass =
-                            g.sweep_records(&mut fused, &records, Some(i), t, &mut got[..n], None);
+                        let in_pass = g.sweep_records(&mut fused, &records, i, t, &mut got[..n]);
                         assert_eq!(in_pass, fuses, "{at}: stored in the pass");
                         assert!(fused == first, "{at}: block");
                         let bits = |v: &[f32]| {

@@ -1,4 +1,4 @@
-//! Play of the epoch blocks in forward play: the f32 lanes play one working block that each epoch switch re-centres in place (plus a few fix-ups) instead of reading the next block, the i32 lanes play their epoch's block in place; the piece-change records patch what is played, and the i32 records' undo numbers put their blocks back when forward play is left.
+//! Play of the epoch blocks in forward play: a large bank's f32 lanes play one working block that each epoch switch re-centres in place (plus a few fix-ups) instead of reading the next block; the i32 lanes and small f32 banks play their epoch's block in place, the records' undo numbers putting it back when forward play is left.
 //!
 //! A block holds every lane's coefficients at its epoch's first frame (`EpochBlocks`: the f32
 //! groups' chunks of `horner::CHUNK` lanes and the i32 groups' chunks of `horner::INT_CHUNK`,
@@ -6,7 +6,8 @@
 //! chunk width apart from its position, `LaneWord::CHUNK`).
 //!
 //! **f32 lanes: a working block.** The f32 part of the blocks has one spare block after the
-//! built ones ([`EpochBlocks::work`]); a seek copies its epoch's block there
+//! built ones ([`EpochBlocks::played`]); where a block's f32 lanes take at least
+//! [`RECENTRE_FROM`] bytes and at most a quarter of the lanes need fix-ups (below), a seek copies its epoch's block there
 //! ([`EpochBlocks::enter_work`]), the records of the epoch's frames up to the seek are played
 //! into it, and forward play plays it and patches it; the built blocks are never written after
 //! `Bank::new`. At an epoch switch ([`EpochBlocks::switch_work`]) every lane is re-centred on
@@ -20,9 +21,11 @@
 //! [`Script::note_switches`] plays every epoch's records into the working block, shifts it and
 //! lists the differences with the next block. So forward play holds block `e`'s numbers at
 //! epoch `e`'s first frame without reading block `e`: at 10^6 channels a block is 16 MB that
-//! came from DRAM twice (docs/benchmarks-history.md, *Epoch switch (session 20)*).
+//! came from DRAM twice (docs/benchmarks-history.md, *Epoch switch (session 20)*). Smaller
+//! banks, and banks whose lanes mostly need fix-ups (four-component tracks are not
+//! re-centred), play their f32 blocks in place as the i32 lanes do (below).
 //!
-//! **i32 lanes: in place.** Playing epoch `e` forward, the records of its frames store the new
+//! **i32 lanes (and small f32 banks): in place.** Playing epoch `e` forward, the records of its frames store the new
 //! pieces' coefficients into block `e` itself, so block `e` is only pristine until its first
 //! record. Forward play never comes back to an epoch on its own, so nothing needs it pristine
 //! until the next seek (or step change): [`Script::restore_blocks`] then writes back, in
@@ -112,12 +115,12 @@ impl Floats {
     }
 
     /// Re-centres every lane of the working block on the next epoch's centre
-    /// (`horner::shift_lanes` on each group's lane-chunks but group `skip`'s) and, with
-    /// `fixups` (those of the block entered, `None` in `note_switches`), sets each span's
-    /// fix-ups right after it is re-centred, while its lines are at hand.
-    fn shift_work(&mut self, fixups: Option<(&Fixups, usize)>, skip: Option<usize>) {
+    /// (`horner::shift_lanes` on each group's lane-chunks) and, with `fixups` (those of the
+    /// block entered, `None` in `note_switches`), sets each span's fix-ups right after it is
+    /// re-centred, while its lines are at hand.
+    fn shift_work(&mut self, fixups: Option<(&Fixups, usize)>) {
         let work = self.count;
-        for d in (0..MAX_TERMS).filter(|&d| Some(d) != skip) {
+        for d in 0..MAX_TERMS {
             let list = fixups.and_then(|(f, i)| f.of(i, d)).unwrap_or((&[], &[]));
             if let Some(group) = self.group_mut(work, d) {
                 match d {
@@ -138,7 +141,7 @@ impl Floats {
 
 /// [`shift_span`] over all of `group`, 64 lane-chunks at a time.
 #[inline(always)]
-pub(super) fn shift_group<const N: usize>(group: &mut [[f32; CHUNK]], fixups: (&[u32], &[f32])) {
+fn shift_group<const N: usize>(group: &mut [[f32; CHUNK]], fixups: (&[u32], &[f32])) {
     let lane_chunks = group.len() / N;
     let mut next = 0;
     let mut from = 0;
@@ -153,7 +156,7 @@ pub(super) fn shift_group<const N: usize>(group: &mut [[f32; CHUNK]], fixups: (&
 /// then sets the fix-ups among `fixups` (positions ordered, `N` numbers each) from `*next` on
 /// that lie in them, leaving `*next` at the first past them: the span's lines are at hand.
 #[inline(always)]
-pub(super) fn shift_span<const N: usize>(
+fn shift_span<const N: usize>(
     group: &mut [[f32; CHUNK]],
     (from, to): (usize, usize),
     (at, coef): (&[u32], &[f32]),
@@ -180,6 +183,13 @@ pub(super) fn shift_span<const N: usize>(
     }
 }
 
+/// Bytes of a block's f32 lanes from which forward play re-centres a working block
+/// ([`EpochBlocks::switch_work`]) rather than play each block in place: 256 KiB, past this
+/// machine's L1 and most of its L2 share, where reading the next block costs more than
+/// re-centring (at 1 000 channels, 16 KiB a block, a switch by re-centring cost 0.04 ns a
+/// channel-frame more; at 10^6 channels, 16 MB, it saved 0.03; docs/benchmarks-history.md).
+const RECENTRE_FROM: usize = 256 << 10;
+
 /// The lanes an epoch switch must set after re-centring the working block (per block, per
 /// group degree): where the built block's numbers are not, bit for bit, the end of the epoch
 /// before re-centred (a piece starting at the epoch's first frame, an epoch the check did not
@@ -197,7 +207,7 @@ pub(super) struct Fixups {
 
 impl Fixups {
     /// Block `i`'s fix-ups of group `d`: their positions and numbers.
-    pub(super) fn of(&self, i: usize, d: usize) -> Option<(&[u32], &[f32])> {
+    fn of(&self, i: usize, d: usize) -> Option<(&[u32], &[f32])> {
         let start = self.start.get(d)?.get(i..i + 2)?;
         let (from, to) = (start[0] as usize, start[1] as usize);
         let at = self.at.get(d)?.get(from..to)?;
@@ -212,17 +222,25 @@ impl Fixups {
 }
 
 impl EpochBlocks {
-    /// Index of the f32 lanes' working block (after the built blocks): forward play plays it
-    /// in place, the records patch it, and an epoch switch re-centres it ([`Self::switch_work`]);
-    /// the built blocks stay as built.
-    pub(super) fn work(&self) -> usize {
-        self.count
+    /// The f32 block forward play plays in block `live`'s epoch: the working block (the spare
+    /// block after the built ones: forward play plays it in place, the records patch it, and
+    /// an epoch switch re-centres it, [`Self::switch_work`]; the built blocks stay as built),
+    /// or where the bank does not re-centre (`recentre`), block `live` itself, in place.
+    pub(super) fn played(&self, live: usize) -> usize {
+        if self.recentre {
+            self.count
+        } else {
+            live
+        }
     }
 
-    /// A seek into block `i`'s epoch: the working block becomes a copy of block `i`.
+    /// A seek into block `i`'s epoch: the working block becomes a copy of block `i` (nothing
+    /// to do where block `i` is played in place).
     pub(super) fn enter_work(&mut self, i: usize) {
-        self.floats.copy_to_work(i);
-        self.work_holds = Some(i);
+        if self.recentre {
+            self.floats.copy_to_work(i);
+            self.work_holds = Some(i);
+        }
         self.switched.1 = self.switched.1.saturating_add(1);
     }
 
@@ -230,28 +248,22 @@ impl EpochBlocks {
     /// `i − 1`'s play ([`Self::switches`]), every lane is re-centred in place
     /// (`horner::shift_lanes`) and the lanes whose block numbers differ from that are set from
     /// [`Fixups`] (`note_switches` compared them bit for bit), so the working block holds block
-    /// `i`'s numbers without reading it; else block `i` is copied.
+    /// `i`'s numbers without reading it; else block `i` is copied (or, where the bank plays its
+    /// blocks in place, nothing is done).
     pub(super) fn switch_work(&mut self, i: usize) {
-        self.switch_work_but(i, None);
-    }
-
-    /// Whether entering block `i` re-centres the working block (it holds the end of epoch
-    /// `i − 1`'s play) rather than copying block `i`.
-    pub(super) fn switches(&self, i: usize) -> bool {
-        i > 0 && self.work_holds == Some(i - 1)
-    }
-
-    /// [`Self::switch_work`] but, where [`Self::switches`], group `skip`'s lanes, which the
-    /// caller re-centres itself (`horner::HornerGroup::sweep_records` with the block's
-    /// `Fixups::of`).
-    pub(super) fn switch_work_but(&mut self, i: usize, skip: Option<usize>) {
         if !self.switches(i) {
             self.enter_work(i);
             return;
         }
-        self.floats.shift_work(Some((&self.fixups, i)), skip);
+        self.floats.shift_work(Some((&self.fixups, i)));
         self.work_holds = Some(i);
         self.switched.0 = self.switched.0.saturating_add(1);
+    }
+
+    /// Whether entering block `i` re-centres the working block (it holds the end of epoch
+    /// `i − 1`'s play) rather than copying block `i`.
+    fn switches(&self, i: usize) -> bool {
+        self.recentre && i > 0 && self.work_holds == Some(i - 1)
     }
 
     /// Index of the block of the epoch integer frame `frame` is in, if built.
@@ -292,8 +304,10 @@ impl Script {
         } = self;
         let span = (blocks.first, blocks.count);
         let block_of = |i: usize| block_index(span, *frames.get(i)? as i64);
-        // The f32 records patch the working block, never a built one: no undo numbers.
-        let _ = hot;
+        // Where the f32 records patch the working block, never a built one: no undo numbers.
+        if !blocks.recentre {
+            note_undo(hot, &mut blocks.floats, &block_of, all.clone());
+        }
         note_undo(hot32, &mut blocks.ints, &block_of, all);
     }
 
@@ -309,6 +323,9 @@ impl Script {
         } = self;
         let span = (blocks.first, blocks.count);
         let floats = &mut blocks.floats;
+        if floats.per_block * CHUNK * 4 < RECENTRE_FROM || blocks.count < 2 {
+            return;
+        }
         let mut fix = Fixups::default();
         // Block 0 has none (forward play enters it by a copy); block `b + 1`'s are listed
         // after block `b`'s epoch is played.
@@ -328,7 +345,7 @@ impl Script {
                 i += 1;
             }
             // Block 0 is entered by a copy, block `b + 1` by a switch from `b`.
-            floats.shift_work(None, None);
+            floats.shift_work(None);
             let next = b + 1;
             for d in 0..MAX_TERMS {
                 let built = floats.group(next, d).filter(|_| next < blocks.count);
@@ -357,7 +374,14 @@ impl Script {
                 fix.start[d].push(len);
             }
         }
-        blocks.fixups = fix;
+        // Lanes × switches: a bank whose lanes mostly need fix-ups (four-component tracks do
+        // not re-centre) plays its blocks in place.
+        let lanes = (floats.per_block * CHUNK) as u64 * (blocks.count as u64 - 1);
+        let fixed: u64 = fix.at.iter().map(|a| a.len() as u64).sum();
+        blocks.recentre = fixed.saturating_mul(4) <= lanes;
+        if blocks.recentre {
+            blocks.fixups = fix;
+        }
         blocks.work_holds = None;
         blocks.switched = (0, 0);
     }
@@ -374,7 +398,9 @@ impl Script {
         } = self;
         let span = (blocks.first, blocks.count);
         let block_of = |i: usize| block_index(span, *at.get(i)? as i64);
-        let _ = hot;
+        if !blocks.recentre {
+            restore(hot, &mut blocks.floats, &block_of, frames.clone());
+        }
         restore(hot32, &mut blocks.ints, &block_of, frames);
     }
 }

@@ -420,8 +420,13 @@ struct EpochBlocks {
     /// The block whose epoch the working block holds the play of (`None`: none yet).
     work_holds: Option<usize>,
     /// Epoch switches so far that re-centred the working block in place, and those that
-    /// copied a block into it (seeks included): [`Bank::epoch_switches`].
+    /// read a built block (a copy into the working block, or in place; seeks included):
+    /// [`Bank::epoch_switches`].
     switched: (u64, u64),
+    /// Whether the f32 lanes play the working block, re-centred at each epoch switch
+    /// (`live::EpochBlocks::decide`); else they play each epoch's block in place, as the i32
+    /// lanes do.
+    recentre: bool,
 }
 
 impl EpochBlocks {
@@ -450,6 +455,7 @@ impl EpochBlocks {
             fixups: live::Fixups::default(),
             work_holds: None,
             switched: (0, 0),
+            recentre: false,
         };
         for (t, info) in tracks.iter().enumerate().filter(|(_, i)| i.fast) {
             let from = script.track_start.get(t).copied().unwrap_or(0) as usize;
@@ -742,8 +748,8 @@ impl<'s> Bank<'s> {
         let mut script = build_script(&tracks, pending, has_track);
         script.blocks = EpochBlocks::build(&tracks, &script, (&horner, &fixed32));
         script.chained = Vec::new();
-        script.record_undo();
         script.note_switches();
+        script.record_undo();
         script.infos = straight::frame_infos(&script);
         script.lean32 = fixed32::lean_records(&script);
         script.hot_sorted = script.hot.iter().map(|h| h.frames_sorted()).collect();
@@ -818,10 +824,11 @@ impl<'s> Bank<'s> {
         floats + fixed + horner
     }
 
-    /// How the f32 lanes entered their epochs so far: `(re-centred, copied)`, the epoch
-    /// switches of forward play that re-centred the working block in place (reading no block)
-    /// and the block copies (a seek into forward play, or forward play entering an epoch
-    /// after one without a block). A diagnostic of the module docs' epoch switch; each counts
+    /// How the f32 lanes entered their epochs so far: `(re-centred, read)`, the epoch switches
+    /// of forward play that re-centred the working block in place (reading no block) and the
+    /// entries that read a built block (a copy into the working block, or the block played in
+    /// place: a bank whose f32 blocks are small, or whose lanes would mostly need fix-ups;
+    /// seeks included). A diagnostic of the epoch switch (`batch` module docs); each counts
     /// once per epoch whatever the lanes.
     #[must_use]
     pub fn epoch_switches(&self) -> (u64, u64) {
@@ -975,19 +982,7 @@ impl<'s> Bank<'s> {
             self.centre = horner::centre(frame);
             self.live = self.script.blocks.index(frame);
             if let Some(i) = self.live {
-                // The write's pass re-centres the one cubic group part by part
-                // (`write_fused`) when `advance_write_f32` asked.
-                let defer = self.fused_records.asked
-                    && self.straight.only == straight::Only::F32(3)
-                    && self.script.blocks.switches(i)
-                    && self.horner.get(3).is_some_and(|g| {
-                        g.fuses(self.script.hot_sorted.get(3).copied().unwrap_or(false))
-                    });
-                if defer {
-                    self.fused_records.switch = Some(i);
-                } else {
-                    self.script.blocks.switch_work(i);
-                }
+                self.script.blocks.switch_work(i);
             }
         }
     }
@@ -1063,10 +1058,8 @@ impl<'s> Bank<'s> {
             self.fused_records.asked = true;
             self.advance_straight();
             self.fused_records.asked = false;
-            let due = self.fused_records.due.take();
-            let switch = self.fused_records.switch.take();
-            if due.is_some() || switch.is_some() {
-                self.write_fused(due, switch, out);
+            if let Some(due) = self.fused_records.due.take() {
+                self.write_fused(due, out);
                 return Ok(());
             }
             return self.write_f32(out);
@@ -1111,7 +1104,7 @@ impl<'s> Bank<'s> {
         if self.scripted {
             let t = (self.frame() as i64 - self.centre) as f32;
             for (d, g) in self.horner.iter().enumerate().filter(|(_, g)| g.len > 0) {
-                let work = self.live.map(|_| self.script.blocks.work());
+                let work = self.live.map(|i| self.script.blocks.played(i));
                 let block = work.and_then(|i| self.script.blocks.group(i, d));
                 scatter(g, block, t, out, convert);
             }
@@ -1222,7 +1215,6 @@ impl<'s> Bank<'s> {
     /// A seek to integer frame `frame` in forward play: the lanes play the block of its
     /// epoch in place, patched by the records of the epoch's frames up to `frame` (see `live`).
     fn enter_blocks(&mut self, frame: i64) {
-        self.fused_records.switch = None;
         self.live = self.script.blocks.index(frame);
         if let Some(i) = self.live {
             self.script.blocks.enter_work(i);
@@ -1368,9 +1360,6 @@ impl<'s> Bank<'s> {
     /// leaves it), of the record lists whose bit is in `mask` (see `Script::hot_used`).
     #[inline]
     fn play_hot(&mut self, i: usize, mask: u32) {
-        if let Some(e) = self.fused_records.switch.take() {
-            self.script.blocks.switch_work(e);
-        }
         let Self {
             horner,
             fixed32,
@@ -1393,8 +1382,7 @@ impl<'s> Bank<'s> {
         let used = hot_used.get(i).copied().unwrap_or(0) & mask;
         for bit in bits(used) {
             if bit < MAX_TERMS {
-                let work = blocks.work();
-                let block = live.and_then(|_| blocks.group_mut(work, bit));
+                let block = live.and_then(|i| blocks.group_mut(blocks.played(i), bit));
                 if let (Some(g), Some(hot), Some(block)) = (horner.get(bit), hot.get(bit), block) {
                     let lanes = (block.as_flattened_mut(), g.channel.as_slice(), g.len);
                     let lanes = ((lanes.0, lanes.1, lanes.2, bit + 1), true);

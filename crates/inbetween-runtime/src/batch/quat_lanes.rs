@@ -52,7 +52,7 @@ impl Bank<'_> {
                 // A straight frame: the plan located each group's part of the live block.
                 self.located_block(d)
             } else {
-                let work = self.live.map(|_| self.script.blocks.work());
+                let work = self.live.map(|i| self.script.blocks.played(i));
                 work.and_then(|i| self.script.blocks.group(i, d))
             };
             let lanes = (g.len, g.runs.as_slice(), g.channel.as_slice());

@@ -76,7 +76,7 @@ pub(super) struct Straight {
     /// (`quat_lanes`): [`Bank::sweep_groups`] writes them.
     swept: bool,
     /// The bank's whole straight `write_f32` is one group's sweep (see [`Only`]).
-    pub(super) only: Only,
+    only: Only,
 }
 
 /// The records a straight frame leaves to its write (`Bank::advance_write_f32`).
@@ -87,16 +87,13 @@ pub(super) struct FusedRecords {
     /// The script frame whose records are not stored yet, and the degree of the group whose
     /// records they are (the f32 group, or the i32 group of `Only::I32`).
     pub(super) due: Option<(usize, usize)>,
-    /// The block whose epoch the frame enters, when the cubic f32 group of `Only::F32(3)` is
-    /// left to re-centre in the write's pass (`live::EpochBlocks::switch_parts`).
-    pub(super) switch: Option<usize>,
 }
 
 /// A straight frame that writes one Horner group's run and nothing else (no exact group plays,
 /// the side list is empty, nothing to normalize): `write_straight` sweeps it without walking
 /// the other kinds of lanes (~100 instructions a frame at 1 000 channels).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(super) enum Only {
+enum Only {
     /// Anything else: the general straight write.
     #[default]
     No,
@@ -127,11 +124,14 @@ impl Bank<'_> {
         let first = (1u32 << MAX_TERMS) - 1;
         let due_other = steps_to(epoch).min(heap);
         let mut block = [(0, 0); MAX_TERMS];
-        if self.live.is_some() {
+        if let Some(live) = self.live {
             let blocks = &self.script.blocks;
             for d in bits(self.used.horner) {
                 if let Some(b) = block.get_mut(d) {
-                    *b = blocks.floats.group_at(blocks.work(), d).unwrap_or((0, 0));
+                    *b = blocks
+                        .floats
+                        .group_at(blocks.played(live), d)
+                        .unwrap_or((0, 0));
                 }
             }
         }
@@ -224,9 +224,6 @@ impl Bank<'_> {
                     fused_records.due = Some((i, 3));
                     return;
                 }
-                if let Some(e) = fused_records.switch.take() {
-                    blocks.switch_work(e);
-                }
                 if let (Some(hot), Some(&(at, n))) = (hot.get(3), straight.block.get(3)) {
                     if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
                         hot.store_cubic(i, chunks.as_flattened_mut());
@@ -250,9 +247,6 @@ impl Bank<'_> {
             let (Some(hot), Some(&(at, n))) = (hot.get(d), straight.block.get(d)) else {
                 continue;
             };
-            if let Some(e) = fused_records.switch.take() {
-                blocks.switch_work(e);
-            }
             if let Some(chunks) = blocks.floats.values.get_mut(at..at + n) {
                 if d == 3 {
                     hot.store_cubic(i, chunks.as_flattened_mut());
@@ -439,35 +433,19 @@ impl Bank<'_> {
     /// its swept cubic f32 group) had its records of script frame `i` left to it: stored part by part in its pass
     /// (`HornerGroup::sweep_records`, `IntLanes::sweep_records`), the values of
     /// `lean_records` then `write_straight`.
-    /// With `switch` (an epoch's first frame of `Only::F32(3)`, `FusedRecords::switch`) the
-    /// pass also re-centres the group part by part first; `due` `None`: no records.
-    pub(super) fn write_fused(
-        &mut self,
-        due: Option<(usize, usize)>,
-        switch: Option<usize>,
-        out: &mut [f32],
-    ) {
+    pub(super) fn write_fused(&mut self, (i, d): (usize, usize), out: &mut [f32]) {
         let frame = self.straight.origin + self.steps as i64;
         let u = (frame - self.centre) as i32;
         let only = self.straight.only;
-        let d = due.map_or(3, |(_, d)| d);
-        if only == Only::F32(d) || (only == Only::No && switch.is_none()) {
+        if only == Only::F32(d) || only == Only::No {
             let (g, hot) = (self.horner.get(d), self.script.hot.get(d));
+            let &(at, count) = self.straight.block.get(d).unwrap_or(&(0, 0));
             if let (Some(g), Some(hot)) = (g, hot) {
                 if let [(0, first, n)] = *g.runs.as_slice() {
-                    let blocks = &mut self.script.blocks;
-                    // Entering the block re-centres the working block (else copies it).
-                    let shift = switch.filter(|&e| blocks.switches(e));
-                    if let Some(e) = switch {
-                        blocks.switch_work_but(e, Some(d));
-                    }
-                    let (at, count) = blocks.floats.group_at(blocks.work(), d).unwrap_or((0, 0));
-                    let fixups = shift.map(|e| blocks.fixups.of(e, d).unwrap_or((&[], &[])));
-                    let block = blocks.floats.values.get_mut(at..at + count);
+                    let block = self.script.blocks.floats.values.get_mut(at..at + count);
                     let block = block.filter(|_| count > 0);
                     if let (Some(block), Some(dst)) = (block, out.get_mut(first..first + n)) {
-                        let records = due.map(|(i, _)| i);
-                        let _ = g.sweep_records(block, hot, records, u as f32, dst, fixups);
+                        let _ = g.sweep_records(block, hot, i, u as f32, dst);
                         if only == Only::No {
                             // The rest of the straight write, this group's run written.
                             self.write_straight_but(out, Some(d));
@@ -477,13 +455,6 @@ impl Bank<'_> {
                 }
             }
         }
-        if let Some(e) = switch {
-            self.script.blocks.switch_work(e);
-        }
-        let Some((i, d)) = due else {
-            self.write_straight(out);
-            return;
-        };
         if only == Only::I32(d) {
             let (g, lean) = (self.fixed32.get(d), self.script.lean32.get(d));
             if let (Some(g), Some(lean)) = (g, lean) {

@@ -109,20 +109,3 @@ pub(super) fn sweep(degree: usize, coef: &[[f32; CHUNK]], t: f32, out: &mut [f32
 pub(super) unsafe fn sweep_avx2(degree: usize, coef: &[[f32; CHUNK]], t: f32, out: &mut [f32]) {
     sweep(degree, coef, t, out);
 }
-
-/// `live::shift_span` of a cubic group compiled for AVX2 (no FMA: the same operations, so
-/// the same bits as without it).
-///
-/// # Safety
-/// The CPU must support AVX2.
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
-#[target_feature(enable = "avx2")]
-#[allow(unsafe_code)]
-pub(super) unsafe fn shift_span_avx2(
-    group: &mut [[f32; CHUNK]],
-    span: (usize, usize),
-    fixups: (&[u32], &[f32]),
-    next: &mut usize,
-) {
-    super::live::shift_span::<4>(group, span, fixups, next);
-}
