@@ -26,7 +26,7 @@ import re
 import sys
 
 WHAT = {
-    "inbetween-batch-f32": "`Bank` over an f32 stream: f32 Horner lanes about 16-frame epochs (checked in `Bank::new`), SoA, reload script (records stored in the pass from 40 KiB)",
+    "inbetween-batch-f32": "`Bank` over an f32 stream: f32 Horner lanes about 16-frame epochs (checked in `Bank::new`; from 256 KiB a block re-centred in place at each epoch), SoA, reload script (records stored in the pass from 40 KiB)",
     "inbetween-batch-f64": "`Bank` over an f64 stream (Horner lanes, f32 or f64 as the check allows)",
     "inbetween-batch-fixed": "`Bank` over a fixed-point stream: i32 Newton lanes (integer forward differences in units 2^-E about 16-frame epochs, `Σ d_k·C(u,k)`, checked in `Bank::new`; AVX-512 where the CPU has it), SoA, reload script (records stored in the pass from 40 KiB)",
     "inbetween-batch-f32-degree4": "`Bank`, f32 stream compiled with `max_degree: 4`",

@@ -7,7 +7,8 @@
 //!
 //! **f32 lanes: a working block.** The f32 part of the blocks has one spare block after the
 //! built ones ([`EpochBlocks::played`]); where a block's f32 lanes take at least
-//! [`RECENTRE_FROM`] bytes and at most a quarter of the lanes need fix-ups (below), a seek copies its epoch's block there
+//! [`RECENTRE_FROM`] bytes, are of degree 3 at most and at most a quarter of them need fix-ups
+//! (below), a seek copies its epoch's block there
 //! ([`EpochBlocks::enter_work`]), the records of the epoch's frames up to the seek are played
 //! into it, and forward play plays it and patches it; the built blocks are never written after
 //! `Bank::new`. At an epoch switch ([`EpochBlocks::switch_work`]) every lane is re-centred on
@@ -22,8 +23,9 @@
 //! lists the differences with the next block. So forward play holds block `e`'s numbers at
 //! epoch `e`'s first frame without reading block `e`: at 10^6 channels a block is 16 MB that
 //! came from DRAM twice (docs/benchmarks-history.md, *Epoch switch (session 20)*). Smaller
-//! banks, and banks whose lanes mostly need fix-ups (four-component tracks are not
-//! re-centred), play their f32 blocks in place as the i32 lanes do (below).
+//! banks, banks with lanes past cubics (re-centring a degree-`d` lane takes `d (d + 1) / 2`
+//! additions) and banks whose lanes mostly need fix-ups (four-component tracks are not
+//! re-centred) play their f32 blocks in place as the i32 lanes do (below).
 //!
 //! **i32 lanes (and small f32 banks): in place.** Playing epoch `e` forward, the records of its frames store the new
 //! pieces' coefficients into block `e` itself, so block `e` is only pristine until its first
@@ -323,7 +325,11 @@ impl Script {
         } = self;
         let span = (blocks.first, blocks.count);
         let floats = &mut blocks.floats;
-        if floats.per_block * CHUNK * 4 < RECENTRE_FROM || blocks.count < 2 {
+        // Re-centring costs `d (d + 1) / 2` additions a lane of degree `d`: past cubics (the
+        // rotation workload's degree-5 and -6 groups) it cost more than the block it saves
+        // reading (session 20: 10 000 rotations' script 4× slower).
+        let beyond_cubic = floats.sizes.iter().skip(4).any(|&n| n > 0);
+        if floats.per_block * CHUNK * 4 < RECENTRE_FROM || blocks.count < 2 || beyond_cubic {
             return;
         }
         let mut fix = Fixups::default();
