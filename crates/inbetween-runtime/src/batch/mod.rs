@@ -401,9 +401,11 @@ struct Script {
 
 /// Every Horner lane's coefficients about the centre of each epoch its tracks' script entries
 /// cover (f32 lanes: `horner::epoch_coefficients`; i32 lanes: `fixed32::quantize` of `fixed32::shifted`), as
-/// forward play holds them at the epoch's first frame, the same numbers a seek computes. Both
-/// kinds of lanes play their block in place (`live`: no copy). Lanes whose track is off its
-/// chain there are 0 (their channels are written from the side list).
+/// forward play holds them at the epoch's first frame, the same numbers a seek computes (an
+/// f32 lane may hold the epoch before's re-centred, `horner::shift_epoch`, where the check let
+/// it). The i32 lanes and small f32 banks play their block in place (`live`: no copy); a large
+/// f32 bank plays a working block re-centred at each switch (`live`). Lanes whose track is off
+/// its chain there are 0 (their channels are written from the side list).
 #[derive(Debug, Clone, Default)]
 struct EpochBlocks {
     /// Epoch index (`frame.div_euclid(EPOCH)`) of the first block.
@@ -424,7 +426,7 @@ struct EpochBlocks {
     /// [`Bank::epoch_switches`].
     switched: (u64, u64),
     /// Whether the f32 lanes play the working block, re-centred at each epoch switch
-    /// (`live::EpochBlocks::decide`); else they play each epoch's block in place, as the i32
+    /// (`Script::note_switches` decides); else they play each epoch's block in place, as the i32
     /// lanes do.
     recentre: bool,
 }
@@ -659,8 +661,8 @@ pub struct Bank<'s> {
     horner: Vec<HornerGroup>,
     /// Centre of the current epoch (forward play).
     centre: i64,
-    /// Forward play: the epoch block the f32 lanes play in place (`live`; `None`: no block
-    /// there, the lanes play 0).
+    /// Forward play: the epoch's block (`live`; `None`: no block there, the lanes play 0), which
+    /// the f32 lanes play in place or through the working block (`EpochBlocks::played`).
     live: Option<usize>,
     /// Forward play: the first script frame whose f32 records were played in place since the
     /// blocks were last restored (the last is `cursor − 1`).
@@ -975,7 +977,8 @@ impl<'s> Bank<'s> {
     }
 
     /// Forward play: a new epoch re-centres every Horner lane (the lanes play the epoch's
-    /// block in place, `live`; no block: no lane holds a piece in this epoch, they play 0).
+    /// block in place, or the f32 lanes the working block re-centred in place, `live`; no
+    /// block: no lane holds a piece in this epoch, they play 0).
     fn next_epoch(&mut self) {
         let frame = self.frame() as i64;
         if frame.rem_euclid(horner::EPOCH) == 0 {
