@@ -416,17 +416,9 @@ impl Script {
 fn play_into_work(records: &[Records<f32>], floats: &mut Floats, i: usize) {
     let work = floats.count;
     for (degree, hot) in records.iter().enumerate() {
-        let Some(group) = floats.group_mut(work, degree) else {
-            continue;
-        };
-        let values = group.as_flattened_mut();
-        let (from, to) = hot.range(i);
-        for r in from..to {
-            for (k, at) in positions::<f32>(hot.slots(), r, degree + 1) {
-                if let (Some(v), Some(&x)) = (values.get_mut(at), hot.coef.get(k)) {
-                    *v = x;
-                }
-            }
+        if let Some(group) = floats.group_mut(work, degree) {
+            // The stores forward play's lean records make (`Records::store_chunked`).
+            hot.store_chunked(i, degree + 1, group.as_flattened_mut());
         }
     }
 }
